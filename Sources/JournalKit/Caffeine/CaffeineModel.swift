@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How caffeine leaves the body: exponential decay with a half-life (5 hours by default, as in
+/// Apple's Coffee Tracker sample).
+public struct CaffeineModel: Sendable, Equatable {
+    public static let defaultHalfLifeHours = 5.0
+    /// One "cup" in cups-today: an 8 oz cup of coffee, as Coffee Tracker counts.
+    public static let milligramsPerCup = 96.0
+
+    public let halfLifeHours: Double
+
+    public init(halfLifeHours: Double = CaffeineModel.defaultHalfLifeHours) {
+        self.halfLifeHours = halfLifeHours
+    }
+
+    /// What is left at `now` of `mg` taken at `consumedAt`; nothing for a drink not yet had.
+    public func remaining(_ mg: Double, consumedAt: Timestamp, at now: Timestamp) -> Double {
+        guard consumedAt <= now else { return 0 }
+        return mg * pow(0.5, now.hours(since: consumedAt) / halfLifeHours)
+    }
+
+    /// The caffeine in the body at `now`: the sum of what is left of every drink had by then.
+    public func level(at now: Timestamp, of intakes: [CaffeineIntake]) -> Double {
+        intakes.reduce(0) { $0 + remaining($1.caffeineMg, consumedAt: $1.consumedAt, at: now) }
+    }
+
+    /// Drinks older than this contribute less than 2^-80 of their caffeine, far below what any sum
+    /// of drinks can show, so the level only needs drinks from this window.
+    public var negligibleAfter: Duration {
+        .milliseconds(Int64(80 * halfLifeHours * 3_600_000))
+    }
+}
+
+/// An amount of caffeine taken at an instant: all the decay arithmetic needs of a drink.
+public struct CaffeineIntake: Hashable, Sendable {
+    public var caffeineMg: Double
+    public var consumedAt: Timestamp
+
+    public init(caffeineMg: Double, consumedAt: Timestamp) {
+        self.caffeineMg = caffeineMg
+        self.consumedAt = consumedAt
+    }
+}

@@ -1,0 +1,20 @@
+/// An id or id prefix that names no drink, or more than one.
+public enum DrinkLookupError: JournalFailure, Equatable {
+    case notFound(String)
+    case ambiguous(String, candidates: [Drink])
+
+    public var kind: FailureKind { .badData }
+
+    public var description: String {
+        switch self {
+        case .notFound(let prefix):
+            return "no drink has an id starting with '\(prefix)'. `journal list` shows the ids."
+        case .ambiguous(let prefix, let candidates):
+            let lines = candidates.map {
+                "  \($0.id.rawValue)  \(LocalTime.display($0.consumedAt))  \($0.kind)"
+            }
+            return "'\(prefix)' starts the ids of \(candidates.count) drinks; give more of the id:\n"
+                + lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// A database file this journal cannot use, and never modifies.
+public enum JournalFileError: JournalFailure, Equatable {
+    case notADatabase(path: String)
+    case newerSchema(path: String, version: Int64, supported: Int64)
+    case notWritable(path: String, reason: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .notADatabase, .newerSchema: return .badData
+        case .notWritable: return .failure
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            return "\(path) is not a journal: it is not a SQLite database. It was left untouched; "
+                + "choose another file with --db PATH."
+        case .newerSchema(let path, let version, let supported):
+            return "\(path) was written by a newer journal (schema version \(version); this one knows up "
+                + "to \(supported)). It was left untouched; update journal to use it."
+        case .notWritable(let path, let reason):
+            return "cannot use \(path): \(reason)"
+        }
+    }
+}

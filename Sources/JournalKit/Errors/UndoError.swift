@@ -1,0 +1,17 @@
+/// Why `journal undo` could not undo.
+public enum UndoError: JournalFailure, Equatable {
+    case nothingToUndo
+    case changedSince(DrinkID)
+
+    public var kind: FailureKind { .failure }
+
+    public var description: String {
+        switch self {
+        case .nothingToUndo:
+            return "nothing to undo: no change made on this machine is left to revert."
+        case .changedSince(let id):
+            return "cannot undo: drink \(id.short) was changed since (on another machine, or by a later "
+                + "command); undoing would lose that change. Use journal edit \(id.short) instead."
+        }
+    }
+}

@@ -1,0 +1,140 @@
+
+/// The journal's exchange format, shared by `--json` output, `export` and `import`: a drink is
+/// `{"id", "drink", "caffeine_mg", "consumed_at", "note"}` with an ISO 8601 time and offset; CSV has a
+/// header row with the same names.
+public enum DrinkExchange {
+    public static let fields = ["id", "drink", "caffeine_mg", "consumed_at", "note"]
+
+    public static func json(_ drink: Drink) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(drink.id.rawValue)), ("drink", .string(drink.kind)),
+            ("caffeine_mg", .number(drink.caffeineMg)), ("consumed_at", .string(LocalTime.iso8601(drink.consumedAt))),
+        ]
+        if let note = drink.note { members.append(("note", .string(note))) }
+        return .object(members)
+    }
+
+    public static func jsonArray(_ drinks: [Drink]) -> String {
+        JSONValue.array(drinks.map(json)).prettyText + "\n"
+    }
+
+    public static func csv(_ drinks: [Drink]) -> String {
+        var text = CSV.line(fields)
+        for drink in drinks {
+            text += CSV.line([
+                drink.id.rawValue, drink.kind, JSONValue.format(drink.caffeineMg),
+                LocalTime.iso8601(drink.consumedAt), drink.note ?? "",
+            ])
+        }
+        return text
+    }
+
+    /// Reads an export (JSON when it starts with `[`, CSV otherwise). Every record is checked, the
+    /// first bad one is reported with its place in the file, and then nothing is imported.
+    public static func parse(
+        _ bytes: [UInt8], catalog: DrinkCatalog, now: Timestamp
+    ) throws(ImportFormatError) -> [Drink] {
+        let records: [(location: String, fields: [String: String?])]
+        let first = bytes.first(where: { ![32, 9, 10, 13, 0xEF, 0xBB, 0xBF].contains($0) })
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+            records = try jsonRecords(bytes)
+        } else {
+            records = try csvRecords(bytes)
+        }
+        var byID: [DrinkID: Drink] = [:]
+        var drinks: [Drink] = []
+        for record in records {
+            let drink = try drink(from: record.fields, at: record.location, catalog: catalog, now: now)
+            if let earlier = byID[drink.id] {
+                guard earlier == drink else {
+                    throw ImportFormatError(
+                        location: record.location, problem: "id \(drink.id) appears earlier with different values")
+                }
+                continue
+            }
+            byID[drink.id] = drink
+            drinks.append(drink)
+        }
+        return drinks
+    }
+
+    private static func jsonRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
+        guard case .array(let elements) = try JSONParser.parse(bytes) else {
+            throw ImportFormatError(location: "the file", problem: "expected a JSON array of drinks")
+        }
+        var records: [(location: String, fields: [String: String?])] = []
+        for (index, element) in elements.enumerated() {
+            let location = "element \(index + 1)"
+            guard case .object(let members) = element else {
+                throw ImportFormatError(location: location, problem: "expected an object such as {\"drink\": \"espresso\", ...}")
+            }
+            var fields: [String: String?] = [:]
+            for (key, value) in members {
+                switch value {
+                case .string(let text): fields[key] = text
+                case .number(let number): fields[key] = String(number)
+                case .null: fields[key] = .some(nil)
+                default:
+                    throw ImportFormatError(location: location, problem: "\(key) must be a string or a number")
+                }
+            }
+            records.append((location, fields))
+        }
+        return records
+    }
+
+    private static func csvRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let rows = try CSV.records(text)
+        guard let header = rows.first else { return [] }
+        let names = header.fields.map { $0.trimmingSpaces.lowercased() }
+        for required in ["id", "drink", "caffeine_mg", "consumed_at"] where !names.contains(required) {
+            throw ImportFormatError(
+                location: "line 1", problem: "the header has no '\(required)' column (expected \(fields.joined(separator: ",")))")
+        }
+        return try rows.dropFirst().map { row throws(ImportFormatError) in
+            guard row.fields.count == names.count else {
+                throw ImportFormatError(
+                    location: "line \(row.line)", problem: "\(row.fields.count) fields where the header has \(names.count)")
+            }
+            var fields: [String: String?] = [:]
+            for (name, value) in zip(names, row.fields) { fields[name] = value.isEmpty && name == "note" ? .some(nil) : value }
+            return ("line \(row.line)", fields)
+        }
+    }
+
+    private static func drink(
+        from fields: [String: String?], at location: String, catalog: DrinkCatalog, now: Timestamp
+    ) throws(ImportFormatError) -> Drink {
+        func fail(_ problem: String) -> ImportFormatError { ImportFormatError(location: location, problem: problem) }
+        if let unknown = fields.keys.sorted().first(where: { !DrinkExchange.fields.contains($0) }) {
+            throw fail("unknown field '\(unknown)' (the fields are \(DrinkExchange.fields.joined(separator: ", ")))")
+        }
+        func required(_ key: String) throws(ImportFormatError) -> String {
+            guard case let value?? = fields[key], !value.trimmingSpaces.isEmpty else { throw fail("\(key) is missing") }
+            return value.trimmingSpaces
+        }
+        let idText = try required("id")
+        guard let id = RandomIdentifier.normalizedUUID(idText) else { throw fail("id '\(idText)' is not a UUID") }
+        let name = try required("drink")
+        let kind: DrinkKind
+        do { kind = try catalog.resolve(name) } catch { throw fail(error.description) }
+        let mgText = try required("caffeine_mg")
+        guard let mg = Double(mgText) else { throw fail("caffeine_mg '\(mgText)' is not a number") }
+        do { _ = try CaffeineDose.validated(mg) } catch { throw fail(error.description) }
+        let timeText = try required("consumed_at")
+        guard ISO8601Reader.looksLikeDate(timeText) else {
+            throw fail("consumed_at '\(timeText)' is not an ISO 8601 time such as 2026-11-21T08:30:00+01:00")
+        }
+        let consumedAt: Timestamp
+        do { consumedAt = try ISO8601Reader.parse(timeText) } catch { throw fail(error.description) }
+        guard consumedAt <= now + TimeExpression.futureTolerance else {
+            throw fail("consumed_at \(timeText) is in the future")
+        }
+        let note = fields["note"].flatMap { $0 }
+        return Drink(
+            id: DrinkID(rawValue: id), kind: kind.name, caffeineMg: mg,
+            consumedAt: consumedAt, note: note?.isEmpty == true ? nil : note)
+    }
+}

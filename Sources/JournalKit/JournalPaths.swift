@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where the journal's files live, following the XDG base directory specification.
+public struct JournalPaths: Sendable, Equatable {
+    /// `$XDG_DATA_HOME/journal`, by default `~/.local/share/journal`.
+    public let dataFolder: String
+    /// `$XDG_CONFIG_HOME/journal`, by default `~/.config/journal`.
+    public let configFolder: String
+
+    public init(dataFolder: String, configFolder: String) {
+        self.dataFolder = dataFolder
+        self.configFolder = configFolder
+    }
+
+    /// The folders for the current environment.
+    public static func fromEnvironment() throws(JournalPathError) -> JournalPaths {
+        func base(_ variable: String, default relative: String) throws(JournalPathError) -> String {
+            // The specification says relative values are invalid and must be ignored.
+            if let value = environment(variable), value.hasPrefix("/") { return value }
+            guard let home = environment("HOME"), home.hasPrefix("/") else { throw JournalPathError.noHome }
+            return home + "/" + relative
+        }
+        return JournalPaths(
+            dataFolder: try base("XDG_DATA_HOME", default: ".local/share") + "/journal",
+            configFolder: try base("XDG_CONFIG_HOME", default: ".config") + "/journal")
+    }
+
+    public var defaultDatabase: String { dataFolder + "/journal.db" }
+
+    /// The database `--db`, else `JOURNAL_DB`, else the default names.
+    public static func database(explicit: String?) throws(JournalPathError) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let variable = environment("JOURNAL_DB"), !variable.isEmpty { return variable }
+        return try fromEnvironment().defaultDatabase
+    }
+
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
+
+/// Why the journal's folders cannot be found.
+public enum JournalPathError: JournalFailure, Equatable {
+    case noHome
+
+    public var kind: FailureKind { .failure }
+
+    public var description: String {
+        "cannot tell where the journal lives: HOME is not set to an absolute path. Set HOME, or "
+            + "choose the database with --db PATH or JOURNAL_DB."
+    }
+}

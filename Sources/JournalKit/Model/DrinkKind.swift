@@ -1,0 +1,18 @@
+/// A drink the catalog knows: its name, the caffeine of one serving, and other names it answers to.
+public struct DrinkKind: Hashable, Sendable {
+    public let name: String
+    public let caffeineMg: Double
+    public let aliases: [String]
+    /// Where the figure comes from, shown by `journal drinks`.
+    public let source: String
+    /// True for drinks the user defined rather than the built-in ones.
+    public let isCustom: Bool
+
+    public init(name: String, caffeineMg: Double, aliases: [String] = [], source: String, isCustom: Bool = false) {
+        self.name = name
+        self.caffeineMg = caffeineMg
+        self.aliases = aliases
+        self.source = source
+        self.isCustom = isCustom
+    }
+}

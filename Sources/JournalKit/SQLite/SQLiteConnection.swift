@@ -1,0 +1,159 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One open SQLite database handle: prepare, run, query and transactions, nothing journal-specific.
+///
+/// Not `Sendable`: it belongs to whoever opened it (the `JournalStore` actor) and is used from that
+/// owner's thread only.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (or creates) the file at `path` and fails early when it is not a SQLite database.
+    init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+        var opened: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            let error = SQLiteError.last(on: opened, code: code)
+            // A handle is allocated even when opening fails, and must be closed all the same.
+            sqlite3_close(opened)
+            throw error
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // Double-quoted strings silently becoming literals hides typos in `journal sql`; defensive mode
+        // stops SQL (ours or a user's) from corrupting the file through writable_schema and the like.
+        _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DML, 0)
+        _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DDL, 0)
+        _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
+        _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+        // A command is over in milliseconds; checkpointing the WAL as each one exits would double its
+        // writes and fsyncs. SQLite's automatic checkpoint (every 1000 WAL pages) keeps the WAL small.
+        _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+        // Opening is lazy; this first read is where a file that is not a database says so.
+        do {
+            _ = try queryInteger("SELECT count(*) FROM sqlite_schema")
+        } catch {
+            statements = [:]
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statements = [:]
+        sqlite3_close_v2(handle)
+    }
+
+    /// A statement prepared once and reused: the store runs the same few statements over and over.
+    func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try SQLiteStatement(database: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A statement for one-off SQL, finalized when released.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: handle, sql: sql)
+    }
+
+    /// Every statement of a script, prepared but not run; empty statements (stray semicolons,
+    /// comments) are skipped.
+    func prepareScript(_ script: String) throws(SQLiteError) -> [SQLiteStatement] {
+        var statements: [SQLiteStatement] = []
+        var failure: SQLiteError?
+        script.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var prepared: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v3(handle, current, -1, 0, &prepared, &tail)
+                let length = tail.map { current.distance(to: $0) } ?? strlen(current)
+                let text = String(decoding: UnsafeRawBufferPointer(start: current, count: length), as: UTF8.self)
+                guard code == SQLITE_OK else {
+                    failure = SQLiteError.last(on: handle, code: code, sql: text.trimmingSpaces)
+                    return
+                }
+                if let prepared {
+                    statements.append(SQLiteStatement(database: handle, prepared: prepared, sql: text.trimmingSpaces))
+                }
+                cursor = tail
+            }
+        }
+        if let failure { throw failure }
+        return statements
+    }
+
+    /// Runs one statement with bound values, ignoring rows.
+    func run(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) {
+        try cached(sql).run(values)
+    }
+
+    /// Runs a script of several statements, such as a migration. Nothing may be bound.
+    func executeScript(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: nil)
+        }
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    func queryInteger(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> Int64? {
+        let statement = try cached(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.int64(0)
+    }
+
+    func queryText(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> String? {
+        let statement = try cached(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return statement.optionalText(0)
+    }
+
+    /// Every row of `sql`, each turned into a value by `row`.
+    func query<Row>(
+        _ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteStatement) throws -> Row
+    ) throws -> [Row] {
+        let statement = try cached(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var rows: [Row] = []
+        while try statement.step() { rows.append(try row(statement)) }
+        return rows
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it
+    /// throws. IMMEDIATE takes the write lock up front, so the busy timeout applies to it; a deferred
+    /// transaction that later upgrades to a write can fail with SQLITE_BUSY whatever the timeout.
+    func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? run("ROLLBACK") }
+            throw error
+        }
+    }
+}

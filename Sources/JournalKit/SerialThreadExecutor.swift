@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A serial executor that runs its jobs on one thread of its own.
+///
+/// `JournalStore` runs on it because SQLite calls block: a busy wait for another process's write lock
+/// can last seconds, and on Swift's cooperative pool (one thread per core) that would stall unrelated
+/// tasks, such as the daemon's signal handling.
+public final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
+    private let queue = JobQueue()
+
+    public init() {
+        let queue = self.queue
+        let executor = UnownedSerialExecutor(ordinary: self)
+        let body = ThreadBody { queue.drain(on: executor) }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(body).toOpaque()
+        let started = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            // Out of threads: run jobs inline rather than never. Still serial, since the queue is.
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            queue.runInline = true
+        }
+    }
+
+    deinit { queue.close() }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !queue.push(.job(job)) {
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        }
+    }
+
+    /// Runs `body` on this executor's thread, in turn with the actor's jobs, and returns its result.
+    /// For work that must happen there before the actor exists, such as opening its database.
+    public func run<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let work: @Sendable () -> Void = {
+                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+            }
+            if !queue.push(.closure(work)) { work() }
+        }
+    }
+
+    /// True on this executor's thread: lets tests check that the store's work really runs there.
+    public var isCurrentThread: Bool { queue.isDrainingThread() }
+}
+
+private final class ThreadBody {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// Jobs waiting for the executor's thread, guarded by a pthread mutex and condition variable.
+private final class JobQueue: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    enum Work {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+    }
+
+    private var jobs: [Work] = []
+    private var head = 0
+    private var closed = false
+    private var drainingThread: pthread_t?
+    var runInline = false
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// False when the job must run inline because no thread could be started.
+    func push(_ job: Work) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if runInline { return false }
+        jobs.append(job)
+        pthread_cond_signal(condition)
+        return true
+    }
+
+    func close() {
+        pthread_mutex_lock(mutex)
+        closed = true
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func isDrainingThread() -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return drainingThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
+    /// Runs jobs one at a time until the queue is closed and empty.
+    func drain(on executor: UnownedSerialExecutor) {
+        pthread_mutex_lock(mutex)
+        drainingThread = pthread_self()
+        pthread_mutex_unlock(mutex)
+        while let work = next() {
+            switch work {
+            case .job(let job): job.runSynchronously(on: executor)
+            case .closure(let body): body()
+            }
+        }
+    }
+
+    private func next() -> Work? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while head == jobs.count {
+            if closed { return nil }
+            pthread_cond_wait(condition, mutex)
+        }
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return job
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Opens a journal's SQLite file the way DESIGN.md lays out, and nothing more: start-up cost is
+/// part of every command.
+struct JournalFile {
+    let connection: SQLiteConnection
+    let deviceID: DeviceID
+
+    /// How long a write waits for another process's write lock before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 15_000
+
+    init(path: String) throws {
+        try JournalFile.prepareLocation(path)
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: JournalFile.busyTimeoutMilliseconds)
+        } catch let error where error.isNotADatabase {
+            throw JournalFileError.notADatabase(path: path)
+        } catch {
+            throw JournalFileError.notWritable(path: path, reason: error.message)
+        }
+        // Refuse a newer schema before anything below writes to the file (switching to WAL does).
+        _ = try Migrator.currentVersion(connection, path: path, latest: Migration.latestVersion)
+        let mode = try connection.queryText("PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw JournalFileError.notWritable(
+                path: path, reason: "SQLite could not put it in WAL mode (it answered '\(mode ?? "nothing")'); "
+                    + "is the folder on a network file system?")
+        }
+        try connection.executeScript(
+            "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF;")
+        try Migrator.migrate(connection, path: path) { connection in
+            try connection.run(
+                "INSERT INTO meta (key, value) VALUES ('device_id', ?)", .text(RandomIdentifier.uuid()))
+        }
+        guard let device = try connection.queryText("SELECT value FROM meta WHERE key = 'device_id'") else {
+            throw JournalFileError.notWritable(path: path, reason: "it has no device id; it was not made by journal")
+        }
+        self.connection = connection
+        self.deviceID = DeviceID(rawValue: device)
+    }
+
+    /// Creates the data folder (0700) and an empty database file (0600) when they do not exist yet,
+    /// so SQLite never creates either with looser permissions. The -wal and -shm files inherit 0600.
+    static func prepareLocation(_ path: String) throws {
+        let folder = parentFolder(of: path)
+        try makeFolders(folder)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if errno == EACCES || errno == EROFS || errno == EISDIR {
+                throw JournalFileError.notWritable(path: path, reason: reason)
+            }
+            // Read-only media still allow reading an existing journal; let SQLite try.
+            guard access(path, R_OK) == 0 else { throw JournalFileError.notWritable(path: path, reason: reason) }
+            return
+        }
+        close(descriptor)
+    }
+
+    static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `mkdir -p` with 0700 for every folder it creates.
+    static func makeFolders(_ folder: String) throws {
+        var isFolder = stat()
+        if stat(folder, &isFolder) == 0 { return }
+        let parent = parentFolder(of: folder)
+        if parent != folder { try makeFolders(parent) }
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw JournalFileError.notWritable(path: folder, reason: String(cString: strerror(errno)))
+        }
+    }
+}

@@ -1,0 +1,138 @@
+
+/// A drink to record; the store gives it an id.
+public struct NewDrink: Sendable, Equatable {
+    public var kind: String
+    public var caffeineMg: Double
+    public var consumedAt: Timestamp
+    public var note: String?
+
+    public init(kind: String, caffeineMg: Double, consumedAt: Timestamp, note: String? = nil) {
+        self.kind = kind
+        self.caffeineMg = caffeineMg
+        self.consumedAt = consumedAt
+        self.note = note
+    }
+}
+
+/// The changes `journal edit` asks for; nil leaves a field as it is, an empty note removes the note.
+public struct DrinkEdit: Sendable, Equatable {
+    public var kind: String?
+    public var caffeineMg: Double?
+    public var consumedAt: Timestamp?
+    public var note: String?
+
+    public init(kind: String? = nil, caffeineMg: Double? = nil, consumedAt: Timestamp? = nil, note: String? = nil) {
+        self.kind = kind
+        self.caffeineMg = caffeineMg
+        self.consumedAt = consumedAt
+        self.note = note
+    }
+
+    func applied(to drink: Drink) -> Drink {
+        var edited = drink
+        if let kind { edited.kind = kind }
+        if let caffeineMg { edited.caffeineMg = caffeineMg }
+        if let consumedAt { edited.consumedAt = consumedAt }
+        if let note { edited.note = note.isEmpty ? nil : note }
+        return edited
+    }
+}
+
+extension JournalStore {
+    /// Records a drink and returns it with its new id.
+    public func add(_ new: NewDrink) throws -> Drink {
+        let drink = Drink(
+            id: DrinkID(rawValue: RandomIdentifier.uuid()), kind: new.kind,
+            caffeineMg: try CaffeineDose.validated(new.caffeineMg), consumedAt: new.consumedAt,
+            note: new.note.flatMap { $0.isEmpty ? nil : $0 })
+        return try write(.add) { context in
+            try context.writeLocal(drink, deleted: false, before: nil).drink
+        }
+    }
+
+    /// Changes a live drink; returns it as it is now. An edit that changes nothing writes nothing.
+    public func edit(_ id: DrinkID, _ edit: DrinkEdit) throws -> Drink {
+        if let mg = edit.caffeineMg { _ = try CaffeineDose.validated(mg) }
+        return try write(.edit) { context in
+            guard let current = try DrinkRows.find(id, in: connection), !current.isDeleted else {
+                throw DrinkLookupError.notFound(id.rawValue)
+            }
+            let edited = edit.applied(to: current.drink)
+            guard edited != current.drink else { return current.drink }
+            return try context.writeLocal(edited, deleted: false, before: current).drink
+        }
+    }
+
+    /// Deletes live drinks, all or none; returns what was deleted. The rows stay as tombstones so the
+    /// deletion reaches other machines.
+    public func remove(_ ids: [DrinkID]) throws -> [Drink] {
+        try write(.rm) { context in
+            var removed: [Drink] = []
+            for id in Set(ids).sorted() {
+                guard let current = try DrinkRows.find(id, in: connection), !current.isDeleted else {
+                    throw DrinkLookupError.notFound(id.rawValue)
+                }
+                removed.append(try context.writeLocal(current.drink, deleted: true, before: current).drink)
+            }
+            return removed
+        }
+    }
+
+    /// The live drink whose id is `prefix` or starts with it.
+    public func drink(idPrefix prefix: String) throws -> Drink {
+        let wanted = prefix.lowercased()
+        // Ids are lowercase UUIDs, so anything else cannot match; checking first keeps GLOB's
+        // wildcards out of the pattern.
+        guard !wanted.isEmpty, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw DrinkLookupError.notFound(prefix)
+        }
+        let matches = try connection.query(
+            "SELECT \(DrinkRows.columns) FROM drinks WHERE id GLOB ? AND deleted = 0 ORDER BY consumed_at LIMIT 10",
+            [.text(wanted + "*")], row: DrinkRows.drink)
+        switch matches.count {
+        case 0: throw DrinkLookupError.notFound(prefix)
+        case 1: return matches[0]
+        default: throw DrinkLookupError.ambiguous(prefix, candidates: matches)
+        }
+    }
+
+    /// Live drinks consumed in `from..<until` (either end open when nil), oldest first; with a
+    /// `limit`, the latest `limit` of them.
+    public func drinks(from: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil) throws -> [Drink] {
+        let sql = """
+            SELECT \(DrinkRows.columns) FROM drinks
+            WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?
+            ORDER BY consumed_at DESC, id DESC LIMIT ?
+            """
+        let rows = try connection.query(
+            sql,
+            [
+                .integer(from?.milliseconds ?? Int64.min), .integer(until?.milliseconds ?? Int64.max),
+                .integer(Int64(limit ?? -1)),
+            ],
+            row: DrinkRows.drink)
+        return rows.reversed()
+    }
+
+    /// The caffeine in the body at `now` under `model`, and the local day's intake so far.
+    public func status(model: CaffeineModel = CaffeineModel(), at now: Timestamp? = nil) throws -> CaffeineStatus {
+        let now = now ?? clock.now()
+        let intakes = try connection.query(
+            "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ? AND consumed_at <= ?",
+            [.integer((now - model.negligibleAfter).milliseconds), .integer(now.milliseconds)]
+        ) { CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1))) }
+        let today = LocalTime.components(now).date
+        let start = LocalTime.startOfDay(today)
+        let end = LocalTime.startOfDay(today.adding(days: 1))
+        let totals = try connection.query(
+            "SELECT total(caffeine_mg), count(*) FROM drinks WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?",
+            [.integer(start.milliseconds), .integer(end.milliseconds)]
+        ) { ($0.double(0), Int($0.int64(1))) }
+        return CaffeineStatus(
+            at: now, currentMg: model.level(at: now, of: intakes), todayMg: totals.first?.0 ?? 0,
+            drinksToday: totals.first?.1 ?? 0)
+    }
+
+    /// The current time on the store's clock.
+    public func now() -> Timestamp { clock.now() }
+}

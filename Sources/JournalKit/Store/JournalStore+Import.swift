@@ -1,0 +1,24 @@
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    /// Drinks that were new to this journal.
+    public let added: Int
+    /// Drinks whose id the journal already had (live or deleted), left as they are.
+    public let alreadyPresent: Int
+}
+
+extension JournalStore {
+    /// Adds the drinks whose ids the journal does not have, in one transaction: all or nothing.
+    /// Importing the same file again changes nothing; a drink deleted here stays deleted.
+    public func importDrinks(_ drinks: [Drink]) throws -> ImportSummary {
+        for drink in drinks { _ = try CaffeineDose.validated(drink.caffeineMg) }
+        return try write(.import) { context in
+            var added = 0
+            for drink in drinks where try DrinkRows.find(drink.id, in: connection) == nil {
+                _ = try context.writeLocal(drink, deleted: false, before: nil)
+                added += 1
+            }
+            return ImportSummary(added: added, alreadyPresent: drinks.count - added)
+        }
+    }
+
+}

@@ -1,0 +1,47 @@
+
+/// The journal: one SQLite file, owned by one actor that runs every SQLite call on a thread of its own.
+///
+/// Every write is one `BEGIN IMMEDIATE` transaction that ticks the hybrid logical clock, gives each
+/// written row the next change sequence number, and records what `undo` needs. Other processes (the
+/// CLI, the sync daemon) write the same file, so nothing that a write depends on is cached here.
+public actor JournalStore {
+    private let executor: SerialThreadExecutor
+    let connection: SQLiteConnection
+    let clock: any JournalClock
+
+    public nonisolated let path: String
+    /// This journal's device identity: the `origin` of the writes made here.
+    public nonisolated let deviceID: DeviceID
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Opens the journal at `path`, creating it (and its folder) when missing.
+    public init(path: String, clock: any JournalClock = SystemClock()) async throws {
+        let executor = SerialThreadExecutor()
+        let file = try await executor.run { try JournalFile(path: path) }
+        self.executor = executor
+        self.connection = file.connection
+        self.deviceID = file.deviceID
+        self.path = path
+        self.clock = clock
+    }
+
+    /// True when called on the store's own thread; for tests of where SQLite work runs.
+    public func isOnStoreThread() -> Bool { executor.isCurrentThread }
+
+    /// Runs `body` in one IMMEDIATE transaction with a write context: the clock, the next sequence
+    /// number, and an undo group.
+    func write<T>(_ action: UndoAction?, _ body: (inout WriteContext) throws -> T) throws -> T {
+        try connection.immediateTransaction {
+            var context = try WriteContext(connection: connection, device: deviceID, now: clock.now(), action: action)
+            let result = try body(&context)
+            try context.finish()
+            return result
+        }
+    }
+}
+
+/// The kind of change an undo group reverts.
+enum UndoAction: String {
+    case add, rm, edit, `import`
+}

@@ -1,0 +1,271 @@
+/// Reads the times people type: `08:30`, `3pm`, `noon`, `yesterday 3pm`, `last monday 9:00`,
+/// `30 min ago`, `1h30m ago`, `2 days ago 8am`, and ISO 8601 (`2026-11-21T08:30`, with or without an
+/// offset; local when none). Clock times without a day are today.
+public struct TimeExpression: Sendable {
+    /// How far ahead of now a time may be: clocks of two devices and a typing person's "now" differ.
+    public static let futureTolerance: Duration = .seconds(5 * 60)
+
+    static let examples = "08:30, 3pm, yesterday 21:00, 30 min ago, 2 days ago 8am, last monday 9:00, 2026-11-21T08:30"
+
+    public let now: Timestamp
+
+    public init(now: Timestamp) { self.now = now }
+
+    /// The instant `text` names. Unless `allowFuture`, more than five minutes ahead of now is refused.
+    public func parse(_ text: String, allowFuture: Bool = false) throws(TimeParseError) -> Timestamp {
+        let input = text.trimmingSpaces
+        let lowered = input.lowercased()
+        guard !lowered.isEmpty else { throw failure(input, "it is empty") }
+        var reader = Reader(input: input, text: lowered, now: now)
+        let instant = try reader.read()
+        if !allowFuture, instant > now + Self.futureTolerance {
+            var example = "'now' or an earlier time"
+            if reader.wasClockTimeToday, case let clock? = reader.clockText {
+                example = "'yesterday \(clock)' for yesterday"
+            }
+            throw TimeParseError(
+                input: input,
+                reason: "it is in the future (\(LocalTime.display(instant))); a drink can be logged up to "
+                    + "5 minutes ahead", example: example)
+        }
+        return instant
+    }
+
+    private func failure(_ input: String, _ reason: String) -> TimeParseError {
+        TimeParseError(input: input, reason: reason, example: Self.examples)
+    }
+}
+
+/// One pass over the words of a time expression.
+private struct Reader {
+    let input: String
+    let lowered: String
+    let now: Timestamp
+    var tokens: [String]
+    var position = 0
+    var wasClockTimeToday = false
+    var clockText: String?
+
+    init(input: String, text: String, now: Timestamp) {
+        self.input = input
+        self.lowered = text
+        self.now = now
+        self.tokens = Reader.tokenize(text)
+    }
+
+    mutating func read() throws(TimeParseError) -> Timestamp {
+        if tokens == ["now"] { return now }
+        if ISO8601Reader.looksLikeDate(lowered) {
+            return try ISO8601Reader.parse(input)
+        }
+        if let agoIndex = tokens.firstIndex(of: "ago") {
+            return try readRelative(agoIndex: agoIndex)
+        }
+        let day = try readDay()
+        guard let clock = try readClock() else {
+            if day != nil {
+                throw fail("a day needs a time of day", example: "\(input) 8:00, \(input) 3pm")
+            }
+            throw fail("it is not a time this journal understands")
+        }
+        // "3pm yesterday" as well as "yesterday 3pm".
+        let trailingDay = day == nil ? try readDay() : nil
+        guard position == tokens.count else { throw fail("'\(tokens[position])' is not understood here") }
+        let date = day ?? trailingDay
+        if date == nil {
+            wasClockTimeToday = true
+            clockText = clock.text
+        }
+        return try resolve(date ?? LocalTime.components(now).date, clock)
+    }
+
+    // MARK: Relative times
+
+    private mutating func readRelative(agoIndex: Int) throws(TimeParseError) -> Timestamp {
+        var days = 0
+        var milliseconds: Int64 = 0
+        var index = 0
+        guard agoIndex > 0 else { throw fail("'ago' needs an amount before it", example: "30 min ago") }
+        while index < agoIndex {
+            let amountToken = tokens[index]
+            let amount: Int
+            if amountToken == "a" || amountToken == "an" {
+                amount = 1
+            } else if let number = Int(amountToken), number >= 0, number <= 100_000 {
+                amount = number
+            } else {
+                throw fail("'\(amountToken)' is not a whole number", example: "30 min ago, 2h ago")
+            }
+            guard index + 1 < agoIndex else {
+                throw fail("\(amountToken) of what? Add a unit", example: "\(amountToken) min ago")
+            }
+            let unit = tokens[index + 1]
+            switch unit {
+            case "s", "sec", "secs", "second", "seconds": milliseconds += Int64(amount) * 1000
+            case "m", "min", "mins", "minute", "minutes": milliseconds += Int64(amount) * 60_000
+            case "h", "hr", "hrs", "hour", "hours": milliseconds += Int64(amount) * 3_600_000
+            case "d", "day", "days": days += amount
+            case "w", "wk", "week", "weeks": days += amount * 7
+            default: throw fail("'\(unit)' is not a unit of time", example: "30 min ago, 2h ago, 3 days ago")
+            }
+            index += 2
+        }
+        position = agoIndex + 1
+        let today = LocalTime.components(now)
+        if position < tokens.count {
+            // "2 days ago 8am": a day counted back, at a time of day.
+            guard milliseconds == 0, days > 0 else {
+                throw fail("only whole days ago can take a time of day", example: "2 days ago 8am")
+            }
+            guard let clock = try readClock(), position == tokens.count else {
+                throw fail("the words after 'ago' are not a time of day", example: "2 days ago 8am")
+            }
+            return try resolve(today.date.adding(days: -days), clock)
+        }
+        guard days > 0 else { return now - .milliseconds(milliseconds) }
+        // Whole days keep the wall-clock time, across a daylight saving change.
+        let base: Timestamp
+        switch LocalTime.resolve(
+            today.date.adding(days: -days), hour: today.hour, minute: today.minute, second: today.second,
+            millisecond: today.millisecond)
+        {
+        case .unique(let instant), .repeated(let instant, _): base = instant
+        case .skipped, .invalid: base = now - .seconds(Int64(days) * 86_400)
+        }
+        return base - .milliseconds(milliseconds)
+    }
+
+    // MARK: Days
+
+    private static let weekdays: [String: Int] = [
+        "sunday": 0, "sun": 0, "monday": 1, "mon": 1, "tuesday": 2, "tue": 2, "tues": 2,
+        "wednesday": 3, "wed": 3, "thursday": 4, "thu": 4, "thur": 4, "thurs": 4,
+        "friday": 5, "fri": 5, "saturday": 6, "sat": 6,
+    ]
+
+    private mutating func readDay() throws(TimeParseError) -> LocalDate? {
+        guard position < tokens.count else { return nil }
+        let today = LocalTime.components(now)
+        switch tokens[position] {
+        case "today":
+            position += 1
+            return today.date
+        case "yesterday":
+            position += 1
+            return today.date.adding(days: -1)
+        case "last":
+            guard position + 1 < tokens.count, let weekday = Reader.weekdays[tokens[position + 1]] else {
+                throw fail("'last' needs a day of the week after it", example: "last monday 9:00")
+            }
+            position += 2
+            // The most recent such day before today: on a Monday, "last monday" is a week ago.
+            let back = (today.weekday - weekday + 7) % 7
+            return today.date.adding(days: -(back == 0 ? 7 : back))
+        case let word where Reader.weekdays[word] != nil:
+            throw fail("'\(word)' alone could be this week's or last week's", example: "last \(word) 9:00")
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Times of day
+
+    struct Clock {
+        var hour: Int
+        var minute: Int
+        var second: Int
+        var text: String
+    }
+
+    private mutating func readClock() throws(TimeParseError) -> Clock? {
+        if position < tokens.count, tokens[position] == "at" { position += 1 }
+        guard position < tokens.count else { return nil }
+        let word = tokens[position]
+        switch word {
+        case "noon", "midday":
+            position += 1
+            return Clock(hour: 12, minute: 0, second: 0, text: word)
+        case "midnight":
+            position += 1
+            return Clock(hour: 0, minute: 0, second: 0, text: word)
+        default: break
+        }
+        guard let first = word.first, first.isASCII, first.isNumber else { return nil }
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+            let hour = Int(parts[0]), parts.dropFirst().allSatisfy({ $0.count == 2 })
+        else { throw fail("'\(word)' is not a time of day") }
+        let minute = parts.count > 1 ? Int(parts[1]) : 0
+        let second = parts.count > 2 ? Int(parts[2]) : 0
+        guard let minute, let second, minute < 60, second < 60 else {
+            throw fail("'\(word)' is not a time of day", example: "8:30, 21:05")
+        }
+        position += 1
+        var meridiem: String?
+        if position < tokens.count, ["am", "pm"].contains(tokens[position]) {
+            meridiem = tokens[position]
+            position += 1
+        }
+        if let meridiem {
+            guard (1...12).contains(hour) else {
+                throw fail("with am or pm the hour goes from 1 to 12", example: "8am, 12:30pm")
+            }
+            let afternoon = meridiem.hasPrefix("p")
+            let hour24 = hour % 12 + (afternoon ? 12 : 0)
+            return Clock(hour: hour24, minute: minute, second: second, text: "\(word)\(meridiem)")
+        }
+        guard parts.count > 1 else {
+            // A bare "8" could be morning or evening.
+            throw fail("'\(word)' alone could be morning or evening", example: "\(word)am, \(word)pm, \(word):00")
+        }
+        guard hour < 24 else { throw fail("'\(word)' is not a time of day", example: "8:30, 21:05") }
+        return Clock(hour: hour, minute: minute, second: second, text: word)
+    }
+
+    private func resolve(_ date: LocalDate, _ clock: Clock) throws(TimeParseError) -> Timestamp {
+        switch LocalTime.resolve(date, hour: clock.hour, minute: clock.minute, second: clock.second) {
+        case .unique(let instant):
+            return instant
+        case .repeated(let earlier, let later):
+            throw fail(
+                "clocks went back that night, so \(clock.text) happened twice",
+                example: "\(LocalTime.iso8601(earlier)) or \(LocalTime.iso8601(later))")
+        case .skipped:
+            throw fail("clocks skipped \(clock.text) that day (daylight saving)", example: "an hour later")
+        case .invalid:
+            throw fail("there is no such day")
+        }
+    }
+
+    private func fail(_ reason: String, example: String = TimeExpression.examples) -> TimeParseError {
+        TimeParseError(input: input, reason: reason, example: example)
+    }
+
+    /// Lowercase words, with numbers split from units ("30min" is "30 min", "8am" is "8 am").
+    static func tokenize(_ text: String) -> [String] {
+        var tokens: [String] = []
+        for word in text.split(separator: " ") {
+            var current = ""
+            var currentIsNumber: Bool?
+            for character in word {
+                let isNumber = character.isASCII && (character.isNumber || character == ":")
+                if let kind = currentIsNumber, kind != isNumber {
+                    tokens.append(current)
+                    current = ""
+                }
+                current.append(character)
+                currentIsNumber = isNumber
+            }
+            if !current.isEmpty { tokens.append(current) }
+        }
+        return tokens
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    var trimmingSpaces: String {
+        let characters = Substring(self).drop(while: \.isWhitespace)
+        return String(characters.reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import JournalKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the drinks of an export (JSON or CSV) that the journal does not have yet.",
+        discussion: "All or nothing, and idempotent: drinks whose id the journal has are left as they are.")
+
+    @Argument(help: ArgumentHelp("The file, or - for stdin.", valueName: "file"))
+    var file: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let bytes = try FileBytes.read(file)
+        let clock = try global.clock()
+        let drinks = try DrinkExchange.parse(bytes, catalog: .builtIn, now: clock.now())
+        let store = try await JournalStore(path: global.databasePath(), clock: clock)
+        let summary = try await store.importDrinks(drinks)
+        let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
+        Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")
+    }
+}

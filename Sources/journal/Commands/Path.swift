@@ -1,0 +1,14 @@
+import ArgumentParser
+import JournalKit
+
+struct Path: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "path",
+        abstract: "Print the journal's database path, for sqlite3 and backups.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        Output.line(try global.databasePath())
+    }
+}

@@ -1,0 +1,36 @@
+import JournalKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reading a whole file given on the command line, `-` meaning stdin.
+enum FileBytes {
+    static func read(_ path: String) throws(FileReadError) -> [UInt8] {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
+            }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+    }
+}
+
+/// A file named on the command line that cannot be read.
+struct FileReadError: JournalFailure {
+    let path: String
+    let reason: String
+
+    var kind: FailureKind { .badData }
+    var description: String { "cannot read \(path == "-" ? "stdin" : path): \(reason)." }
+}

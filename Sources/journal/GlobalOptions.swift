@@ -1,0 +1,30 @@
+import ArgumentParser
+import JournalKit
+
+/// Options every command that opens the journal takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The journal database (default: $JOURNAL_DB, else $XDG_DATA_HOME/journal/journal.db).", valueName: "path"))
+    var db: String?
+
+    /// The database file this command uses.
+    func databasePath() throws -> String {
+        try JournalPaths.database(explicit: db)
+    }
+
+    /// "Now": the machine's clock, or the instant in `JOURNAL_NOW` (ISO 8601), which scripts and
+    /// tests use to ask "what if it were then".
+    func clock() throws -> any JournalClock {
+        guard let text = JournalPaths.environment("JOURNAL_NOW"), !text.isEmpty else { return SystemClock() }
+        return FixedClock(try TimeExpression(now: SystemClock().now()).parse(text, allowFuture: true))
+    }
+
+    func openStore() async throws -> JournalStore {
+        try await JournalStore(path: databasePath(), clock: clock())
+    }
+}
+
+/// `--json`, for commands that print data.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import JournalKit
+
+@main
+struct Journal: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "A caffeine and drink journal for the terminal.",
+        discussion: "The journal is a SQLite file (see `journal path`); `journal sql` and sqlite3 can read it.",
+        subcommands: [
+            Add.self, List.self, Remove.self, Undo.self, Edit.self, Status.self, Drinks.self, SQL.self,
+            Export.self, Import.self, Path.self,
+        ])
+
+    @OptionGroup var global: GlobalOptions
+
+    /// Runs the command, turning every error into a message on stderr and an exit status: 64 for bad
+    /// usage, 65 for bad data, 1 for anything else. Never a stack trace.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            FailureReport(error).exit()
+        }
+    }
+}

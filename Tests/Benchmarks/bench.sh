@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# make bench: wall times of the release build against the sqlite3 shell doing the same work on the same
+# file, measured side by side in one run (runs alternate, so a busy moment hits both), as median ratios.
+set -euo pipefail
+
+bin=${BIN:-.build/release}
+runs=${RUNS:-41}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" NO_COLOR=1
+journal="$bin/journal"
+
+# median_ms FILE: the median of the seconds in FILE, in milliseconds.
+median_ms() { sort -g "$1" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }'; }
+
+# time_into FILE COMMAND...: appends the wall time of one run of COMMAND, in seconds.
+time_into() {
+    local out=$1; shift
+    local start=$EPOCHREALTIME
+    "$@" >/dev/null
+    local end=$EPOCHREALTIME
+    echo "$end - $start" | bc -l >>"$out"
+}
+
+# compare NAME BUDGET: runs the journal command in $ours and the sqlite3 command in $theirs alternately,
+# prints medians and their ratio, and records whether the budget holds.
+failures=0
+compare() {
+    local name=$1 budget=$2
+    : >"$work/ours" ; : >"$work/theirs"
+    for ((i = 0; i < runs; i++)); do
+        time_into "$work/ours" "${ours[@]}"
+        time_into "$work/theirs" "${theirs[@]}"
+    done
+    local a b ratio verdict
+    a=$(median_ms "$work/ours"); b=$(median_ms "$work/theirs")
+    ratio=$(echo "scale=2; $a / $b" | bc -l)
+    if (( $(echo "$ratio <= $budget" | bc -l) )); then verdict=ok; else verdict="OVER BUDGET"; failures=$((failures + 1)); fi
+    printf '%-34s %9s ms %9s ms %7sx  (budget %sx) %s\n' "$name" "$a" "$b" "$ratio" "$budget" "$verdict"
+}
+
+printf '%-34s %12s %12s %8s\n' "what" "journal" "sqlite3" "ratio"
+
+# journal add: the same row into the same file.
+db="$work/add.db"
+"$journal" --db "$db" add espresso >/dev/null
+ours=("$journal" --db "$db" add espresso)
+theirs=(sqlite3 "$db" "INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+    VALUES (lower(hex(randomblob(16))), 'espresso', 64, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), NULL, 0,
+            CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) << 16, 'bench', (SELECT coalesce(max(seq), 0) + 1 FROM drinks))")
+compare "journal add espresso" 1.3
+
+# A journal of 100,000 drinks over about three years, one every 15 minutes, for status and list.
+big="$work/big.db"
+"$journal" --db "$big" path >/dev/null
+now_ms=$(($(date +%s) * 1000))
+"$journal" --db "$big" status >/dev/null
+sqlite3 "$big" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+    INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+    SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
+               || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+           'espresso', 64, $now_ms - i * 900000, NULL, 0, ($now_ms - i * 900000) << 16, 'bench', i
+    FROM n"
+window_start=$((now_ms - 400 * 3600 * 1000))
+day_start=$(($(date -d 'today 00:00' +%s) * 1000))
+day_end=$(($(date -d 'tomorrow 00:00' +%s) * 1000))
+
+ours=("$journal" --db "$big" status)
+theirs=(sqlite3 "$big" "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start AND consumed_at <= $now_ms;
+    SELECT total(caffeine_mg), count(*) FROM drinks WHERE deleted = 0 AND consumed_at >= $day_start AND consumed_at < $day_end")
+compare "journal status (100k drinks)" 1.3
+
+ours=("$journal" --db "$big" list --limit 20)
+theirs=(sqlite3 "$big" "SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0
+    ORDER BY consumed_at DESC, id DESC LIMIT 20")
+compare "journal list --limit 20 (100k)" 1.3
+
+exit $((failures > 0 ? 1 : 0))

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import JournalKit
+
+@Suite struct CaffeineTests {
+    let start = Timestamp(milliseconds: 1_795_262_400_000)
+
+    @Test func halvesEveryHalfLife() {
+        let model = CaffeineModel()
+        #expect(model.remaining(100, consumedAt: start, at: start) == 100)
+        #expect(abs(model.remaining(100, consumedAt: start, at: start + .seconds(5 * 3600)) - 50) < 1e-9)
+        #expect(abs(model.remaining(100, consumedAt: start, at: start + .seconds(10 * 3600)) - 25) < 1e-9)
+        #expect(model.remaining(100, consumedAt: start + .seconds(60), at: start) == 0)
+        let slow = CaffeineModel(halfLifeHours: 8)
+        #expect(abs(slow.remaining(64, consumedAt: start, at: start + .seconds(8 * 3600)) - 32) < 1e-9)
+    }
+
+    @Test func levelSumsWhatIsLeftOfEachDrinkHadByThen() {
+        let model = CaffeineModel()
+        let intakes = [
+            CaffeineIntake(caffeineMg: 128, consumedAt: start),
+            CaffeineIntake(caffeineMg: 64, consumedAt: start + .seconds(5 * 3600)),
+            CaffeineIntake(caffeineMg: 500, consumedAt: start + .seconds(20 * 3600)),
+        ]
+        #expect(abs(model.level(at: start + .seconds(5 * 3600), of: intakes) - (64 + 64)) < 1e-9)
+    }
+
+    @Test func statusCountsCurrentLevelAndTheLocalDay() async throws {
+        try await withTemporaryDirectory { folder in
+            let today = LocalTime.components(start).date
+            let noon = try #require(localInstant(today, hour: 12))
+            let clock = ManualClock(noon)
+            let store = try await JournalStore(path: folder + "/j.db", clock: clock)
+            let yesterdayEvening = try #require(localInstant(today.adding(days: -1), hour: 22))
+            _ = try await store.add(NewDrink(kind: "large-coffee", caffeineMg: 192, consumedAt: yesterdayEvening))
+            _ = try await store.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: noon - .seconds(5 * 3600)))
+            _ = try await store.add(NewDrink(kind: "double-espresso", caffeineMg: 128, consumedAt: noon))
+            let gone = try await store.add(NewDrink(kind: "quad-espresso", caffeineMg: 256, consumedAt: noon))
+            _ = try await store.remove([gone.id])
+            let status = try await store.status()
+            #expect(status.todayMg == 192)
+            #expect(status.drinksToday == 2)
+            #expect(status.cupsToday == 2)
+            let yesterdayLeft = 192 * pow(0.5, noon.hours(since: yesterdayEvening) / 5)
+            #expect(abs(status.currentMg - (128 + 32 + yesterdayLeft)) < 1e-6)
+        }
+    }
+
+    func localInstant(_ date: LocalDate, hour: Int) -> Timestamp? {
+        if case .unique(let instant) = LocalTime.resolve(date, hour: hour, minute: 0) { return instant }
+        return nil
+    }
+
+}

@@ -1,0 +1,30 @@
+import Testing
+
+@testable import JournalKit
+
+@Suite struct CatalogTests {
+    let catalog = DrinkCatalog.builtIn
+
+    @Test(arguments: [
+        ("espresso", "espresso", 64.0), ("single-espresso", "espresso", 64), ("coffee", "medium-coffee", 144),
+        ("tea", "black-tea", 47), ("cola", "soft-drink", 22), ("Double Espresso", "double-espresso", 128),
+        ("QUAD_ESPRESSO", "quad-espresso", 256), ("small-coffee", "small-coffee", 96), ("large-coffee", "large-coffee", 192),
+        ("green-tea", "green-tea", 28), ("energy-drink", "energy-drink", 29), ("chocolate", "chocolate", 18),
+        ("decaf-coffee", "decaf-coffee", 1), ("instant-coffee", "instant-coffee", 62), ("energy-shot", "energy-shot", 200),
+    ])
+    func knowsTheCoffeeTrackerAndMayoClinicDrinks(name: String, canonical: String, mg: Double) throws {
+        let kind = try catalog.resolve(name)
+        #expect(kind.name == canonical)
+        #expect(kind.caffeineMg == mg)
+    }
+
+    @Test func suggestsTheClosestNamesForAnUnknownDrink() {
+        #expect(throws: UnknownDrinkError(name: "espreso", suggestions: ["espresso"])) {
+            _ = try catalog.resolve("espreso")
+        }
+        #expect(catalog.suggestions(for: "latte").isEmpty)
+        #expect(catalog.suggestions(for: "green").first == "green-tea")
+        let error = #expect(throws: UnknownDrinkError.self) { _ = try catalog.resolve("mocha") }
+        #expect(error?.description.contains("journal drinks") == true)
+    }
+}
