@@ -25,12 +25,7 @@ struct JournalFile {
         }
         // Refuse a newer schema before anything below writes to the file (switching to WAL does).
         _ = try Migrator.currentVersion(connection, path: path, latest: Migration.latestVersion)
-        let mode = try connection.queryText("PRAGMA journal_mode = WAL")
-        guard mode?.lowercased() == "wal" else {
-            throw JournalFileError.notWritable(
-                path: path, reason: "SQLite could not put it in WAL mode (it answered '\(mode ?? "nothing")'); "
-                    + "is the folder on a network file system?")
-        }
+        try JournalFile.enableWriteAheadLog(connection, path: path)
         try connection.executeScript(
             "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF;")
         try Migrator.migrate(connection, path: path) { connection in
@@ -42,6 +37,30 @@ struct JournalFile {
         }
         self.connection = connection
         self.deviceID = DeviceID(rawValue: device)
+    }
+
+    /// Switches the file to WAL mode, which it keeps from then on. Switching needs an exclusive lock
+    /// for a moment and SQLite does not wait for it (no busy handler), so when several processes
+    /// create the journal at once, the losers retry here.
+    static func enableWriteAheadLog(_ connection: SQLiteConnection, path: String) throws {
+        var waitedMilliseconds: Int32 = 0
+        while true {
+            let mode: String?
+            do {
+                mode = try connection.queryText("PRAGMA journal_mode = WAL")
+            } catch {
+                guard error.isBusy, waitedMilliseconds < busyTimeoutMilliseconds else { throw error }
+                usleep(2000)
+                waitedMilliseconds += 2
+                continue
+            }
+            guard mode?.lowercased() == "wal" else {
+                throw JournalFileError.notWritable(
+                    path: path, reason: "SQLite could not put it in WAL mode (it answered '\(mode ?? "nothing")'); "
+                        + "is the folder on a network file system?")
+            }
+            return
+        }
     }
 
     /// Creates the data folder (0700) and an empty database file (0600) when they do not exist yet,

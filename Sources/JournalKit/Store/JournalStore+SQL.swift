@@ -11,7 +11,13 @@ extension JournalStore {
     /// it: each statement must be read-only to SQLite, and runs with `query_only` on and ATTACH off
     /// (an attached file could be created or written).
     public func readOnlyQuery(_ sql: String) throws -> [QueryResult] {
-        let statements = try connection.prepareScript(sql)
+        let statements: [SQLiteStatement]
+        do {
+            statements = try connection.prepareScript(sql)
+        } catch {
+            if error.primaryCode == SQLITE_ERROR { throw SQLQueryError(message: error.message) }
+            throw error
+        }
         guard !statements.isEmpty else {
             throw ReadOnlySQLError(statement: "(no SQL given)")
         }
@@ -32,7 +38,9 @@ extension JournalStore {
             do {
                 while try statement.step() { rows.append((0..<columns.count).map(statement.value)) }
             } catch {
-                throw error.isReadOnly ? ReadOnlySQLError(statement: statement.sql) : error
+                if error.isReadOnly { throw ReadOnlySQLError(statement: statement.sql) }
+                if error.primaryCode == SQLITE_ERROR { throw SQLQueryError(message: error.message) }
+                throw error
             }
             if !columns.isEmpty { results.append(QueryResult(columns: columns, rows: rows)) }
         }

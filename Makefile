@@ -1,0 +1,47 @@
+# journal: build, install, test, bench. `make help` lists the targets.
+SHELL := /bin/bash
+PREFIX ?= $(HOME)/.local
+BINDIR := $(PREFIX)/bin
+
+# Debian packages the build and the tests need.
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc
+
+# The release build links the Swift runtime statically and as a fixed-address executable: start-up
+# is part of every command, and a position-independent binary spends it on ~40,000 relocations.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
+RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
+
+.PHONY: help deps build install test bench clean
+
+help:
+	@echo "make install   build release binaries and install them into $(BINDIR) (PREFIX=...)"
+	@echo "make test      build and run every test"
+	@echo "make bench     release build, timed against the sqlite3 shell"
+
+# Installs what a fresh Debian machine lacks (as root, or through sudo).
+deps:
+	@missing=$$(for package in $(APT_PACKAGES); do dpkg -s $$package >/dev/null 2>&1 || echo $$package; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build $(RELEASE_FLAGS) --product journal
+
+install: build
+	install -d "$(BINDIR)"
+	install -m 0755 "$(RELEASE_BIN)/journal" "$(BINDIR)/journal"
+	@echo "Installed journal into $(BINDIR)."
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac
+
+test: deps
+	swift build --build-tests
+	swift test --skip-build
+
+bench: build
+	BIN="$(RELEASE_BIN)" Tests/Benchmarks/bench.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every bad input gets a clear message on stderr, a non-zero exit, and leaves the journal as it was.
+@Suite struct BadInputTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let status: Int32
+        let message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let cases: [Case] = [
+        Case(arguments: ["add", "espreso"], status: 65, message: "unknown drink 'espreso'. Did you mean 'espresso'?"),
+        Case(arguments: ["add", "latte"], status: 65, message: "journal drinks"),
+        Case(arguments: ["add", "espresso", "--mg", "-5"], status: 64, message: "-5 mg is not possible"),
+        Case(arguments: ["add", "espresso", "--mg", "nan"], status: 64, message: "nan mg is not possible"),
+        Case(arguments: ["add", "espresso", "--mg", "inf"], status: 64, message: "inf mg is not possible"),
+        Case(arguments: ["add", "espresso", "--mg", "1500"], status: 64, message: "from 0 to 1000 mg"),
+        Case(arguments: ["add", "espresso", "--mg", "lots"], status: 64, message: "lots"),
+        Case(arguments: ["add", "espresso", "--at", "teatime"], status: 65, message: "cannot use 'teatime' as a time"),
+        Case(arguments: ["add", "espresso", "--at", "23:00"], status: 65, message: "'yesterday 23:00'"),
+        Case(arguments: ["add", "espresso", "--at", "2026-12-01T08:00"], status: 65, message: "in the future"),
+        Case(arguments: ["add"], status: 64, message: "Missing expected argument"),
+        Case(arguments: ["add", "espresso", "--bogus"], status: 64, message: "--bogus"),
+        Case(arguments: ["rm", "ffffffff"], status: 65, message: "no drink has an id starting with 'ffffffff'"),
+        Case(arguments: ["rm", "not-an-id!"], status: 65, message: "no drink has an id"),
+        Case(arguments: ["edit", "ffffffff", "--mg", "5"], status: 65, message: "no drink has an id"),
+        Case(arguments: ["edit", "ffffffff", "--drink", "mocha"], status: 65, message: "unknown drink 'mocha'"),
+        Case(arguments: ["sql", "delete from drinks"], status: 64, message: "only reads"),
+        Case(arguments: ["sql", "select * from"], status: 64, message: "the SQL cannot run: incomplete input"),
+        Case(arguments: ["sql", "select nosuchcolumn from drinks"], status: 64, message: "no such column: nosuchcolumn"),
+        Case(arguments: ["sql", "select 1", "--format", "xml"], status: 64, message: "xml"),
+        Case(arguments: ["import", "/nonexistent/file.json"], status: 65, message: "cannot read /nonexistent/file.json"),
+        Case(arguments: ["list", "--since", "whenever"], status: 65, message: "cannot use 'whenever'"),
+    ]
+
+    @Test(arguments: cases)
+    func isRefusedClearlyAndChangesNothing(_ bad: Case) async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "espresso", "--at", "9:00")
+            try journal.run("add", "tea", "--at", "10:00")
+            let before = try journal.fingerprint()
+            let result = try journal.run(bad.arguments)
+            #expect(result.status == bad.status, "\(result.stderr)")
+            #expect(result.stderr.contains(bad.message), "\(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack trace"))
+            #expect(result.stdout.isEmpty || bad.status == 64)
+            #expect(try journal.fingerprint() == before)
+        }
+    }
+
+    @Test func anAmbiguousIDListsTheCandidates() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            var ids: [String] = []
+            for minute in 0..<40 {
+                let added = try #require(try journal.json("add", "tea", "--at", "\(minute + 1) min ago", "--json") as? [String: Any])
+                ids.append(try #require(added["id"] as? String))
+            }
+            let groups = Dictionary(grouping: ids, by: { String($0.prefix(1)) })
+            let (digit, sharing) = try #require(groups.first { $0.value.count > 1 })
+            let before = try journal.fingerprint()
+            let result = try journal.run("rm", digit)
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("'\(digit)' starts the ids of \(sharing.count) drinks"))
+            for id in sharing { #expect(result.stderr.contains(id)) }
+            #expect(try journal.fingerprint() == before)
+        }
+    }
+
+    @Test func aMalformedImportNamesThePlaceAndImportsNothing() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "espresso", "--at", "9:00")
+            let before = try journal.fingerprint()
+            let file = """
+                [{"id": "11111111-1111-4111-8111-111111111111", "drink": "espresso", "caffeine_mg": 64, "consumed_at": "2026-11-20T10:00:00Z"},
+                 {"id": "22222222-2222-4222-8222-222222222222", "drink": "espresso", "caffeine_mg": "a lot", "consumed_at": "2026-11-20T11:00:00Z"}]
+                """
+            let result = try journal.run("import", "-", stdin: file)
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("element 2: caffeine_mg 'a lot' is not a number. Nothing was imported."))
+            #expect(try journal.fingerprint() == before)
+        }
+    }
+
+    @Test func aDatabaseFromANewerJournalIsRefusedAndUntouched() async throws {
+        try await withTemporaryDirectory { home in
+            let path = home + "/future.db"
+            let setup = try ProcessRunner.run("/usr/bin/sqlite3", [path, "create table t(x); pragma user_version = 999;"], environment: [:])
+            #expect(setup.status == 0)
+            let before = fileBytes(path)
+            let journal = JournalCLI(home: home)
+            for command in [["add", "espresso"], ["status"], ["list"], ["sql", "select 1"]] {
+                let result = try journal.run(["--db", path] + command)
+                #expect(result.status == 65)
+                #expect(result.stderr.contains("written by a newer journal (schema version 999"))
+            }
+            #expect(fileBytes(path) == before)
+        }
+    }
+
+    @Test func aFileThatIsNotAJournalIsRefusedAndUntouched() async throws {
+        try await withTemporaryDirectory { home in
+            let path = home + "/notes.txt"
+            try String(repeating: "not a database\n", count: 300).write(toFile: path, atomically: true, encoding: .utf8)
+            let before = fileBytes(path)
+            let result = try JournalCLI(home: home).run("--db", path, "add", "espresso")
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("is not a journal: it is not a SQLite database"))
+            #expect(fileBytes(path) == before)
+        }
+    }
+
+    @Test func aFolderWhereTheDatabaseShouldBeIsAClearFailure() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "espresso")
+            let folder = home + "/.local/share/journal"
+            let result = try journal.run("--db", folder, "add", "espresso")
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("journal: cannot use \(folder)"))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+
+/// The built `journal` binary, run in a home folder of the test's own, as a user would run it.
+struct JournalCLI {
+    let home: String
+    var environment: [String: String]
+
+    static let binary = ProcessRunner.executable("journal")
+
+    init(home: String, now: String? = "2026-11-21T15:30:00Z", timeZone: String = "UTC") {
+        self.home = home
+        environment = ["HOME": home, "TZ": timeZone, "LC_ALL": "C.UTF-8"]
+        if let now { environment["JOURNAL_NOW"] = now }
+    }
+
+    var databasePath: String { home + "/.local/share/journal/journal.db" }
+
+    @discardableResult
+    func run(_ arguments: String..., stdin: String? = nil) throws -> ProcessResult {
+        try run(arguments, stdin: stdin)
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+        try ProcessRunner.run(Self.binary, arguments, environment: environment, stdin: stdin.map { Data($0.utf8) })
+    }
+
+    /// Everything the journal holds, tombstones and bookkeeping included, to check that a refused
+    /// command changed nothing.
+    func fingerprint() throws -> String {
+        try run("sql", "select * from drinks order by id; select * from meta order by key; select * from undo_log order by change_id, drink_id", "--format", "csv").stdout
+    }
+
+    func json(_ arguments: String...) throws -> Any {
+        let result = try run(arguments)
+        guard result.status == 0 else { throw CLIFailure(result: result) }
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let result: ProcessResult
+    var description: String { "exit \(result.status): \(result.stderr)" }
+}
