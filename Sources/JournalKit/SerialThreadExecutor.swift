@@ -9,13 +9,18 @@ import Musl
 /// `JournalStore` runs on it because SQLite calls block: a busy wait for another process's write lock
 /// can last seconds, and on Swift's cooperative pool (one thread per core) that would stall unrelated
 /// tasks, such as the daemon's signal handling.
-public final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
+///
+/// It is also a task executor: a short-lived command that prefers it
+/// (`withTaskExecutorPreference`) runs its own code on the store's thread too, so its awaits on the
+/// store are plain calls instead of thread hand-offs, each of which costs a wake-up.
+public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let queue = JobQueue()
 
     public init() {
         let queue = self.queue
-        let executor = UnownedSerialExecutor(ordinary: self)
-        let body = ThreadBody { queue.drain(on: executor) }
+        let serial = UnownedSerialExecutor(ordinary: self)
+        let task = UnownedTaskExecutor(ordinary: self)
+        let body = ThreadBody { queue.drain(isolatedTo: serial, taskExecutor: task) }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(body).toOpaque()
         let started = pthread_create(&thread, nil, { context in
@@ -37,7 +42,7 @@ public final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if !queue.push(.job(job)) {
-            job.runSynchronously(on: asUnownedSerialExecutor())
+            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
         }
     }
 
@@ -112,13 +117,13 @@ private final class JobQueue: @unchecked Sendable {
     }
 
     /// Runs jobs one at a time until the queue is closed and empty.
-    func drain(on executor: UnownedSerialExecutor) {
+    func drain(isolatedTo serial: UnownedSerialExecutor, taskExecutor task: UnownedTaskExecutor) {
         pthread_mutex_lock(mutex)
         drainingThread = pthread_self()
         pthread_mutex_unlock(mutex)
         while let work = next() {
             switch work {
-            case .job(let job): job.runSynchronously(on: executor)
+            case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
             case .closure(let body): body()
             }
         }

@@ -18,8 +18,9 @@ struct GlobalOptions: ParsableArguments {
         return FixedClock(try TimeExpression(now: SystemClock().now()).parse(text, allowFuture: true))
     }
 
-    func openStore() async throws -> JournalStore {
-        try await JournalStore(path: databasePath(), clock: clock())
+    /// The journal, on the store thread the command runs on.
+    func openStore(clock: (any JournalClock)? = nil) async throws -> JournalStore {
+        try await JournalStore(path: databasePath(), clock: clock ?? self.clock(), executor: Journal.storeExecutor)
     }
 }
 

@@ -18,14 +18,21 @@ struct Journal: AsyncParsableCommand {
     /// usage, 65 for bad data, 1 for anything else. Never a stack trace.
     static func main() async {
         do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            // The command's code runs on the store's thread, so talking to the store hands no work
+            // between threads.
+            try await withTaskExecutorPreference(storeExecutor) {
+                var command = try parseAsRoot()
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
         } catch {
             FailureReport(error).exit()
         }
     }
+
+    /// The thread the journal store of this process runs on.
+    static let storeExecutor = SerialThreadExecutor()
 }

@@ -26,17 +26,39 @@ enum Output {
     static func bold(_ text: String) -> String { useColour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     static func dim(_ text: String) -> String { useColour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
 
-    /// Columns padded to line up; the last column is not padded.
+    /// Columns padded to line up; a row ends at its last non-empty cell, without trailing spaces.
+    /// Plain loops on purpose: each generic sequence adapter costs a runtime type lookup at start-up.
     static func table(_ header: [String], _ rows: [[String]]) -> String {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.enumerated().map { index, row in
-            let text = row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
-            let trimmed = String(text.reversed().drop(while: { $0 == " " }).reversed())
-            return index == 0 ? dim(trimmed) : trimmed
-        }.joined(separator: "\n")
+        var widths = [Int](repeating: 0, count: header.count)
+        var counts: [[Int]] = []
+        counts.reserveCapacity(rows.count + 1)
+        for row in [header] + rows {
+            var rowCounts: [Int] = []
+            rowCounts.reserveCapacity(row.count)
+            for column in 0..<row.count {
+                let count = row[column].count
+                rowCounts.append(count)
+                if count > widths[column] { widths[column] = count }
+            }
+            counts.append(rowCounts)
+        }
+        var text = ""
+        var index = 0
+        for row in [header] + rows {
+            var last = row.count - 1
+            while last > 0 && row[last].isEmpty { last -= 1 }
+            var line = ""
+            for column in 0...max(last, 0) {
+                line += row[column]
+                if column < last {
+                    line += String(repeating: " ", count: widths[column] - counts[index][column] + 2)
+                }
+            }
+            if index > 0 { text += "\n" }
+            text += index == 0 ? dim(line) : line
+            index += 1
+        }
+        return text
     }
 
     /// A drink on one line, for what a command just did: "espresso 64 mg at 2026-11-21 08:30 (id 3f2a1b4c)".

@@ -1,16 +1,9 @@
 /// The drinks `journal add` knows by name.
 public struct DrinkCatalog: Sendable {
     public let kinds: [DrinkKind]
-    private let byName: [String: DrinkKind]
 
     public init(kinds: [DrinkKind]) {
         self.kinds = kinds
-        var byName: [String: DrinkKind] = [:]
-        for kind in kinds {
-            byName[kind.name] = kind
-            for alias in kind.aliases { byName[alias] = kind }
-        }
-        self.byName = byName
     }
 
     /// The built-in catalog.
@@ -37,7 +30,10 @@ public struct DrinkCatalog: Sendable {
 
     /// The drink called `name` (or one of its aliases), ignoring case and surrounding spaces.
     public func kind(named name: String) -> DrinkKind? {
-        byName[DrinkCatalog.normalized(name)]
+        // A few dozen names: a scan is cheaper than building a dictionary on every start.
+        let wanted = DrinkCatalog.normalized(name)
+        for kind in kinds where kind.name == wanted || kind.aliases.contains(wanted) { return kind }
+        return nil
     }
 
     /// Like `kind(named:)`, but an unknown name is an error that suggests the closest names.
@@ -51,7 +47,7 @@ public struct DrinkCatalog: Sendable {
     /// Up to three known names closest to `name`: names it is a part of first, then by edit distance.
     public func suggestions(for name: String) -> [String] {
         let wanted = DrinkCatalog.normalized(name)
-        let names = byName.keys.sorted()
+        let names = kinds.flatMap { [$0.name] + $0.aliases }.sorted()
         let containing = names.filter { !wanted.isEmpty && ($0.contains(wanted) || wanted.contains($0)) }
         let near = names
             .map { (name: $0, distance: EditDistance.between($0, wanted)) }

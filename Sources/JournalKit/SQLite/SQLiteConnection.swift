@@ -11,7 +11,9 @@ import Musl
 /// owner's thread only.
 final class SQLiteConnection {
     let handle: OpaquePointer
-    private var statements: [String: SQLiteStatement] = [:]
+    /// Statements prepared once and reused. A handful per command, so a list beats a dictionary,
+    /// whose generic machinery costs more at start-up than it saves.
+    private var statements: [SQLiteStatement] = []
 
     /// Opens (or creates) the file at `path` and fails early when it is not a SQLite database.
     init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
@@ -41,22 +43,22 @@ final class SQLiteConnection {
         do {
             _ = try queryInteger("SELECT count(*) FROM sqlite_schema")
         } catch {
-            statements = [:]
+            statements = []
             sqlite3_close_v2(handle)
             throw error
         }
     }
 
     deinit {
-        statements = [:]
+        statements = []
         sqlite3_close_v2(handle)
     }
 
     /// A statement prepared once and reused: the store runs the same few statements over and over.
     func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
+        for statement in statements where statement.sql == sql { return statement }
         let statement = try SQLiteStatement(database: handle, sql: sql)
-        statements[sql] = statement
+        statements.append(statement)
         return statement
     }
 

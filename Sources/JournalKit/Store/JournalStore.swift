@@ -15,9 +15,11 @@ public actor JournalStore {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    /// Opens the journal at `path`, creating it (and its folder) when missing.
-    public init(path: String, clock: any JournalClock = SystemClock()) async throws {
-        let executor = SerialThreadExecutor()
+    /// Opens the journal at `path`, creating it (and its folder) when missing. Its SQLite work runs
+    /// on `executor`, a thread of its own unless given one.
+    public init(
+        path: String, clock: any JournalClock = SystemClock(), executor: SerialThreadExecutor = SerialThreadExecutor()
+    ) async throws {
         let file = try await executor.run { try JournalFile(path: path) }
         self.executor = executor
         self.connection = file.connection

@@ -31,7 +31,7 @@ struct Add: AsyncParsableCommand {
         let mg = try CaffeineDose.validated(mg ?? kind.caffeineMg)
         let clock = try global.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
-        let store = try await JournalStore(path: global.databasePath(), clock: clock)
+        let store = try await global.openStore(clock: clock)
         let added = try await store.add(NewDrink(kind: kind.name, caffeineMg: mg, consumedAt: consumedAt, note: note))
         if output.json {
             Output.line(DrinkExchange.json(added).prettyText)

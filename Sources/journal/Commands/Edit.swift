@@ -36,7 +36,7 @@ struct Edit: AsyncParsableCommand {
         let mg = try (mg ?? kind?.caffeineMg).map { try CaffeineDose.validated($0) }
         let clock = try global.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) }
-        let store = try await JournalStore(path: global.databasePath(), clock: clock)
+        let store = try await global.openStore(clock: clock)
         let target = try await store.drink(idPrefix: id)
         let edited = try await store.edit(
             target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg, consumedAt: consumedAt, note: note))

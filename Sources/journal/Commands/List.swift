@@ -36,7 +36,7 @@ struct List: AsyncParsableCommand {
         let to = try until.map { try times.parse($0, allowFuture: true) }
         // A time range asks for everything in it; without one, the latest few are what "recent" means.
         let count = all ? nil : limit ?? (from == nil && to == nil ? Self.defaultLimit : nil)
-        let store = try await JournalStore(path: global.databasePath(), clock: clock)
+        let store = try await global.openStore(clock: clock)
         let drinks = try await store.drinks(from: from, until: to, limit: count)
         if output.json {
             Output.line(DrinkExchange.jsonArray(drinks), terminator: "")
