@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -21,10 +23,18 @@ let package = Package(
             dependencies: ["CSQLite"],
             plugins: ["EmbedMigrations"]
         ),
+        .target(
+            name: "JournalSync",
+            dependencies: [
+                "JournalKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "journal",
             dependencies: [
                 "JournalKit",
+                "JournalSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,6 +54,13 @@ let package = Package(
         .testTarget(
             name: "JournalKitTests",
             dependencies: ["JournalKit", "TestSupport"]
+        ),
+        .testTarget(
+            name: "JournalSyncTests",
+            dependencies: [
+                "JournalSync", "JournalKit", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",

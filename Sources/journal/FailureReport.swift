@@ -25,6 +25,15 @@ struct FailureReport {
         }
     }
 
+    /// The message `exit()` would print for `error`, for places that report an error without exiting.
+    static func message(of error: any Error) -> String {
+        switch error {
+        case let failure as any JournalFailure: return failure.description
+        case let failure as SQLiteError: return message(for: failure)
+        default: return "\(error)"
+        }
+    }
+
     static func status(_ kind: FailureKind) -> Int32 {
         switch kind {
         case .usage: return 64

@@ -34,3 +34,11 @@ struct FileReadError: JournalFailure {
     var kind: FailureKind { .badData }
     var description: String { "cannot read \(path == "-" ? "stdin" : path): \(reason)." }
 }
+
+/// Questions about the file system the CLI asks before handing paths to the libraries.
+enum FileSystemCheck {
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}

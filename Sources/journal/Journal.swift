@@ -9,7 +9,7 @@ struct Journal: AsyncParsableCommand {
         discussion: "The journal is a SQLite file (see `journal path`); `journal sql` and sqlite3 can read it.",
         subcommands: [
             Add.self, List.self, Remove.self, Undo.self, Edit.self, Status.self, Drinks.self, SQL.self,
-            Export.self, Import.self, Path.self,
+            Export.self, Import.self, Path.self, SyncCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

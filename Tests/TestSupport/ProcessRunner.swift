@@ -54,3 +54,27 @@ public enum ProcessRunner {
             stderr: String(decoding: errorData, as: UTF8.self))
     }
 }
+
+extension ProcessRunner {
+    /// Starts `executable` without waiting for it; its output is discarded. The caller owns the process
+    /// and must end it (`stop`) even when the test fails.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = environment
+        environment["PATH"] = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Sends `signal` and waits for the process to end.
+    public static func stop(_ process: Process, signal: Int32 = SIGKILL) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.waitUntilExit()
+    }
+}

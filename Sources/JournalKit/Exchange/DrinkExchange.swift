@@ -59,7 +59,7 @@ public enum DrinkExchange {
     }
 
     private static func jsonRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
-        guard case .array(let elements) = try JSONParser.parse(bytes) else {
+        guard case .array(let elements) = try JSONValue.parse(bytes) else {
             throw ImportFormatError(location: "the file", problem: "expected a JSON array of drinks")
         }
         var records: [(location: String, fields: [String: String?])] = []

@@ -205,3 +205,10 @@ struct JSONParser {
         return ImportFormatError(location: "line \(line), column \(column)", problem: "not valid JSON: \(problem)")
     }
 }
+
+extension JSONValue {
+    /// Parses JSON text; a syntax error says on which line and column.
+    public static func parse(_ bytes: [UInt8]) throws(ImportFormatError) -> JSONValue {
+        try JSONParser.parse(bytes)
+    }
+}

@@ -6,6 +6,7 @@ struct WriteContext {
     let device: DeviceID
     let now: Timestamp
     private var hybridClock: HybridLogicalClock
+    private let startingClock: HybridLogicalClock
     private var lastSequence: Int64
     private let undoAction: UndoAction?
     private let undoGroup: Int64
@@ -19,6 +20,7 @@ struct WriteContext {
         self.now = now
         let last = try connection.queryInteger("SELECT value FROM meta WHERE key = 'hlc'") ?? 0
         hybridClock = HybridLogicalClock(last: HybridTimestamp(rawValue: last))
+        startingClock = hybridClock
         lastSequence = try connection.queryInteger("SELECT max(seq) FROM drinks") ?? 0
         undoAction = action
         undoGroup = action == nil ? 0 : (try connection.queryInteger("SELECT max(change_id) FROM undo_log") ?? 0) + 1
@@ -77,9 +79,11 @@ struct WriteContext {
 
     /// Persists the clock and trims the undo log; runs before the transaction commits.
     func finish() throws {
-        try connection.run(
-            "INSERT INTO meta (key, value) VALUES ('hlc', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            .integer(hybridClock.last.rawValue))
+        if hybridClock != startingClock {
+            try connection.run(
+                "INSERT INTO meta (key, value) VALUES ('hlc', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                .integer(hybridClock.last.rawValue))
+        }
         if undoAction != nil, undoGroup > Self.undoDepth {
             try connection.run("DELETE FROM undo_log WHERE change_id <= ?", .integer(undoGroup - Self.undoDepth))
         }

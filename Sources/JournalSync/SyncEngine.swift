@@ -1,0 +1,99 @@
+import JournalKit
+
+/// Publishes this device's changes to the hub and applies every other device's, once per `sync()`.
+///
+/// It runs on the store's thread (its executor is the store's), so its many store calls hand nothing
+/// between threads, and the hub's blocking file I/O never holds one of Swift's cooperative threads.
+public actor SyncEngine {
+    public nonisolated let store: JournalStore
+    public nonisolated let hub: any Hub
+    let key: SyncKey
+    /// Records per segment: big enough that a first sync writes few files, small enough that a
+    /// segment is quick to seal, write and apply.
+    let segmentSize: Int
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
+
+    public init(store: JournalStore, hub: any Hub, key: SyncKey, segmentSize: Int = 2000) {
+        self.store = store
+        self.hub = hub
+        self.key = key
+        self.segmentSize = segmentSize
+    }
+
+    /// One sync: under the journal's sync lock, check this device's own log, publish, then pull.
+    /// Segments that cannot be applied are in the report's failures; the rest still syncs.
+    public func sync() async throws -> SyncReport {
+        let lock = try SyncLock.acquire(databasePath: store.path)
+        defer { withExtendedLifetime(lock) {} }
+        guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
+        var report = SyncReport()
+        let own = try await checkOwnLog()
+        try await publish(from: joined.publishedThrough, alreadyOnHub: own, into: &report)
+        try await pull(into: &report)
+        return report
+    }
+
+    /// This device's segments on the hub, refusing when one of them was not written by this journal:
+    /// another copy of the database is publishing as the same device.
+    private func checkOwnLog() async throws -> Set<SegmentName> {
+        let device = store.deviceID
+        let onHub = try hub.segments(of: device)
+        guard !onHub.isEmpty else { return [] }
+        let ours = Set(try await store.publishedRanges(hubID: hub.id))
+        let foreign = onHub.filter { !ours.contains(PublishedRange(first: $0.first, last: $0.last)) }
+        guard foreign.isEmpty else {
+            throw SyncError.copiedDatabase(device: device, foreign: foreign.map(\.fileName))
+        }
+        return Set(onHub)
+    }
+
+    private func publish(from published: Int64, alreadyOnHub: Set<SegmentName>, into report: inout SyncReport) async throws {
+        var position = published
+        while true {
+            let page = try await store.ownChanges(after: position, limit: segmentSize)
+            guard page.through > position else { return }
+            if !page.revisions.isEmpty {
+                let name = SegmentName(first: position + 1, last: page.through)
+                // Remembered before writing, so the segment is known as ours even if we die right after.
+                try await store.recordPublishing(PublishedRange(first: name.first, last: name.last), hubID: hub.id)
+                if !alreadyOnHub.contains(name) {
+                    let sealed = try SegmentSeal.seal(
+                        SegmentCodec.encode(page.revisions), key: key, device: store.deviceID, name: name)
+                    try hub.write(sealed, as: name, of: store.deviceID)
+                }
+                report.published += page.revisions.count
+                report.segmentsWritten += 1
+            }
+            try await store.markPublished(through: page.through, hubID: hub.id)
+            position = page.through
+        }
+    }
+
+    private func pull(into report: inout SyncReport) async throws {
+        let anchors = try await store.anchors(hubID: hub.id)
+        for device in try hub.devices() where device != store.deviceID {
+            var anchor = anchors[device] ?? 0
+            for segment in try hub.segments(of: device) where segment.last > anchor {
+                let revisions: [DrinkRevision]
+                do {
+                    let plaintext = try SegmentSeal.open(
+                        try hub.read(segment, of: device), key: key, device: device, name: segment)
+                    revisions = try SegmentCodec.decode(plaintext)
+                    if revisions.contains(where: { $0.origin != device }) {
+                        throw SegmentContentError("it holds records of another device")
+                    }
+                } catch let error as SegmentContentError {
+                    // Not applied, and the anchor stays before it; later segments of this device wait too.
+                    report.failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
+                    break
+                }
+                let outcome = try await store.applyReceived(revisions, from: device, through: segment.last, hubID: hub.id)
+                report.received += outcome.applied
+                report.unchanged += outcome.unchanged
+                report.devicesHeardFrom.insert(device)
+                anchor = segment.last
+            }
+        }
+    }
+}

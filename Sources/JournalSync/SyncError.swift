@@ -1,0 +1,71 @@
+import JournalKit
+
+/// Why sync refused or failed, each with what to do about it. Never includes the key.
+public enum SyncError: JournalFailure, Equatable {
+    case notJoined
+    case noKey(path: String)
+    case keyRequiredToJoin(hub: String)
+    case wrongKey(hub: String)
+    case malformedKey(source: String)
+    case hubFormatTooNew(hub: String, format: Int, supported: Int)
+    case corruptHub(hub: String, problem: String)
+    case hubUnavailable(hub: String, reason: String)
+    case copiedDatabase(device: DeviceID, foreign: [String])
+    case segmentsFailed([SegmentFailure])
+
+    public var kind: FailureKind {
+        switch self {
+        case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
+        case .corruptHub, .hubFormatTooNew, .segmentsFailed: return .badData
+        case .notJoined, .noKey, .hubUnavailable, .copiedDatabase: return .failure
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notJoined:
+            return "this journal is not joined to a hub yet. Join one with: journal sync init --folder PATH"
+        case .noKey(let path):
+            return "no sync key at \(path). Copy it from a machine that syncs (journal sync key there), then run "
+                + "journal sync init --folder PATH --key-file - here and paste it."
+        case .keyRequiredToJoin(let hub):
+            return "\(hub) is an existing hub, and joining it needs its key. On a machine that syncs with it, run "
+                + "`journal sync key`; here, run `journal sync init --folder PATH --key-file -` and paste the key. "
+                + "Nothing was written."
+        case .wrongKey(let hub):
+            return "the sync key does not open \(hub): it belongs to another hub. Use the key printed by "
+                + "`journal sync key` on a machine that syncs with this hub. Nothing was read or written."
+        case .malformedKey(let source):
+            return "\(source) does not hold a sync key: a key is 64 hexadecimal characters, as `journal sync key` prints it."
+        case .hubFormatTooNew(let hub, let format, let supported):
+            return "\(hub) was written by a newer journal (hub format \(format); this one knows up to \(supported)). "
+                + "Update journal on this machine. Nothing was written."
+        case .corruptHub(let hub, let problem):
+            return "\(hub) is not a readable hub: \(problem). Nothing was written."
+        case .hubUnavailable(let hub, let reason):
+            return "cannot reach the hub \(hub): \(reason). Nothing was lost; sync again when it is back."
+        case .copiedDatabase(let device, let foreign):
+            return "the hub holds changes published as this journal's device (\(device)) that this journal did not "
+                + "write (\(foreign.prefix(3).joined(separator: ", "))): this database was copied from, or to, another "
+                + "machine. On the copy, run `journal sync new-device` to give it an identity of its own. Nothing was published."
+        case .segmentsFailed(let failures):
+            return failures.map(\.description).joined(separator: "\n")
+                + "\nThose segments were not applied; everything else synced. They are retried on every sync."
+        }
+    }
+}
+
+/// A segment that could not be applied, and why.
+public struct SegmentFailure: Sendable, Equatable, CustomStringConvertible {
+    public let device: DeviceID
+    public let segment: String
+    public let reason: String
+
+    public init(device: DeviceID, segment: String, reason: String) {
+        self.device = device
+        self.segment = segment
+        self.reason = reason
+    }
+
+    public var description: String { "segment \(segment) of device \(device) cannot be applied: \(reason)" }
+}

@@ -1,0 +1,72 @@
+import Crypto
+import FoundationEssentials
+import JournalKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The journal's 32-byte sync key: everything on the hub is sealed with it. Written as 64 hex
+/// characters, stored 0600, and never printed except by `journal sync key`.
+public struct SyncKey: Sendable {
+    let key: SymmetricKey
+
+    public init() { key = SymmetricKey(size: .bits256) }
+
+    /// Reads a key from its hex text (surrounding whitespace allowed).
+    public init(hex text: String, source: String) throws(SyncError) {
+        let digits = Array(text.utf8).filter { ![32, 9, 10, 13].contains($0) }
+        guard digits.count == 64 else { throw SyncError.malformedKey(source: source) }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < 64 {
+            guard let high = SyncKey.nibble(digits[index]), let low = SyncKey.nibble(digits[index + 1]) else {
+                throw SyncError.malformedKey(source: source)
+            }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        key = SymmetricKey(data: bytes)
+    }
+
+    /// The key as 64 lowercase hex characters.
+    public var hex: String {
+        key.withUnsafeBytes { bytes in bytes.map { SyncKey.hexByte($0) }.joined() }
+    }
+
+    /// A value that tells whether a key is a hub's key without revealing it: HMAC-SHA256 of a fixed
+    /// label, first 16 bytes.
+    public var check: String {
+        let code = HMAC<SHA256>.authenticationCode(for: Array("journal hub key check v1".utf8), using: key)
+        return code.prefix(16).map { SyncKey.hexByte($0) }.joined()
+    }
+
+    /// Reads the key file at `path`; nil when there is none.
+    public static func load(from path: String) throws -> SyncKey? {
+        guard access(path, F_OK) == 0 else { return nil }
+        let bytes = try FileSystem.readFile(path)
+        return try SyncKey(hex: String(decoding: bytes, as: UTF8.self), source: path)
+    }
+
+    /// Writes the key to `path`, readable by its owner only; the folder is created 0700.
+    public func save(to path: String) throws {
+        try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
+        try FileSystem.writeAtomically(Array((hex + "\n").utf8), to: path, mode: 0o600)
+    }
+
+    static func hexByte(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 48...57: return byte - 48
+        case 97...102: return byte - 87
+        case 65...70: return byte - 55
+        default: return nil
+        }
+    }
+}

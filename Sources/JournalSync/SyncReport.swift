@@ -1,0 +1,51 @@
+import JournalKit
+
+/// What one sync moved.
+public struct SyncReport: Sendable, Equatable {
+    /// This device's changes sent to the hub.
+    public var published = 0
+    public var segmentsWritten = 0
+    /// Changes from other devices that changed this journal.
+    public var received = 0
+    /// Changes from other devices this journal already had (or had newer versions of).
+    public var unchanged = 0
+    /// Devices whose changes arrived in this sync.
+    public var devicesHeardFrom: Set<DeviceID> = []
+    public var failures: [SegmentFailure] = []
+
+    public init() {}
+
+    public var movedAnything: Bool { published > 0 || received > 0 || unchanged > 0 }
+
+    /// One line for people: what went up, what came down.
+    public var summary: String {
+        guard movedAnything else { return "Nothing to sync: this journal and the hub agree." }
+        var parts: [String] = []
+        if published > 0 {
+            parts.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))")
+        }
+        if received > 0 || unchanged > 0 {
+            var text = "received \(plural(received, "change")) from \(plural(devicesHeardFrom.count, "device"))"
+            if unchanged > 0 { text += " (\(unchanged) already here)" }
+            parts.append(text)
+        }
+        let sentence = parts.joined(separator: "; ")
+        return sentence.prefix(1).uppercased() + sentence.dropFirst() + "."
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("published", .number(Double(published))), ("segments_written", .number(Double(segmentsWritten))),
+            ("received", .number(Double(received))), ("unchanged", .number(Double(unchanged))),
+            ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
+            ("failures", .array(failures.map { failure in
+                .object([
+                    ("device", .string(failure.device.rawValue)), ("segment", .string(failure.segment)),
+                    ("reason", .string(failure.reason)),
+                ])
+            })),
+        ])
+    }
+
+    private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}

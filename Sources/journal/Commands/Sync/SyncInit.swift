@@ -1,0 +1,52 @@
+import ArgumentParser
+import JournalKit
+import JournalSync
+
+struct SyncInit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Join this journal to a hub in a folder (a new one, or one another machine made).",
+        discussion: """
+            A new hub gets this machine's sync key (made now if there is none). Joining an existing hub needs
+            its key: run `journal sync key` on a machine that syncs, and pass it here with --key-file FILE, or
+            --key-file - to paste it. The key is checked against the hub before anything is written.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The shared folder (local, NFS, Syncthing, Dropbox).", valueName: "path"))
+    var folder: String
+
+    @Option(name: .long, help: ArgumentHelp("A file holding the hub's key, or - for stdin.", valueName: "file"))
+    var keyFile: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let keyPath = try SyncSetup.keyPath()
+        let localKey = try SyncSetup.loadKey(keyPath)
+        let givenKey = try keyFile.map { source in
+            let label = source == "-" ? "the key on stdin" : source
+            return try SyncKey(hex: String(decoding: try FileBytes.read(source), as: UTF8.self), source: label)
+        }
+        guard FileSystemCheck.isFolder(folder) else {
+            throw SyncError.hubUnavailable(hub: folder, reason: "there is no such folder; create or mount it first")
+        }
+        let hub: FolderHub
+        let key: SyncKey
+        if FolderHub.exists(in: folder) {
+            guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: folder) }
+            hub = try FolderHub.open(folder: folder, key: candidate)
+            key = candidate
+            Output.line("Joining the hub at \(hub.location).")
+        } else {
+            key = givenKey ?? localKey ?? SyncKey()
+            hub = try FolderHub.create(folder: folder, key: key)
+            Output.line("Made a new hub at \(hub.location).")
+        }
+        if localKey?.hex != key.hex { try key.save(to: keyPath) }
+        let store = try await global.openStore()
+        try await store.joinHub(id: hub.id, kind: "folder", location: hub.location)
+        Output.line("This journal syncs through it as device \(store.deviceID).")
+        Output.line("Run `journal sync` to sync now. To add another machine, run `journal sync key` here and, on that")
+        Output.line("machine, `journal sync init --folder PATH --key-file -` with the key.")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Two machines (two home folders), one hub folder, and the `journal sync` commands between them.
+@Suite struct SyncCommandTests {
+    @Test func everyAddEditAndDeleteReachesTheOtherMachine() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            let a = JournalCLI(home: folder + "/a")
+            let b = JournalCLI(home: folder + "/b")
+            try a.run("add", "espresso", "--at", "9:00", "--note", "private note")
+            let joined = try a.run("sync", "init", "--folder", hub)
+            #expect(joined.status == 0, "\(joined.stderr)")
+            #expect(joined.stdout.contains("Made a new hub at \(hub)"))
+            let keyFile = folder + "/a/.config/journal/sync.key"
+            #expect(try permissions(keyFile) == 0o600)
+            let key = try a.run("sync", "key").stdout
+            #expect(key.count == 65)
+
+            #expect(try a.run("sync").stdout == "Published 1 change in 1 segment.\n")
+            let joinedB = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+            #expect(joinedB.status == 0, "\(joinedB.stderr)")
+            #expect(try b.run("sync").stdout == "Received 1 change from 1 device.\n")
+            let onB = try #require(try b.json("list", "--json") as? [[String: Any]])
+            #expect(onB.count == 1)
+            #expect(onB[0]["note"] as? String == "private note")
+            let id = try #require(onB[0]["id"] as? String)
+
+            try b.run("edit", String(id.prefix(8)), "--mg", "80")
+            try b.run("add", "tea", "--at", "10:00")
+            let syncB = try #require(try b.json("sync", "--json") as? [String: Any])
+            #expect(syncB["published"] as? Double == 2)
+            try a.run("sync")
+            try a.run("rm", String(id.prefix(8)))
+            try a.run("sync")
+            try b.run("sync")
+            for machine in [a, b] {
+                let drinks = try #require(try machine.json("list", "--json") as? [[String: Any]])
+                #expect(drinks.map { $0["drink"] as? String } == ["black-tea"])
+            }
+            #expect(try a.run("sync").stdout == "Nothing to sync: this journal and the hub agree.\n")
+
+            let status = try #require(try a.json("sync", "status", "--json") as? [String: Any])
+            #expect(status["hub"] as? String == hub)
+            #expect(status["pending_changes"] as? Double == 0)
+            #expect((status["last_sync_result"] as? String)?.hasPrefix("Nothing to sync") == true)
+            let devices = try #require(status["devices"] as? [[String: Any]])
+            #expect(devices.count == 1)
+            #expect(devices[0]["applied_position"] as? Double == devices[0]["hub_position"] as? Double)
+
+            // The key never appears in what the commands print, except from `sync key`.
+            let trimmedKey = key.trimmingCharacters(in: .whitespacesAndNewlines)
+            for command in [["sync"], ["sync", "status"], ["sync", "status", "--json"], ["list"]] {
+                let result = try a.run(command)
+                #expect(!result.stdout.contains(trimmedKey) && !result.stderr.contains(trimmedKey))
+            }
+        }
+    }
+
+    @Test func joiningAnExistingHubWithoutItsKeyOrWithAnotherKeyIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            let a = JournalCLI(home: folder + "/a")
+            try a.run("add", "espresso")
+            try a.run("sync", "init", "--folder", hub)
+            try a.run("sync")
+            let before = snapshotFiles(hub)
+            let b = JournalCLI(home: folder + "/b")
+
+            let noKey = try b.run("sync", "init", "--folder", hub)
+            #expect(noKey.status == 64)
+            #expect(noKey.stderr.contains("joining it needs its key"))
+
+            let other = JournalCLI(home: folder + "/c")
+            try FileManager.default.createDirectory(atPath: folder + "/other-hub", withIntermediateDirectories: true)
+            try other.run("sync", "init", "--folder", folder + "/other-hub")
+            let wrongKey = try other.run("sync", "key").stdout
+            let wrong = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: wrongKey)
+            #expect(wrong.status == 64)
+            #expect(wrong.stderr.contains("does not open \(hub)"))
+            #expect(!wrong.stderr.contains(wrongKey.trimmingCharacters(in: .whitespacesAndNewlines)))
+
+            let malformed = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: "hunter2\n")
+            #expect(malformed.status == 64)
+            #expect(malformed.stderr.contains("64 hexadecimal characters"))
+            #expect(!malformed.stderr.contains("hunter2"))
+
+            #expect(snapshotFiles(hub) == before)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/b/.config/journal/sync.key"))
+            let notJoined = try b.run("sync")
+            #expect(notJoined.status == 1)
+            #expect(notJoined.stderr.contains("not joined to a hub"))
+        }
+    }
+
+    @Test func aCopiedDatabaseIsRefusedWithTheFix() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            let a = JournalCLI(home: folder + "/a")
+            try a.run("add", "espresso")
+            try a.run("sync", "init", "--folder", hub)
+            try a.run("sync")
+            // The whole home folder copied to a new machine: same database, same device id.
+            try FileManager.default.copyItem(atPath: folder + "/a", toPath: folder + "/copy")
+            let copy = JournalCLI(home: folder + "/copy")
+            try copy.run("add", "tea")
+            try copy.run("sync")
+            try a.run("add", "cola")
+            let refused = try a.run("sync")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("this database was copied"))
+            #expect(refused.stderr.contains("journal sync new-device"))
+            let fixed = try a.run("sync", "new-device")
+            #expect(fixed.status == 0, "\(fixed.stderr)")
+            #expect(try a.run("sync").status == 0)
+            try copy.run("sync")
+            let onA = try #require(try a.json("list", "--json") as? [[String: Any]])
+            let onCopy = try #require(try copy.json("list", "--json") as? [[String: Any]])
+            #expect(Set(onA.compactMap { $0["id"] as? String }) == Set(onCopy.compactMap { $0["id"] as? String }))
+            #expect(onA.count == 3)
+        }
+    }
+
+    @Test func aCorruptSegmentIsNamedAndTheRestStillSyncs() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            let a = JournalCLI(home: folder + "/a")
+            let b = JournalCLI(home: folder + "/b")
+            let c = JournalCLI(home: folder + "/c")
+            try a.run("sync", "init", "--folder", hub)
+            let key = try a.run("sync", "key").stdout
+            try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+            try c.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+            try a.run("add", "espresso")
+            try a.run("sync")
+            try b.run("add", "tea")
+            try b.run("sync")
+            let devices = try FileManager.default.contentsOfDirectory(atPath: hub + "/journal-hub-v1/devices")
+            let aDevice = try #require(try a.json("sync", "status", "--json") as? [String: Any])["device"] as? String
+            let aFolder = hub + "/journal-hub-v1/devices/" + (aDevice ?? "")
+            #expect(devices.contains(aDevice ?? ""))
+            let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: aFolder).first)
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: aFolder + "/" + segment)))
+            bytes[bytes.count - 3] ^= 1
+            try Data(bytes).write(to: URL(fileURLWithPath: aFolder + "/" + segment))
+
+            let result = try c.run("sync")
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("segment \(segment)"))
+            #expect(result.stderr.contains("does not authenticate"))
+            #expect(result.stdout.contains("Received 1 change from 1 device."))
+            let drinks = try #require(try c.json("list", "--json") as? [[String: Any]])
+            #expect(drinks.map { $0["drink"] as? String } == ["black-tea"])
+        }
+    }
+
+    @Test func aHubFolderThatIsGoneIsAClearFailure() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            let a = JournalCLI(home: folder + "/a")
+            try a.run("add", "espresso")
+            try a.run("sync", "init", "--folder", hub)
+            try FileManager.default.moveItem(atPath: hub, toPath: folder + "/unmounted")
+            let result = try a.run("sync")
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("cannot reach the hub"))
+            let status = try a.run("sync", "status")
+            #expect(status.status == 0)
+            #expect(status.stdout.contains("Waiting      1 change to publish"))
+            try FileManager.default.moveItem(atPath: folder + "/unmounted", toPath: hub)
+            #expect(try a.run("sync").stdout == "Published 1 change in 1 segment.\n")
+            let missing = try a.run("sync", "init", "--folder", folder + "/no-such-folder")
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("there is no such folder"))
+        }
+    }
+}
+
+func snapshotFiles(_ folder: String) -> [String: Data] {
+    var files: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
+    for case let path as String in walker {
+        if let data = FileManager.default.contents(atPath: folder + "/" + path) { files[path] = data }
+    }
+    return files
+}

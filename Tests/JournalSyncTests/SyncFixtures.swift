@@ -1,0 +1,65 @@
+import Foundation
+import JournalKit
+import TestSupport
+
+@testable import JournalSync
+
+/// A clock that always reads the same instant: every replica's writes then get equal physical
+/// times, so their hybrid clocks tie often and ties are broken by origin.
+let sameInstant = FixedClock(Timestamp(milliseconds: 1_795_262_400_000))
+
+/// One machine in a test: a journal of its own, joined to a shared folder hub.
+struct Machine {
+    let store: JournalStore
+    let engine: SyncEngine
+
+    static func make(_ folder: String, name: String, hubFolder: String, key: SyncKey, segmentSize: Int = 2000,
+                     clock: any JournalClock = sameInstant) async throws -> Machine {
+        let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock)
+        let hub = FolderHub.exists(in: hubFolder)
+            ? try FolderHub.open(folder: hubFolder, key: key) : try FolderHub.create(folder: hubFolder, key: key)
+        try await store.joinHub(id: hub.id, kind: "folder", location: hub.location)
+        return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, segmentSize: segmentSize))
+    }
+
+    @discardableResult
+    func sync() async throws -> SyncReport { try await engine.sync() }
+
+    /// Everything the journal holds about its drinks, tombstones included, without local sequence numbers.
+    func state() async throws -> Set<RecordState> {
+        Set(try await store.changes(since: nil, limit: 1_000_000).revisions.map(RecordState.init))
+    }
+}
+
+struct RecordState: Hashable, CustomStringConvertible {
+    let drink: Drink
+    let isDeleted: Bool
+    let clock: HybridTimestamp
+    let origin: DeviceID
+
+    init(_ revision: DrinkRevision) {
+        drink = revision.drink
+        isDeleted = revision.isDeleted
+        clock = revision.clock
+        origin = revision.origin
+    }
+
+    var description: String { "\(drink.id.short) \(drink.kind) \(drink.caffeineMg) \(drink.note ?? "-") deleted=\(isDeleted) \(clock) \(origin.rawValue.prefix(4))" }
+}
+
+func drink(_ kind: String = "espresso", mg: Double = 64, minute: Int64 = 0, note: String? = nil) -> NewDrink {
+    NewDrink(kind: kind, caffeineMg: mg, consumedAt: Timestamp(milliseconds: 1_795_200_000_000 + minute * 60_000), note: note)
+}
+
+/// Every file under `folder`, with its bytes: to check what a step wrote, or that it wrote nothing.
+func snapshot(_ folder: String) -> [String: Data] {
+    var files: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
+    for case let path as String in walker {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+            files[path] = FileManager.default.contents(atPath: folder + "/" + path)
+        }
+    }
+    return files
+}
