@@ -12,7 +12,7 @@ import TestSupport
             let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key, clock: ManualTestClock())
             let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key, clock: ManualTestClock())
             let espresso = try await a.store.add(drink(note: "first"))
-            let tea = try await a.store.add(drink("black-tea", mg: 47))
+            let tea = try await a.store.add(drink("black-tea", mg: 47, minute: 5))
             #expect(try await a.sync().published == 2)
             #expect(try await b.sync().received == 2)
             #expect(try await b.store.drinks() == [espresso, tea])
