@@ -75,4 +75,36 @@ theirs=(sqlite3 "$big" "SELECT id, kind, caffeine_mg, consumed_at, note FROM dri
     ORDER BY consumed_at DESC, id DESC LIMIT 20")
 compare "journal list --limit 20 (100k)" 1.3
 
+# Sync: the first sync of 100,000 drinks from device A through a folder hub to device B.
+echo
+sync_home() { env HOME="$work/$1" XDG_DATA_HOME="$work/$1/data" XDG_CONFIG_HOME="$work/$1/config" "$journal" "${@:2}"; }
+mkdir -p "$work/hub"
+sync_home a path >/dev/null
+sync_home a status >/dev/null
+a_db="$work/a/data/journal/journal.db"
+a_device=$(sqlite3 "$a_db" "SELECT value FROM meta WHERE key = 'device_id'")
+sqlite3 "$a_db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+    INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+    SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
+               || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+           'espresso', 64, $now_ms - i * 900000, CASE WHEN i % 10 = 0 THEN 'note ' || i END, 0,
+           ($now_ms - i * 900000) << 16, '$a_device', i
+    FROM n"
+sync_home a sync init --folder "$work/hub" >/dev/null
+sync_home a sync key | sync_home b sync init --folder "$work/hub" --key-file - >/dev/null
+start=$EPOCHREALTIME
+sync_home a sync >/dev/null
+published=$EPOCHREALTIME
+sync_home b sync >/dev/null
+received=$EPOCHREALTIME
+count=$(sqlite3 "$work/b/data/journal/journal.db" "SELECT count(*) FROM history")
+first_sync=$(echo "$received - $start" | bc -l)
+printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budget 10 s) %s\n' \
+    "first sync of 100k drinks A->hub->B" "$first_sync" "$(echo "$published - $start" | bc -l)" \
+    "$(echo "$received - $published" | bc -l)" "$count" \
+    "$( (( $(echo "$first_sync <= 10 && $count == 100000" | bc -l) )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+: >"$work/noop"
+for ((i = 0; i < runs; i++)); do time_into "$work/noop" env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" "$journal" sync; done
+printf '%-34s %9s ms  (median; nothing changed, nothing written to the hub)\n' "journal sync, nothing to do" "$(median_ms "$work/noop")"
+
 exit $((failures > 0 ? 1 : 0))
