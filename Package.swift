@@ -5,12 +5,15 @@ let package = Package(
     name: "journal",
     products: [
         .executable(name: "journal", targets: ["journal"]),
+        .executable(name: "journal-syncd", targets: ["journal-syncd"]),
         .library(name: "JournalKit", targets: ["JournalKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,6 +41,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "journal-syncd",
+            dependencies: [
+                "JournalKit",
+                "JournalSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),
@@ -61,6 +75,10 @@ let package = Package(
                 "JournalSync", "JournalKit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "SyncDaemonTests",
+            dependencies: ["journal-syncd"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -22,7 +22,8 @@ public actor SyncEngine {
     }
 
     /// One sync: under the journal's sync lock, check this device's own log, publish, then pull.
-    /// Segments that cannot be applied are in the report's failures; the rest still syncs.
+    /// Segments that cannot be applied are in the report's failures; the rest still syncs. Cancelled,
+    /// it stops between segments, having applied whole segments only.
     public func sync() async throws -> SyncReport {
         let lock = try SyncLock.acquire(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
@@ -51,6 +52,8 @@ public actor SyncEngine {
     private func publish(from published: Int64, alreadyOnHub: Set<SegmentName>, into report: inout SyncReport) async throws {
         var position = published
         while true {
+            // Stopping between segments is safe: each is published (and each pull applied) on its own.
+            try Task.checkCancellation()
             let page = try await store.ownChanges(after: position, limit: segmentSize)
             guard page.through > position else { return }
             if !page.revisions.isEmpty {
@@ -75,6 +78,7 @@ public actor SyncEngine {
         for device in try hub.devices() where device != store.deviceID {
             var anchor = anchors[device] ?? 0
             for segment in try hub.segments(of: device) where segment.last > anchor {
+                try Task.checkCancellation()
                 let revisions: [DrinkRevision]
                 do {
                     let plaintext = try SegmentSeal.open(

@@ -8,3 +8,11 @@ extension JournalStore {
         return ChangeSet(revisions: revisions, newAnchor: revisions.last.map { Anchor(sequence: $0.sequence) } ?? anchor)
     }
 }
+
+extension JournalStore {
+    /// A number that changes when another connection (another process) commits to the journal, and
+    /// not for this store's own writes: how the daemon tells a real change from its own echo.
+    public func dataVersion() throws -> Int64 {
+        try connection.queryInteger("PRAGMA data_version") ?? 0
+    }
+}

@@ -155,3 +155,11 @@ extension JournalStore {
         return new
     }
 }
+
+extension JournalStore {
+    /// The device id in the file now, which differs from `deviceID` once `journal sync new-device` ran
+    /// in another process: a long-running owner must then reopen the journal.
+    public func storedDeviceID() throws -> DeviceID {
+        DeviceID(rawValue: try connection.queryText("SELECT value FROM meta WHERE key = 'device_id'") ?? "")
+    }
+}

@@ -7,7 +7,8 @@
 public actor JournalStore {
     private let executor: SerialThreadExecutor
     let connection: SQLiteConnection
-    let clock: any JournalClock
+    /// Where this journal's "now" comes from.
+    public nonisolated let clock: any JournalClock
 
     public nonisolated let path: String
     /// This journal's device identity: the `origin` of the writes made here.

@@ -27,12 +27,15 @@ struct SyncStatus: AsyncParsableCommand {
             hubProblem = FailureReport.message(of: error)
         }
         let devices = Set(anchors.keys).union(available.keys).sorted()
+        let daemon = DaemonPresence.runningDaemon(databasePath: store.path)
         if output.json {
             Output.line(JSONValue.object([
                 ("hub", .string(joined.location)), ("device", .string(store.deviceID.rawValue)),
                 ("pending_changes", .number(Double(pending))),
                 ("last_sync_at", joined.lastSyncAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
                 ("last_sync_result", .optional(joined.lastSyncResult)),
+                ("daemon_running", .bool(daemon != nil)),
+                ("daemon_pid", daemon.map { .number(Double($0)) } ?? .null),
                 ("hub_problem", .optional(hubProblem)),
                 ("devices", .array(devices.map { device in
                     .object([
@@ -48,6 +51,7 @@ struct SyncStatus: AsyncParsableCommand {
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")
         let last = joined.lastSyncAt.map { "\(LocalTime.display($0)): \(joined.lastSyncResult ?? "")" } ?? "never"
         Output.line("Last sync    \(last)")
+        Output.line("Daemon       " + (daemon.map { "journal-syncd is running (pid \($0))" } ?? "not running; start it with systemctl --user enable --now journal-sync"))
         if let hubProblem { Output.line("Hub problem  \(hubProblem)") }
         guard !devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows = devices.map { device in

@@ -1,15 +1,15 @@
 import JournalKit
-import JournalSync
 
-/// Finding the sync key and the hub a journal is joined to.
-enum SyncSetup {
-    static func keyPath() throws -> String {
+/// How a journal finds its sync key and the hub it joined: the same for `journal sync` and the daemon.
+public enum SyncSetup {
+    /// `$XDG_CONFIG_HOME/journal/sync.key`.
+    public static func keyPath() throws -> String {
         try JournalPaths.fromEnvironment().configFolder + "/sync.key"
     }
 
-    /// The key and the opened hub of `store`; refuses before touching anything when either is missing
-    /// or they do not match.
-    static func engine(for store: JournalStore) async throws -> SyncEngine {
+    /// A sync engine for `store`, refusing before touching anything when the journal is not joined,
+    /// the key is missing, or the key does not open the hub.
+    public static func engine(for store: JournalStore) async throws -> SyncEngine {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let path = try keyPath()
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
@@ -22,7 +22,8 @@ enum SyncSetup {
         return SyncEngine(store: store, hub: hub, key: key)
     }
 
-    static func loadKey(_ path: String) throws -> SyncKey? {
+    /// The key at `path`, or nil when there is no key file.
+    public static func loadKey(_ path: String) throws -> SyncKey? {
         do {
             return try SyncKey.load(from: path)
         } catch let error as SyncError {

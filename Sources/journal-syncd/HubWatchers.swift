@@ -1,0 +1,44 @@
+import JournalSync
+import Logging
+import Synchronization
+
+/// The hub watcher of the engine in use, started when the journal joins a hub and refreshed after
+/// every sync (new devices, or a hub folder that came back). Its feeding task is held here and
+/// cancelled on `stop()`.
+final class HubWatchers: Sendable {
+    private struct Current {
+        var hubID: String
+        var watcher: HubWatcher
+        var task: Task<Void, Never>
+    }
+
+    private let current = Mutex<Current?>(nil)
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func watch(_ engine: SyncEngine, events: ChangeEvents) {
+        guard let hub = engine.hub as? FolderHub else { return }
+        current.withLock { current in
+            if let existing = current, existing.hubID == hub.id {
+                if existing.watcher.refresh() { events.send(.hub) }
+                return
+            }
+            current?.task.cancel()
+            do {
+                let watcher = try HubWatcher(hub: hub, ownDevice: engine.store.deviceID)
+                current = Current(hubID: hub.id, watcher: watcher, task: Task { await watcher.feed(events) })
+            } catch {
+                current = nil
+                logger.warning("cannot watch the hub (\(error)); the periodic sync still runs")
+            }
+        }
+    }
+
+    func stop() {
+        current.withLock { current in
+            current?.task.cancel()
+            current = nil
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import JournalKit
+import JournalSync
+import Logging
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+@main
+struct SyncDaemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal-syncd",
+        abstract: "Keeps the journal in sync with its hub, by itself: run by systemd as a user service.",
+        discussion: """
+            Syncs when another process writes the journal, when another device publishes to the hub, on
+            SIGHUP or SIGUSR1, and every --interval as a safety net. SIGTERM or SIGINT stops it cleanly.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The journal database (default: $JOURNAL_DB, else $XDG_DATA_HOME/journal/journal.db).", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: "The safety-net sync interval: 5m, 30s, 1h.")
+    var interval: IntervalArgument = IntervalArgument(duration: .seconds(300))
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Flag(name: .long, help: "Sync once and exit.")
+    var once = false
+
+    /// Exit status for a configuration the daemon cannot fix by retrying; the unit does not restart on it.
+    static let configurationStatus: Int32 = 78
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as any JournalFailure {
+            fail(failure.description, status: failure.kind == .usage ? 64 : failure.kind == .badData ? 65 : 1)
+        } catch SyncLoop<ContinuousClock>.Exit.deviceIdentityChanged {
+            fail("this journal was given a new device id (journal sync new-device); restarting to use it", status: 1)
+        } catch let error as DaemonError {
+            fail(error.description, status: configurationStatus)
+        } catch let error as SQLiteError {
+            fail(error.description, status: 1)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "journal-syncd")
+        let path = try JournalPaths.database(explicit: db)
+        let store = try await JournalStore(path: path)
+        if once {
+            let report = try await SyncSetup.engine(for: store).sync()
+            print(report.summary)
+            if !report.failures.isEmpty { throw SyncError.segmentsFailed(report.failures) }
+            return
+        }
+        guard let presence = try DaemonPresence.claim(databasePath: path) else {
+            throw DaemonError.alreadyRunning(path: path, pid: DaemonPresence.runningDaemon(databasePath: path))
+        }
+        let service = SyncService(
+            store: store, interval: interval.duration, watchdogInterval: SystemdNotifier.watchdogInterval(),
+            notifier: SystemdNotifier(), logger: logger)
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+        withExtendedLifetime(presence) {}
+    }
+
+    private static func fail(_ message: String, status: Int32) -> Never {
+        var line = "journal-syncd: " + message + "\n"
+        line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+        Glibc.exit(status)
+    }
+}
+
+/// Why the daemon will not start, whatever the number of retries.
+enum DaemonError: Error, CustomStringConvertible {
+    case alreadyRunning(path: String, pid: Int32?)
+
+    var description: String {
+        switch self {
+        case .alreadyRunning(let path, let pid):
+            return "another journal-syncd\(pid.map { " (pid \($0))" } ?? "") already syncs \(path); one daemon per journal."
+        }
+    }
+}
+
+/// A duration written as people do: `90` (seconds), `30s`, `5m`, `1h`.
+struct IntervalArgument: ExpressibleByArgument, Sendable {
+    let duration: Duration
+
+    init(duration: Duration) { self.duration = duration }
+
+    init?(argument: String) {
+        let text = argument.lowercased()
+        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
+        guard let value = Int64(digits), value > 0 else { return nil }
+        switch text.dropFirst(digits.count) {
+        case "", "s", "sec", "secs": duration = .seconds(value)
+        case "m", "min", "mins": duration = .seconds(value * 60)
+        case "h", "hour", "hours": duration = .seconds(value * 3600)
+        default: return nil
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

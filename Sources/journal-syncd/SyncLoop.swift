@@ -1,0 +1,132 @@
+import JournalKit
+import JournalSync
+import Logging
+import ServiceLifecycle
+
+/// The daemon's heart: one `for await` loop over the change events. Each element is one look at the
+/// journal: maybe a sync, then the watchdog ping if one was due. Failures back off and never end the
+/// loop; it ends only when the event stream finishes (graceful shutdown).
+struct SyncLoop<C: Clock> where C.Duration == Duration {
+    let store: JournalStore
+    let events: ChangeEvents
+    let notifier: SystemdNotifier
+    let logger: Logger
+    let clock: C
+    /// Makes the engine once the journal is joined to a hub (the daemon may start before that).
+    let makeEngine: @Sendable (JournalStore) async throws -> SyncEngine
+    /// Called with each new engine, to watch its hub.
+    let watchHub: @Sendable (SyncEngine) -> Void
+
+    /// Why the loop stopped on its own, if it did.
+    enum Exit: Error { case deviceIdentityChanged }
+
+    func run() async throws {
+        var engine: SyncEngine?
+        var backoff = Backoff()
+        var random = SystemRandomNumberGenerator()
+        var retry: Task<Void, Never>?
+        var recheck: Task<Void, Never>?
+        var lastDataVersion = (try? await store.dataVersion()) ?? 0
+        defer {
+            retry?.cancel()
+            recheck?.cancel()
+        }
+
+        for await reasons in events {
+            var wanted = reasons.wantsSync
+            if reasons.subtracting([.database, .recheck, .watchdog]).isEmpty, wanted {
+                // A write event is a hint; data_version says whether another process really committed.
+                let version = (try? await store.dataVersion()) ?? lastDataVersion
+                if version == lastDataVersion {
+                    wanted = false
+                    // The event may have come before the commit's last write; look once more shortly.
+                    if reasons.contains(.database), recheck == nil {
+                        recheck = after(.milliseconds(100), send: .recheck)
+                    }
+                } else {
+                    lastDataVersion = version
+                }
+            }
+            if reasons.contains(.recheck) { recheck = nil }
+            if reasons.contains(.retry) { retry = nil }
+            // While backing off, only the retry or an explicit request syncs.
+            if retry != nil, !reasons.contains(.request) { wanted = false }
+
+            if wanted {
+                if try await store.storedDeviceID() != store.deviceID { throw Exit.deviceIdentityChanged }
+                do {
+                    let joinedHub = try await store.hub()?.hubID
+                    if engine == nil || joinedHub != engine?.hub.id {
+                        engine = try await makeEngine(store)
+                        if let engine { watchHub(engine) }
+                    }
+                    guard let engine else { continue }
+                    let report = try await cancelWhenGracefulShutdown { try await engine.sync() }
+                    lastDataVersion = (try? await store.dataVersion()) ?? lastDataVersion
+                    backoff.succeed()
+                    retry?.cancel()
+                    retry = nil
+                    watchHub(engine)
+                    await record(report, reasons: reasons, engine: engine)
+                } catch is CancellationError {
+                    logger.info("stopping after the segment in flight")
+                } catch SyncError.notJoined {
+                    engine = nil
+                    notifier.status("Waiting for this journal to join a hub (journal sync init)")
+                    logger.notice("this journal is not joined to a hub yet; waiting for journal sync init")
+                } catch {
+                    let delay = backoff.fail(using: &random)
+                    retry?.cancel()
+                    retry = after(delay, send: .retry)
+                    let message = Self.message(of: error)
+                    logger.error("sync failed (\(reasons)): \(message); retrying in \(Self.format(delay))")
+                    notifier.status("Sync failed at \(LocalTime.clockTime(store.clock.now())): \(message) Retrying in \(Self.format(delay)).")
+                    if let engine { try? await store.recordSyncResult("failed: \(message)", at: store.clock.now(), hubID: engine.hub.id) }
+                }
+            }
+            if reasons.contains(.watchdog) { notifier.watchdog() }
+        }
+    }
+
+    private func record(_ report: SyncReport, reasons: ChangeReasons, engine: SyncEngine) async {
+        var result = report.summary
+        for failure in report.failures {
+            logger.error("\(failure.description); it is retried on every sync")
+        }
+        if !report.failures.isEmpty { result += " \(report.failures.count) segment(s) could not be applied." }
+        if report.movedAnything || !report.failures.isEmpty {
+            logger.info("synced (\(reasons)): \(result)")
+        } else {
+            logger.debug("synced (\(reasons)): nothing to do")
+        }
+        notifier.status("Last sync \(LocalTime.clockTime(store.clock.now())): \(result)")
+        do {
+            try await store.recordSyncResult(result, at: store.clock.now(), hubID: engine.hub.id)
+        } catch {
+            logger.warning("could not record the sync's result in the journal: \(Self.message(of: error))")
+        }
+    }
+
+    /// A task, owned by the loop, that sends `reason` after `delay`.
+    private func after(_ delay: Duration, send reason: ChangeReasons) -> Task<Void, Never> {
+        let events = self.events
+        let clock = self.clock
+        return Task {
+            do { try await clock.sleep(for: delay) } catch { return }
+            events.send(reason)
+        }
+    }
+
+    static func message(of error: any Error) -> String {
+        switch error {
+        case let failure as any JournalFailure: return failure.description
+        case let failure as SQLiteError: return failure.message
+        default: return "\(error)"
+        }
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        return seconds >= 120 ? "\(seconds / 60) min" : "\(seconds) s"
+    }
+}

@@ -1,0 +1,58 @@
+import JournalKit
+import JournalSync
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// The daemon as a service of swift-service-lifecycle: arms the watchers, says READY, runs the sync
+/// loop, and on SIGTERM or SIGINT says STOPPING and lets the loop finish what is in flight. Every task
+/// it starts lives in its task group and is cancelled when the loop ends; cancelling a watcher's task
+/// ends its stream, which closes its inotify descriptor.
+struct SyncService: Service, CustomStringConvertible {
+    let store: JournalStore
+    let interval: Duration
+    let watchdogInterval: Duration?
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    var description: String { "journal-syncd(\(store.path))" }
+
+    func run() async throws {
+        let events = ChangeEvents()
+        let database = try DatabaseWatcher(databasePath: store.path)
+        let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
+        let hubWatchers = HubWatchers(logger: logger)
+        let loop = SyncLoop(
+            store: store, events: events, notifier: notifier, logger: logger, clock: ContinuousClock(),
+            makeEngine: { try await SyncSetup.engine(for: $0) },
+            watchHub: { hubWatchers.watch($0, events: events) })
+
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await database.feed(events) }
+                group.addTask { await Ticker(interval: interval, reason: .tick, clock: ContinuousClock()).feed(events) }
+                if let watchdogInterval {
+                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: ContinuousClock()).feed(events) }
+                }
+                group.addTask {
+                    for await signal in signals {
+                        logger.info("sync requested (\(signal))")
+                        events.send(.request)
+                    }
+                }
+                logger.info("watching \(store.path); safety-net sync every \(SyncLoop<ContinuousClock>.format(interval))")
+                notifier.ready()
+                events.send(.startup)
+                defer {
+                    hubWatchers.stop()
+                    group.cancelAll()
+                }
+                try await loop.run()
+            }
+        } onGracefulShutdown: {
+            notifier.stopping()
+            events.finish()
+        }
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `journal-syncd` as systemd runs it: real processes, real signals, a notification socket of the
+/// test's own, and two machines sharing a folder hub.
+@Suite(.serialized) struct SyncDaemonProcessTests {
+    static let daemon = ProcessRunner.executable("journal-syncd")
+
+    /// Two machines joined to one hub in `folder`.
+    func twoMachines(_ folder: String) throws -> (JournalCLI, JournalCLI, String) {
+        let hub = folder + "/hub"
+        try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+        let a = JournalCLI(home: folder + "/a", now: nil)
+        let b = JournalCLI(home: folder + "/b", now: nil)
+        try a.run("sync", "init", "--folder", hub)
+        let key = try a.run("sync", "key").stdout
+        try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+        return (a, b, hub)
+    }
+
+    /// Waits until `condition` holds, checking every 20 ms, for at most `timeout`.
+    func eventually(_ timeout: Duration = .seconds(15), _ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try condition()
+    }
+
+    func notes(_ machine: JournalCLI) throws -> [String] {
+        let drinks = try JSONSerialization.jsonObject(with: Data(try machine.run("list", "--json").stdout.utf8)) as? [[String: Any]]
+        return (drinks ?? []).map { ($0["note"] as? String) ?? ($0["drink"] as? String ?? "") }
+    }
+
+    @Test func talksToSystemdAndStopsCleanlyOnSIGTERM() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, _, _) = try twoMachines(folder)
+            let socket = try NotifySocket(path: folder + "/notify.sock")
+            var environment = a.environment
+            environment["NOTIFY_SOCKET"] = socket.path
+            environment["WATCHDOG_USEC"] = "400000"
+            let process = try ProcessRunner.start(Self.daemon, [], environment: environment)
+            defer { ProcessRunner.stop(process) }
+
+            let startup = try #require(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(10)))
+            #expect(!startup.contains("STOPPING=1"))
+            // Half of WATCHDOG_USEC: a ping every 200 ms, sent by the loop itself.
+            var pings = 0
+            var statuses: [String] = []
+            let window = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < window, let message = socket.receive(timeout: window - ContinuousClock.now) {
+                if message == "WATCHDOG=1" { pings += 1 }
+                if message.hasPrefix("STATUS=") { statuses.append(message) }
+            }
+            #expect((6...14).contains(pings), "\(pings) watchdog pings in 2 s")
+            #expect(statuses.contains { $0.hasPrefix("STATUS=Last sync") }, "\(statuses)")
+
+            let stopAsked = ContinuousClock.now
+            kill(process.processIdentifier, SIGTERM)
+            #expect(socket.receive(until: { $0 == "STOPPING=1" }, timeout: .seconds(5)) != nil)
+            process.waitUntilExit()
+            #expect(ContinuousClock.now - stopAsked < .seconds(5))
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+    }
+
+    @Test func twoDaemonsCarryEveryChangeAndSurviveTheHubGoingAway() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, hub) = try twoMachines(folder)
+            let daemonA = try ProcessRunner.start(Self.daemon, ["--log-level", "debug"], environment: a.environment)
+            defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
+            let daemonB = try ProcessRunner.start(Self.daemon, ["--log-level", "debug"], environment: b.environment)
+            defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
+            try await Task.sleep(for: .milliseconds(300))
+
+            try a.run("add", "espresso", "--note", "added on a")
+            #expect(try await eventually { try notes(b) == ["added on a"] })
+
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(try b.run("list", "--json").stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String)
+            try b.run("edit", String(id.prefix(8)), "--note", "edited on b")
+            #expect(try await eventually { try notes(a) == ["edited on b"] })
+
+            try a.run("rm", String(id.prefix(8)))
+            #expect(try await eventually { try notes(b).isEmpty })
+
+            // The hub goes away (an unmounted share) while a records a drink, then comes back.
+            try FileManager.default.moveItem(atPath: hub, toPath: folder + "/hub-away")
+            try a.run("add", "tea", "--note", "while the hub was away")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(daemonA.isRunning && daemonB.isRunning)
+            try FileManager.default.moveItem(atPath: folder + "/hub-away", toPath: hub)
+            // A sync request retries at once instead of waiting out the backoff.
+            kill(daemonA.processIdentifier, SIGUSR1)
+            #expect(try await eventually { try notes(b) == ["while the hub was away"] })
+            #expect(daemonA.isRunning && daemonB.isRunning)
+
+            let status = try #require(try JSONSerialization.jsonObject(with: Data(try a.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
+            #expect(status["daemon_pid"] as? Double == Double(daemonA.processIdentifier))
+
+            // `journal sync` while the daemon runs waits its turn and reports; it never races.
+            try a.run("add", "cola")
+            let manual = try a.run("sync")
+            #expect(manual.status == 0, "\(manual.stderr)")
+            #expect(try await eventually { try notes(b).contains("soft-drink") })
+
+            for daemon in [daemonA, daemonB] {
+                kill(daemon.processIdentifier, SIGTERM)
+                daemon.waitUntilExit()
+                #expect(daemon.terminationStatus == 0)
+            }
+        }
+    }
+
+    @Test func waitsForTheJournalToJoinAHub() async throws {
+        try await withTemporaryDirectory { folder in
+            let a = JournalCLI(home: folder + "/a", now: nil)
+            try a.run("add", "espresso")
+            let daemon = try ProcessRunner.start(Self.daemon, [], environment: a.environment)
+            defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(daemon.isRunning)
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            try a.run("sync", "init", "--folder", hub)
+            // Joining writes the journal; the daemon notices and publishes without being asked.
+            #expect(try await eventually {
+                (try? FileManager.default.contentsOfDirectory(atPath: hub + "/journal-hub-v1/devices"))?.isEmpty == false
+            })
+        }
+    }
+
+    @Test func oneDaemonPerJournal() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, _, _) = try twoMachines(folder)
+            let first = try ProcessRunner.start(Self.daemon, [], environment: a.environment)
+            defer { ProcessRunner.stop(first, signal: SIGTERM) }
+            try await Task.sleep(for: .milliseconds(500))
+            let second = try ProcessRunner.run(Self.daemon, [], environment: a.environment)
+            #expect(second.status == 78)
+            #expect(second.stderr.contains("already syncs"))
+            #expect(first.isRunning)
+        }
+    }
+
+    @Test func onceSyncsAndExits() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _) = try twoMachines(folder)
+            try a.run("add", "espresso")
+            let published = try ProcessRunner.run(Self.daemon, ["--once"], environment: a.environment)
+            #expect(published.status == 0, "\(published.stderr)")
+            #expect(published.stdout == "Published 1 change in 1 segment.\n")
+            let received = try ProcessRunner.run(Self.daemon, ["--once"], environment: b.environment)
+            #expect(received.stdout == "Received 1 change from 1 device.\n")
+            let bad = try ProcessRunner.run(Self.daemon, ["--interval", "soon"], environment: a.environment)
+            #expect(bad.status == 64)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The systemd user unit, checked offline as `make install` renders it.
+@Suite struct UnitFileTests {
+    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../systemd/journal-sync.service").standardized.path
+
+    func rendered(in folder: String) throws -> String {
+        let text = try String(contentsOfFile: Self.template, encoding: .utf8)
+            .replacingOccurrences(of: "@BINDIR@", with: ProcessRunner.productsFolder)
+            .replacingOccurrences(of: "@DOCDIR@", with: folder)
+        let path = folder + "/journal-sync.service"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func analyze(_ arguments: [String], runtime: String) throws -> ProcessResult {
+        try ProcessRunner.run(
+            "/usr/bin/systemd-analyze", arguments, environment: ["XDG_RUNTIME_DIR": runtime, "HOME": runtime, "SYSTEMD_COLORS": "0"])
+    }
+
+    @Test func verifiesWithoutAWord() async throws {
+        try await withTemporaryDirectory { folder in
+            let unit = try rendered(in: folder)
+            let result = try analyze(["--user", "verify", unit], runtime: folder)
+            #expect(result.status == 0)
+            #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
+        }
+    }
+
+    @Test func ratesTwoOrLowerInTheSecurityAnalysis() async throws {
+        try await withTemporaryDirectory { folder in
+            let unit = try rendered(in: folder)
+            let result = try analyze(["--user", "security", "--offline=yes", "--threshold=20", unit], runtime: folder)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+            let words = line.components(separatedBy: ".service: ").last?.split(separator: " ") ?? []
+            let score = try #require(words.first.flatMap { Double($0) }, "\(line)")
+            #expect(score <= 2.0, "\(line)")
+        }
+    }
+
+    @Test func declaresWhatTheIssueAsksFor() throws {
+        let text = try String(contentsOfFile: Self.template, encoding: .utf8)
+        for line in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "UMask=0077", "ExecStart=@BINDIR@/journal-syncd"] {
+            #expect(text.contains(line), "\(line)")
+        }
+    }
+}
