@@ -2,9 +2,11 @@
 SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 BINDIR := $(PREFIX)/bin
+DOCDIR := $(PREFIX)/share/doc/journal
+UNITDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.
@@ -14,7 +16,7 @@ RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 .PHONY: help deps build install test bench clean
 
 help:
-	@echo "make install   build release binaries and install them into $(BINDIR) (PREFIX=...)"
+	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
 	@echo "make test      build and run every test"
 	@echo "make bench     release build, timed against the sqlite3 shell"
 
@@ -29,12 +31,17 @@ deps:
 
 build: deps
 	swift build $(RELEASE_FLAGS) --product journal
+	swift build $(RELEASE_FLAGS) --product journal-syncd
 
 install: build
-	install -d "$(BINDIR)"
-	install -m 0755 "$(RELEASE_BIN)/journal" "$(BINDIR)/journal"
-	@echo "Installed journal into $(BINDIR)."
+	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)"
+	install -m 0755 "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(BINDIR)/"
+	install -m 0644 README.md "$(DOCDIR)/README.md"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/journal-sync.service > "$(UNITDIR)/journal-sync.service"
+	@echo "Installed journal and journal-syncd into $(BINDIR), and the journal-sync user service into $(UNITDIR)."
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac
+	@echo "To sync in the background (after journal sync init):"
+	@echo "  systemctl --user daemon-reload && systemctl --user enable --now journal-sync"
 
 test: deps
 	swift build --build-tests

@@ -1,3 +1,4 @@
+import JournalKit
 import JournalSync
 import Logging
 import Synchronization
@@ -27,7 +28,9 @@ final class HubWatchers: Sendable {
             current?.task.cancel()
             do {
                 let watcher = try HubWatcher(hub: hub, ownDevice: engine.store.deviceID)
-                current = Current(hubID: hub.id, watcher: watcher, task: Task { await watcher.feed(events) })
+                current = Current(
+                    hubID: hub.id, watcher: watcher,
+                    task: Task(executorPreference: SyncDaemon.loopExecutor) { await watcher.feed(events) })
             } catch {
                 current = nil
                 logger.warning("cannot watch the hub (\(error)); the periodic sync still runs")

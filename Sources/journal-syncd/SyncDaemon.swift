@@ -35,17 +35,24 @@ struct SyncDaemon: AsyncParsableCommand {
     /// Exit status for a configuration the daemon cannot fix by retrying; the unit does not restart on it.
     static let configurationStatus: Int32 = 78
 
+    /// The thread every task of the daemon runs on, but the store's SQLite work (on the store's own).
+    /// Keeping off Swift's global executor matters for an idle daemon: on Linux, the first task run
+    /// there starts libdispatch's thread-pool monitor, which wakes the process every second forever.
+    static let loopExecutor = SerialThreadExecutor()
+
     static func main() async {
         do {
-            var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
+            try await withTaskExecutorPreference(loopExecutor) {
+                var command = try parseAsRoot()
+                if var command = command as? AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
             }
         } catch let failure as any JournalFailure {
             fail(failure.description, status: failure.kind == .usage ? 64 : failure.kind == .badData ? 65 : 1)
-        } catch SyncLoop<ContinuousClock>.Exit.deviceIdentityChanged {
+        } catch SyncLoopExit.deviceIdentityChanged {
             fail("this journal was given a new device id (journal sync new-device); restarting to use it", status: 1)
         } catch let error as DaemonError {
             fail(error.description, status: configurationStatus)

@@ -17,9 +17,6 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     /// Called with each new engine, to watch its hub.
     let watchHub: @Sendable (SyncEngine) -> Void
 
-    /// Why the loop stopped on its own, if it did.
-    enum Exit: Error { case deviceIdentityChanged }
-
     func run() async throws {
         var engine: SyncEngine?
         var backoff = Backoff()
@@ -53,7 +50,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             if retry != nil, !reasons.contains(.request) { wanted = false }
 
             if wanted {
-                if try await store.storedDeviceID() != store.deviceID { throw Exit.deviceIdentityChanged }
+                if try await store.storedDeviceID() != store.deviceID { throw SyncLoopExit.deviceIdentityChanged }
                 do {
                     let joinedHub = try await store.hub()?.hubID
                     if engine == nil || joinedHub != engine?.hub.id {
@@ -61,7 +58,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                         if let engine { watchHub(engine) }
                     }
                     guard let engine else { continue }
-                    let report = try await cancelWhenGracefulShutdown { try await engine.sync() }
+                    let report = try await Self.syncStoppingOnShutdown(engine)
                     lastDataVersion = (try? await store.dataVersion()) ?? lastDataVersion
                     backoff.succeed()
                     retry?.cancel()
@@ -79,8 +76,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     retry?.cancel()
                     retry = after(delay, send: .retry)
                     let message = Self.message(of: error)
-                    logger.error("sync failed (\(reasons)): \(message); retrying in \(Self.format(delay))")
-                    notifier.status("Sync failed at \(LocalTime.clockTime(store.clock.now())): \(message) Retrying in \(Self.format(delay)).")
+                    logger.error("sync failed (\(reasons)): \(message); retrying in \(delay.spoken)")
+                    notifier.status("Sync failed at \(LocalTime.clockTime(store.clock.now())): \(message) Retrying in \(delay.spoken).")
                     if let engine { try? await store.recordSyncResult("failed: \(message)", at: store.clock.now(), hubID: engine.hub.id) }
                 }
             }
@@ -107,11 +104,27 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// One sync, cancelled (it then stops after the segment in flight) when graceful shutdown begins.
+    /// Not service-lifecycle's `cancelWhenGracefulShutdown`: that leaves an unstructured task on
+    /// Swift's global executor after every call, which starts libdispatch's once-a-second monitor.
+    private static func syncStoppingOnShutdown(_ engine: SyncEngine) async throws -> SyncReport {
+        let sync = Task(executorPreference: SyncDaemon.loopExecutor) { try await engine.sync() }
+        return try await withGracefulShutdownHandler {
+            try await withTaskCancellationHandler {
+                try await sync.value
+            } onCancel: {
+                sync.cancel()
+            }
+        } onGracefulShutdown: {
+            sync.cancel()
+        }
+    }
+
     /// A task, owned by the loop, that sends `reason` after `delay`.
     private func after(_ delay: Duration, send reason: ChangeReasons) -> Task<Void, Never> {
         let events = self.events
         let clock = self.clock
-        return Task {
+        return Task(executorPreference: SyncDaemon.loopExecutor) {
             do { try await clock.sleep(for: delay) } catch { return }
             events.send(reason)
         }
@@ -125,8 +138,18 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         }
     }
 
-    static func format(_ duration: Duration) -> String {
-        let seconds = duration.components.seconds
+}
+
+/// Why the loop stopped on its own.
+enum SyncLoopExit: Error {
+    /// `journal sync new-device` gave the journal a new identity; the daemon must reopen it.
+    case deviceIdentityChanged
+}
+
+extension Duration {
+    /// "8 s", "4 min": for logs and status lines.
+    var spoken: String {
+        let seconds = components.seconds
         return seconds >= 120 ? "\(seconds / 60) min" : "\(seconds) s"
     }
 }

@@ -23,16 +23,16 @@ struct SyncService: Service, CustomStringConvertible {
         let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
         let hubWatchers = HubWatchers(logger: logger)
         let loop = SyncLoop(
-            store: store, events: events, notifier: notifier, logger: logger, clock: ContinuousClock(),
+            store: store, events: events, notifier: notifier, logger: logger, clock: DispatchTimerClock(),
             makeEngine: { try await SyncSetup.engine(for: $0) },
             watchHub: { hubWatchers.watch($0, events: events) })
 
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await database.feed(events) }
-                group.addTask { await Ticker(interval: interval, reason: .tick, clock: ContinuousClock()).feed(events) }
+                group.addTask { await Ticker(interval: interval, reason: .tick, clock: DispatchTimerClock()).feed(events) }
                 if let watchdogInterval {
-                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: ContinuousClock()).feed(events) }
+                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: DispatchTimerClock()).feed(events) }
                 }
                 group.addTask {
                     for await signal in signals {
@@ -40,7 +40,7 @@ struct SyncService: Service, CustomStringConvertible {
                         events.send(.request)
                     }
                 }
-                logger.info("watching \(store.path); safety-net sync every \(SyncLoop<ContinuousClock>.format(interval))")
+                logger.info("watching \(store.path); safety-net sync every \(interval.spoken)")
                 notifier.ready()
                 events.send(.startup)
                 defer {

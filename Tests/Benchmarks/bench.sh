@@ -107,4 +107,45 @@ printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budge
 for ((i = 0; i < runs; i++)); do time_into "$work/noop" env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" "$journal" sync; done
 printf '%-34s %9s ms  (median; nothing changed, nothing written to the hub)\n' "journal sync, nothing to do" "$(median_ms "$work/noop")"
 
+# The daemons: from `journal add` on A to the drink on B, with journal-syncd running for both.
+echo
+daemon="$bin/journal-syncd"
+b_db="$work/b/data/journal/journal.db"
+env HOME="$work/a" XDG_DATA_HOME="$work/a/data" XDG_CONFIG_HOME="$work/a/config" "$daemon" 2>"$work/a.log" &
+daemon_a=$!
+env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" "$daemon" 2>"$work/b.log" &
+daemon_b=$!
+trap 'kill $daemon_a $daemon_b 2>/dev/null; rm -rf "$work"' EXIT
+sleep 2
+: >"$work/latency"
+for ((i = 0; i < runs; i++)); do
+    start=$EPOCHREALTIME
+    sync_home a add espresso --note "latency $i" >/dev/null
+    until [ "$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" 2>/dev/null)" = 1 ]; do
+        if (( $(echo "$EPOCHREALTIME - $start > 10" | bc -l) )); then break; fi
+    done
+    echo "$EPOCHREALTIME - $start" | bc -l >>"$work/latency"
+done
+latency=$(median_ms "$work/latency")
+printf '%-34s %9s ms  (median of %s; budget 250 ms) %s\n' "add on A -> visible on B (daemons)" "$latency" "$runs" \
+    "$( (( $(echo "$latency <= 250" | bc -l) )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+
+# An idle daemon: CPU time, wake-ups (context switches of each of its threads) and memory over 10
+# seconds, after its thread pool has settled (idle worker threads exit after a few seconds).
+sleep 8
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# One line per thread: its id and its context switches so far.
+switches() { for task in /proc/"$1"/task/*; do echo "${task##*/} $(awk '/ctxt_switches/ { n += $2 } END { print n }' "$task/status")"; done; }
+ticks_before=$(cpu_ticks "$daemon_b"); switches "$daemon_b" >"$work/switches-before"
+sleep 10
+ticks_after=$(cpu_ticks "$daemon_b"); switches "$daemon_b" >"$work/switches-after"
+rss_kib=$(awk '/VmRSS/ { print $2 }' "/proc/$daemon_b/status")
+wakeups=$(join "$work/switches-before" "$work/switches-after" | awk '{ n += $3 - $2 } END { print n + 0 }')
+cpu_ms=$(( (ticks_after - ticks_before) * 1000 / $(getconf CLK_TCK) ))
+printf '%-34s %9s    (10 s idle: %s ms of CPU, %s wake-ups; budget none but the ticker, 20 MiB) %s\n' \
+    "idle daemon resident memory" "$((rss_kib / 1024)) MiB" "$cpu_ms" "$wakeups" \
+    "$( (( wakeups <= 2 && rss_kib <= 20 * 1024 )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+kill -TERM $daemon_a $daemon_b
+wait $daemon_a $daemon_b 2>/dev/null || true
+
 exit $((failures > 0 ? 1 : 0))
