@@ -10,27 +10,27 @@ import JournalKit
 enum SegmentSeal {
     static let magic: [UInt8] = Array("JSEG".utf8)
 
-    static func seal(_ plaintext: [UInt8], key: SyncKey, device: DeviceID, name: SegmentName) throws -> [UInt8] {
+    static func seal(_ plaintext: [UInt8], format: UInt8, key: SyncKey, device: DeviceID, name: SegmentName) throws -> [UInt8] {
         let box = try ChaChaPoly.seal(
-            plaintext, using: key.key, authenticating: associatedData(format: SegmentCodec.format, device: device, name: name))
-        return magic + [SegmentCodec.format] + Array(box.combined)
+            plaintext, using: key.key, authenticating: associatedData(format: format, device: device, name: name))
+        return magic + [format] + Array(box.combined)
     }
 
-    /// The plaintext, or why it cannot be had: not a segment, a newer format, or not authentic (wrong
-    /// key, tampered, truncated, moved).
-    static func open(_ sealed: [UInt8], key: SyncKey, device: DeviceID, name: SegmentName) throws(SegmentContentError) -> [UInt8] {
+    /// The plaintext and its format, or why it cannot be had: not a segment, a newer format, or not
+    /// authentic (wrong key, tampered, truncated, moved).
+    static func open(_ sealed: [UInt8], key: SyncKey, device: DeviceID, name: SegmentName) throws(SegmentContentError) -> (format: UInt8, plaintext: [UInt8]) {
         guard sealed.count >= magic.count + 1 + 12 + 16, Array(sealed.prefix(4)) == magic else {
             throw SegmentContentError("it is not a journal segment (truncated or overwritten)")
         }
         let format = sealed[4]
-        guard format <= SegmentCodec.format else {
+        guard format >= 1, format <= SegmentCodec.format else {
             throw SegmentContentError("it was written by a newer journal (segment format \(format)); update journal here")
         }
         do {
             let box = try ChaChaPoly.SealedBox(combined: sealed[5...])
             let opened = try ChaChaPoly.open(
                 box, using: key.key, authenticating: associatedData(format: format, device: device, name: name))
-            return Array(opened)
+            return (format, Array(opened))
         } catch {
             throw SegmentContentError("it does not authenticate: it was altered, truncated, renamed or moved")
         }

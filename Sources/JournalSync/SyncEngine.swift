@@ -56,16 +56,17 @@ public actor SyncEngine {
             try Task.checkCancellation()
             let page = try await store.ownChanges(after: position, limit: segmentSize)
             guard page.through > position else { return }
-            if !page.revisions.isEmpty {
+            if !page.isEmpty {
                 let name = SegmentName(first: position + 1, last: page.through)
                 // Remembered before writing, so the segment is known as ours even if we die right after.
                 try await store.recordPublishing(PublishedRange(first: name.first, last: name.last), hubID: hub.id)
                 if !alreadyOnHub.contains(name) {
+                    let plaintext = SegmentCodec.encode(page.drinks, kinds: page.kinds)
                     let sealed = try SegmentSeal.seal(
-                        SegmentCodec.encode(page.revisions), key: key, device: store.deviceID, name: name)
+                        plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
                     try hub.write(sealed, as: name, of: store.deviceID)
                 }
-                report.published += page.revisions.count
+                report.published += page.count
                 report.segmentsWritten += 1
             }
             try await store.markPublished(through: page.through, hubID: hub.id)
@@ -79,12 +80,11 @@ public actor SyncEngine {
             var anchor = anchors[device] ?? 0
             for segment in try hub.segments(of: device) where segment.last > anchor {
                 try Task.checkCancellation()
-                let revisions: [DrinkRevision]
+                let content: (drinks: [DrinkRevision], kinds: [DrinkKindRevision])
                 do {
-                    let plaintext = try SegmentSeal.open(
-                        try hub.read(segment, of: device), key: key, device: device, name: segment)
-                    revisions = try SegmentCodec.decode(plaintext)
-                    if revisions.contains(where: { $0.origin != device }) {
+                    let opened = try SegmentSeal.open(try hub.read(segment, of: device), key: key, device: device, name: segment)
+                    content = try SegmentCodec.decode(opened.plaintext, format: opened.format)
+                    if content.drinks.contains(where: { $0.origin != device }) || content.kinds.contains(where: { $0.origin != device }) {
                         throw SegmentContentError("it holds records of another device")
                     }
                 } catch let error as SegmentContentError {
@@ -92,7 +92,8 @@ public actor SyncEngine {
                     report.failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
                     break
                 }
-                let outcome = try await store.applyReceived(revisions, from: device, through: segment.last, hubID: hub.id)
+                let outcome = try await store.applyReceived(
+                    content.drinks, kinds: content.kinds, from: device, through: segment.last, hubID: hub.id)
                 report.received += outcome.applied
                 report.unchanged += outcome.unchanged
                 report.devicesHeardFrom.insert(device)

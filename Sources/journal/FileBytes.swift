@@ -37,6 +37,8 @@ struct FileReadError: JournalFailure {
 
 /// Questions about the file system the CLI asks before handing paths to the libraries.
 enum FileSystemCheck {
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
     static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -8,8 +8,8 @@ struct Journal: AsyncParsableCommand {
         abstract: "A caffeine and drink journal for the terminal.",
         discussion: "The journal is a SQLite file (see `journal path`); `journal sql` and sqlite3 can read it.",
         subcommands: [
-            Add.self, List.self, Remove.self, Undo.self, Edit.self, Status.self, Drinks.self, SQL.self,
-            Export.self, Import.self, Path.self, SyncCommand.self,
+            Add.self, List.self, Remove.self, Undo.self, Edit.self, Status.self, Stats.self, Drinks.self, SQL.self,
+            Export.self, Import.self, Path.self, SyncCommand.self, Config.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -25,6 +25,12 @@ enum Output {
 
     static func bold(_ text: String) -> String { useColour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     static func dim(_ text: String) -> String { useColour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    static func cyan(_ text: String) -> String { useColour ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
+    static func yellow(_ text: String) -> String { useColour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    static func red(_ text: String) -> String { useColour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
+
+    /// True when stdout is a terminal (colour aside): where charts are drawn.
+    static let isTerminal: Bool = isatty(STDOUT_FILENO) == 1
 
     /// Columns padded to line up; a row ends at its last non-empty cell, without trailing spaces.
     /// Plain loops on purpose: each generic sequence adapter costs a runtime type lookup at start-up.

@@ -182,6 +182,48 @@ import TestSupport
     }
 }
 
+extension SyncCommandTests {
+    @Test func aCustomDrinkReachesTheOtherMachine() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = folder + "/hub"
+            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+            let a = JournalCLI(home: folder + "/a")
+            let b = JournalCLI(home: folder + "/b")
+            try a.run("sync", "init", "--folder", hub)
+            try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: try a.run("sync", "key").stdout)
+            try a.run("add", "espresso")
+            try a.run("sync")
+            // A segment of drinks only stays in the format journals before custom drinks read.
+            let device = try #require(try a.json("sync", "status", "--json") as? [String: Any])["device"] as? String ?? ""
+            let segments = try FileManager.default.contentsOfDirectory(atPath: hub + "/journal-hub-v1/devices/" + device).sorted()
+            let first = try Data(contentsOf: URL(fileURLWithPath: hub + "/journal-hub-v1/devices/\(device)/" + segments[0]))
+            #expect(first[4] == 1)
+
+            #expect(try a.run("drinks", "add", "yerba-mate", "--mg", "85").status == 0)
+            try a.run("sync")
+            try b.run("sync")
+            let added = try b.run("add", "yerba-mate", "--note", "on b")
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stdout.contains("yerba-mate 85 mg"))
+            let kinds = try #require(try b.json("drinks", "--json") as? [[String: Any]])
+            #expect(kinds.contains { $0["name"] as? String == "yerba-mate" && $0["custom"] as? Bool == true })
+            let newest = try FileManager.default.contentsOfDirectory(atPath: hub + "/journal-hub-v1/devices/" + device).sorted().last ?? ""
+            let second = try Data(contentsOf: URL(fileURLWithPath: hub + "/journal-hub-v1/devices/\(device)/" + newest))
+            #expect(second[4] == 2)
+
+            try a.run("drinks", "rm", "yerba-mate")
+            try a.run("sync")
+            try b.run("sync")
+            #expect(try b.run("add", "yerba-mate").status == 65)
+            // What was logged with it stays, on both machines.
+            try b.run("sync")
+            try a.run("sync")
+            let onA = try #require(try a.json("list", "--json") as? [[String: Any]])
+            #expect(onA.contains { $0["drink"] as? String == "yerba-mate" && $0["note"] as? String == "on b" })
+        }
+    }
+}
+
 func snapshotFiles(_ folder: String) -> [String: Data] {
     var files: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }

@@ -16,7 +16,7 @@ struct Step: Sendable, CustomStringConvertible {
     var description: String { "(\(action),\(replica),\(pick),\(other))" }
 }
 
-let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen.int(in: 0...2))
+let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen.int(in: 0...2))
     .map { Step(action: $0, replica: $1, pick: $2, other: $3) }
     .array(of: 1...40)
 
@@ -29,7 +29,7 @@ let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen
                 var replicas: [JournalStore] = []
                 for index in 0..<3 { replicas.append(try await JournalStore(path: "\(folder)/\(index).db", clock: sameInstant)) }
                 for step in history {
-                    if step.action >= 7 {
+                    if (7...9).contains(step.action) {
                         try await deliver(from: replicas[step.other], to: replicas[step.replica], shuffle: step.pick)
                     } else {
                         try await write(step, on: replicas[step.replica])
@@ -41,11 +41,14 @@ let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen
                     }
                 }
                 var states: [Set<RecordState>] = []
+                var kinds: [[[SQLiteValue]]] = []
                 for replica in replicas {
                     states.append(Set(try await replica.changes(since: nil, limit: 10_000).revisions.map(RecordState.init)))
+                    kinds.append(try await customDrinkState(replica))
                 }
                 #expect(states[0] == states[1], "history \(history)")
                 #expect(states[1] == states[2], "history \(history)")
+                #expect(kinds[0] == kinds[1] && kinds[1] == kinds[2], "history \(history)")
             }
         }
     }
@@ -61,7 +64,7 @@ let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen
                     machines.append(try await Machine.make(folder, name: "m\(index)", hubFolder: folder + "/hub", key: key, segmentSize: 3))
                 }
                 for step in history {
-                    if step.action >= 7 {
+                    if (7...9).contains(step.action) {
                         try await machines[step.replica].sync()
                     } else {
                         try await write(step, on: machines[step.replica].store)
@@ -69,8 +72,10 @@ let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen
                 }
                 for _ in 0..<2 { for machine in machines { try await machine.sync() } }
                 let first = try await machines[0].state()
+                let firstKinds = try await machines[0].kinds()
                 for machine in machines.dropFirst() {
                     #expect(try await machine.state() == first, "history \(history)")
+                    #expect(try await machine.kinds() == firstKinds, "history \(history)")
                 }
             }
         }
@@ -88,6 +93,11 @@ let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen
             _ = try await store.edit(target.id, DrinkEdit(caffeineMg: Double(step.pick), note: "edit \(step.other)"))
         case 6 where !live.isEmpty:
             _ = try await store.remove([live[step.pick % live.count].id])
+        case 10:
+            // Custom drinks from a small set of names, so machines define, change and remove the same ones.
+            _ = try await store.defineDrink(named: "mine-\(step.pick % 3)", caffeineMg: Double(step.pick + step.other))
+        case 11:
+            _ = try? await store.removeDrinkKind(named: "mine-\(step.pick % 3)")
         default:
             _ = try await store.add(drink("cola"))
         }
@@ -96,13 +106,19 @@ let steps = zip(Gen.int(in: 0...9), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen
     /// Hands `from`'s own records to `to` as a hub would, but out of order and each batch twice.
     func deliver(from: JournalStore, to: JournalStore, shuffle: Int) async throws {
         guard from.deviceID != to.deviceID else { return }
-        let own = try await from.changes(since: nil, limit: 10_000).revisions.filter { $0.origin == from.deviceID }
+        let own = try await from.ownChanges(after: 0, limit: 10_000)
         guard !own.isEmpty else { return }
         var generator = SplitMix(seed: UInt64(shuffle + 1))
-        let shuffled = own.shuffled(using: &generator)
+        let shuffled = own.drinks.shuffled(using: &generator)
+        let kinds = own.kinds.shuffled(using: &generator)
         let cut = Int(generator.next() % UInt64(shuffled.count + 1))
-        for batch in [Array(shuffled[..<cut]), Array(shuffled[cut...]), Array(shuffled.reversed())] where !batch.isEmpty {
-            _ = try await to.applyReceived(batch, from: from.deviceID, through: 0, hubID: "direct")
+        let kindCut = Int(generator.next() % UInt64(kinds.count + 1))
+        let batches = [
+            (Array(shuffled[..<cut]), Array(kinds[kindCut...])), (Array(shuffled[cut...]), Array(kinds[..<kindCut])),
+            (Array(shuffled.reversed()), Array(kinds.reversed())),
+        ]
+        for (drinks, kinds) in batches where !drinks.isEmpty || !kinds.isEmpty {
+            _ = try await to.applyReceived(drinks, kinds: kinds, from: from.deviceID, through: 0, hubID: "direct")
         }
     }
 }

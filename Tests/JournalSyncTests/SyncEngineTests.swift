@@ -223,7 +223,8 @@ import TestSupport
 
 /// Ways a segment on the hub can be damaged.
 enum SegmentDamage: String, CaseIterable, Sendable {
-    case flippedByte, truncated, emptied, replacedWithGarbage, movedFromAnotherPosition, movedFromAnotherDevice, sealedWithAnotherKey
+    case flippedByte, truncated, emptied, replacedWithGarbage, movedFromAnotherPosition, movedFromAnotherDevice, sealedWithAnotherKey,
+        fromANewerJournal
 
     func apply(to path: String, original: Data, hub: FolderHub, device: DeviceID, otherDevice: DeviceID, key: SyncKey) throws {
         var bytes = [UInt8](original)
@@ -239,9 +240,13 @@ enum SegmentDamage: String, CaseIterable, Sendable {
         case .movedFromAnotherDevice:
             let theirs = try hub.segments(of: otherDevice)[0]
             bytes = try hub.read(theirs, of: otherDevice)
+        case .fromANewerJournal:
+            // Authentic, but in a segment format this journal does not know yet.
+            let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
+            bytes = try SegmentSeal.seal(Array("[]".utf8), format: SegmentCodec.format + 1, key: key, device: device, name: name)
         case .sealedWithAnotherKey:
             let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
-            bytes = try SegmentSeal.seal(SegmentCodec.encode([]), key: SyncKey(), device: device, name: name)
+            bytes = try SegmentSeal.seal(SegmentCodec.encode([]).bytes, format: 1, key: SyncKey(), device: device, name: name)
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }

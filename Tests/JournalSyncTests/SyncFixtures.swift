@@ -29,6 +29,9 @@ struct Machine {
     func state() async throws -> Set<RecordState> {
         Set(try await store.changes(since: nil, limit: 1_000_000).revisions.map(RecordState.init))
     }
+
+    /// The custom drinks, tombstones included, without local sequence numbers.
+    func kinds() async throws -> [[SQLiteValue]] { try await customDrinkState(store) }
 }
 
 struct RecordState: Hashable, CustomStringConvertible {
@@ -45,6 +48,11 @@ struct RecordState: Hashable, CustomStringConvertible {
     }
 
     var description: String { "\(drink.id.short) \(drink.kind) \(drink.caffeineMg) \(drink.note ?? "-") deleted=\(isDeleted) \(clock) \(origin.rawValue.prefix(4))" }
+}
+
+/// Every custom drink row but its local sequence number, in name order.
+func customDrinkState(_ store: JournalStore) async throws -> [[SQLiteValue]] {
+    try await store.readOnlyQuery("SELECT name, caffeine_mg, deleted, hlc, origin FROM custom_drinks ORDER BY name").first?.rows ?? []
 }
 
 func drink(_ kind: String = "espresso", mg: Double = 64, minute: Int64 = 0, note: String? = nil) -> NewDrink {

@@ -4,14 +4,23 @@ public struct CaffeineStatus: Sendable, Equatable {
     public var currentMg: Double
     public var todayMg: Double
     public var drinksToday: Int
+    /// When the level is under the sleep threshold for good; nil when it already is.
+    public var sleepReadyAt: Timestamp?
+    /// The drinks that still count, for charting the level around now.
+    public var intakes: [CaffeineIntake] = []
 
     /// Today's caffeine in 8 oz cups of coffee (96 mg each), as Coffee Tracker counts.
     public var cupsToday: Double { todayMg / CaffeineModel.milligramsPerCup }
 
-    public init(at: Timestamp, currentMg: Double, todayMg: Double, drinksToday: Int) {
+    public init(
+        at: Timestamp, currentMg: Double, todayMg: Double, drinksToday: Int, sleepReadyAt: Timestamp? = nil,
+        intakes: [CaffeineIntake] = []
+    ) {
         self.at = at
         self.currentMg = currentMg
         self.todayMg = todayMg
         self.drinksToday = drinksToday
+        self.sleepReadyAt = sleepReadyAt
+        self.intakes = intakes
     }
 }

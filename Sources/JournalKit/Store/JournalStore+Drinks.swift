@@ -114,25 +114,29 @@ extension JournalStore {
         return rows.reversed()
     }
 
-    /// The caffeine in the body at `now` under `model`, and the local day's intake so far.
-    public func status(model: CaffeineModel = CaffeineModel(), at now: Timestamp? = nil) throws -> CaffeineStatus {
+    /// The caffeine in the body at `now`, the local day's intake, and when the level will stay under
+    /// `settings.sleepThresholdMg`.
+    public func status(settings: JournalSettings = .defaults, at now: Timestamp? = nil) throws -> CaffeineStatus {
         let now = now ?? clock.now()
+        let model = settings.model
+        // Every drink that still counts, also ones logged a little ahead of now.
         let intakes = try connection.query(
-            "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ? AND consumed_at <= ?",
-            [.integer((now - model.negligibleAfter).milliseconds), .integer(now.milliseconds)]
+            "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ?",
+            [.integer((now - model.negligibleAfter).milliseconds)]
         ) { CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1))) }
         let today = LocalTime.components(now).date
         let start = LocalTime.startOfDay(today)
         let end = LocalTime.startOfDay(today.adding(days: 1))
-        let totals = try connection.query(
-            "SELECT total(caffeine_mg), count(*) FROM drinks WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?",
-            [.integer(start.milliseconds), .integer(end.milliseconds)]
-        ) { ($0.double(0), Int($0.int64(1))) }
+        var todayMg = 0.0
+        var drinksToday = 0
+        for intake in intakes where intake.consumedAt >= start && intake.consumedAt < end {
+            todayMg += intake.caffeineMg
+            drinksToday += 1
+        }
         return CaffeineStatus(
-            at: now, currentMg: model.level(at: now, of: intakes), todayMg: totals.first?.0 ?? 0,
-            drinksToday: totals.first?.1 ?? 0)
+            at: now, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
+            sleepReadyAt: model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: now, intakes: intakes),
+            intakes: intakes)
     }
 
-    /// The current time on the store's clock.
-    public func now() -> Timestamp { clock.now() }
 }

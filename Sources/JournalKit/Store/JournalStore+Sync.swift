@@ -54,33 +54,50 @@ extension JournalStore {
         }
     }
 
-    /// This device's own changes after `position`, in sequence order, at most `limit`: what publishing
-    /// sends. `through` is how far they cover the sequence: the last one's when the page is full,
-    /// else every sequence number written so far (other devices' changes need no publishing).
-    public func ownChanges(after position: Int64, limit: Int) throws -> (revisions: [DrinkRevision], through: Int64) {
+    /// This device's own changes after `position`, drinks and custom drinks, in sequence order, at most
+    /// `limit`: what publishing sends. `through` is how far they cover the sequence: the last one's when
+    /// the page is full, else every sequence number written so far (other devices' changes need no
+    /// publishing).
+    public func ownChanges(after position: Int64, limit: Int) throws -> OwnChanges {
         // Read in one snapshot, or a change committed between two reads could be skipped over.
         try connection.run("BEGIN")
         defer { try? connection.run("COMMIT") }
-        let written = try connection.queryInteger("SELECT max(seq) FROM drinks") ?? 0
-        let own = try connection.query(
+        let written = try connection.queryInteger(Self.lastSequenceSQL) ?? 0
+        let bounds: [SQLiteValue] = [.text(deviceID.rawValue), .integer(position), .integer(written), .integer(Int64(max(limit, 1)))]
+        var drinks = try connection.query(
             "SELECT \(DrinkRows.columns) FROM drinks WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
-            [.text(deviceID.rawValue), .integer(position), .integer(written), .integer(Int64(max(limit, 1)))],
-            row: DrinkRows.revision)
-        let through = own.count >= limit ? own[own.count - 1].sequence : max(written, position)
-        return (own, through)
+            bounds, row: DrinkRows.revision)
+        var kinds = try connection.query(
+            "SELECT \(CustomDrinkRows.columns) FROM custom_drinks WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+            bounds, row: CustomDrinkRows.revision)
+        var sequences = drinks.map(\.sequence) + kinds.map(\.sequence)
+        guard sequences.count >= limit else { return OwnChanges(drinks: drinks, kinds: kinds, through: max(written, position)) }
+        // A full page: keep the first `limit` of the two lists merged, and cover up to the last kept.
+        sequences.sort()
+        let through = sequences[limit - 1]
+        drinks.removeAll { $0.sequence > through }
+        kinds.removeAll { $0.sequence > through }
+        return OwnChanges(drinks: drinks, kinds: kinds, through: through)
     }
 
     /// How many of this device's changes are not on the hub yet.
     public func unpublishedCount(hubID: String) throws -> Int {
         let published = try hub().map { $0.hubID == hubID ? $0.publishedThrough : 0 } ?? 0
         return Int(try connection.queryInteger(
-            "SELECT count(*) FROM drinks WHERE origin = ? AND seq > ?", .text(deviceID.rawValue), .integer(published)) ?? 0)
+            """
+            SELECT (SELECT count(*) FROM drinks WHERE origin = ?1 AND seq > ?2)
+                 + (SELECT count(*) FROM custom_drinks WHERE origin = ?1 AND seq > ?2)
+            """, .text(deviceID.rawValue), .integer(published)) ?? 0)
     }
 
     /// The highest local sequence number written so far.
     public func lastSequence() throws -> Int64 {
-        try connection.queryInteger("SELECT max(seq) FROM drinks") ?? 0
+        try connection.queryInteger(Self.lastSequenceSQL) ?? 0
     }
+
+    /// The last sequence number given out, in either table that shares the sequence.
+    static let lastSequenceSQL =
+        "SELECT max(coalesce((SELECT max(seq) FROM drinks), 0), coalesce((SELECT max(seq) FROM custom_drinks), 0))"
 
     /// How far each remote device's log was applied here.
     public func anchors(hubID: String) throws -> [DeviceID: Int64] {
@@ -96,9 +113,11 @@ extension JournalStore {
 
     /// Merges records received from `device` and moves its anchor to `position`, in one transaction:
     /// a crash applies all of it or none, and nothing twice. Each record replaces the local state of
-    /// its drink only when its `(clock, origin)` is greater; equal keys are the same record.
+    /// its drink (or custom drink) only when its `(clock, origin)` is greater; equal keys are the same
+    /// record.
     public func applyReceived(
-        _ revisions: [DrinkRevision], from device: DeviceID, through position: Int64, hubID: String
+        _ revisions: [DrinkRevision], kinds: [DrinkKindRevision] = [], from device: DeviceID, through position: Int64,
+        hubID: String
     ) throws -> ApplyOutcome {
         try write(nil) { context in
             var outcome = ApplyOutcome()
@@ -111,6 +130,17 @@ extension JournalStore {
                     continue
                 }
                 try context.writeReceived(revision)
+                outcome.applied += 1
+            }
+            for kind in kinds {
+                context.receive(kind.clock)
+                if let current = try CustomDrinkRows.find(kind.name, in: connection),
+                    (current.clock, current.origin) >= (kind.clock, kind.origin)
+                {
+                    outcome.unchanged += 1
+                    continue
+                }
+                try context.writeReceived(kind: kind)
                 outcome.applied += 1
             }
             try connection.run(
@@ -147,6 +177,13 @@ extension JournalStore {
             for var revision in own {
                 revision.origin = new
                 try context.writeReceived(revision)
+            }
+            let ownKinds = try connection.query(
+                "SELECT \(CustomDrinkRows.columns) FROM custom_drinks WHERE origin = ? ORDER BY seq", [.text(deviceID.rawValue)],
+                row: CustomDrinkRows.revision)
+            for var kind in ownKinds {
+                kind.origin = new
+                try context.writeReceived(kind: kind)
             }
             try connection.run("UPDATE meta SET value = ? WHERE key = 'device_id'", .text(new.rawValue))
             try connection.run("UPDATE sync_hub SET published_through = 0")

@@ -48,3 +48,14 @@ public struct ApplyOutcome: Sendable, Equatable {
         self.unchanged = unchanged
     }
 }
+
+/// A page of this device's own changes, for publishing.
+public struct OwnChanges: Sendable {
+    public let drinks: [DrinkRevision]
+    public let kinds: [DrinkKindRevision]
+    /// The local sequence number the page covers up to.
+    public let through: Int64
+
+    public var isEmpty: Bool { drinks.isEmpty && kinds.isEmpty }
+    public var count: Int { drinks.count + kinds.count }
+}

@@ -21,7 +21,7 @@ struct WriteContext {
         let last = try connection.queryInteger("SELECT value FROM meta WHERE key = 'hlc'") ?? 0
         hybridClock = HybridLogicalClock(last: HybridTimestamp(rawValue: last))
         startingClock = hybridClock
-        lastSequence = try connection.queryInteger("SELECT max(seq) FROM drinks") ?? 0
+        lastSequence = try connection.queryInteger(JournalStore.lastSequenceSQL) ?? 0
         undoAction = action
         undoGroup = action == nil ? 0 : (try connection.queryInteger("SELECT max(change_id) FROM undo_log") ?? 0) + 1
     }
@@ -68,6 +68,23 @@ struct WriteContext {
                 .integer(revision.clock.rawValue))
         }
         return revision
+    }
+
+    /// Writes a local change to a custom drink.
+    mutating func writeLocal(kind name: String, caffeineMg: Double, deleted: Bool, before: DrinkKindRevision?) throws -> DrinkKindRevision {
+        var reading = hybridClock.tick(now: now)
+        if let before, before.clock >= reading { reading = before.clock.successor }
+        let revision = DrinkKindRevision(
+            name: name, caffeineMg: caffeineMg, isDeleted: deleted, clock: reading, origin: device, sequence: nextSequence())
+        try connection.cached(CustomDrinkRows.upsert).run(CustomDrinkRows.values(revision))
+        return revision
+    }
+
+    /// Stores a custom drink's revision as it is (received, or re-stamped), with the next sequence number.
+    mutating func writeReceived(kind revision: DrinkKindRevision) throws {
+        var stored = revision
+        stored.sequence = nextSequence()
+        try connection.cached(CustomDrinkRows.upsert).run(CustomDrinkRows.values(stored))
     }
 
     /// Stores a revision as it is (one received from another device), with the next sequence number.

@@ -27,11 +27,12 @@ struct Add: AsyncParsableCommand {
 
     func run() async throws {
         let name = drink.joined(separator: " ")
-        let kind = try DrinkCatalog.builtIn.resolve(name)
-        let mg = try CaffeineDose.validated(mg ?? kind.caffeineMg)
+        if let mg { _ = try CaffeineDose.validated(mg) }
         let clock = try global.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
         let store = try await global.openStore(clock: clock)
+        let kind = try await KindLookup.resolve(name, in: store)
+        let mg = try CaffeineDose.validated(mg ?? kind.caffeineMg)
         let added = try await store.add(NewDrink(kind: kind.name, caffeineMg: mg, consumedAt: consumedAt, note: note))
         if output.json {
             Output.line(DrinkExchange.json(added).prettyText)

@@ -3,12 +3,20 @@ import JournalKit
 
 struct Drinks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "drinks", abstract: "The drinks `journal add` knows, with their caffeine.")
+        commandName: "drinks",
+        abstract: "The drinks `journal add` knows, and your own.",
+        subcommands: [DrinksList.self, DrinksAdd.self, DrinksRemove.self],
+        defaultSubcommand: DrinksList.self)
+}
 
+struct DrinksList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The catalog, your own drinks included.")
+
+    @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let kinds = DrinkCatalog.builtIn.kinds
+        let kinds = try await global.openStore().catalog().kinds
         if output.json {
             Output.line(JSONValue.array(kinds.map { kind in
                 .object([
@@ -21,5 +29,41 @@ struct Drinks: AsyncParsableCommand {
         }
         let rows = kinds.map { [$0.name, formatMilligrams($0.caffeineMg), $0.aliases.joined(separator: ", "), $0.source] }
         Output.line(Output.table(["DRINK", "MG", "ALSO", "SOURCE"], rows))
+    }
+}
+
+struct DrinksAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Define a drink of your own (or change its caffeine); it reaches your other machines.",
+        discussion: "Example: journal drinks add oat-latte --mg 130, then journal add oat-latte.")
+
+    @Argument(help: ArgumentHelp("Its name: letters, digits and dashes.", valueName: "name"))
+    var name: String
+
+    @Option(name: .long, parsing: .unconditional, help: "Caffeine in one serving, in mg.")
+    var mg: Double
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let kind = try await global.openStore().defineDrink(named: name, caffeineMg: mg)
+        Output.line("Defined \(kind.name): \(formatMilligrams(kind.caffeineMg)) mg. Log it with: journal add \(kind.name)")
+    }
+}
+
+struct DrinksRemove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Remove a drink of your own; drinks already logged with it stay as they are.")
+
+    @Argument(help: ArgumentHelp("The name of one of your drinks.", valueName: "name"))
+    var name: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let kind = try await global.openStore().removeDrinkKind(named: name)
+        Output.line("Removed \(kind.name) from your drinks.")
     }
 }

@@ -32,11 +32,13 @@ struct Edit: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let kind = try drink.map { try DrinkCatalog.builtIn.resolve($0) }
-        let mg = try (mg ?? kind?.caffeineMg).map { try CaffeineDose.validated($0) }
+        if let mg { _ = try CaffeineDose.validated(mg) }
         let clock = try global.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) }
         let store = try await global.openStore(clock: clock)
+        var kind: DrinkKind?
+        if let drink { kind = try await KindLookup.resolve(drink, in: store) }
+        let mg = try (mg ?? kind?.caffeineMg).map { try CaffeineDose.validated($0) }
         let target = try await store.drink(idPrefix: id)
         let edited = try await store.edit(
             target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg, consumedAt: consumedAt, note: note))

@@ -21,8 +21,8 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         let bytes = try FileBytes.read(file)
         let clock = try global.clock()
-        let drinks = try DrinkExchange.parse(bytes, catalog: .builtIn, now: clock.now())
         let store = try await global.openStore(clock: clock)
+        let drinks = try DrinkExchange.parse(bytes, catalog: try await store.catalog(), now: clock.now())
         let summary = try await store.importDrinks(drinks)
         let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
         Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")

@@ -1,0 +1,93 @@
+import ArgumentParser
+import JournalKit
+
+struct Stats: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Caffeine per day over the last days, the average, what it came from, and days over the limit.")
+
+    @Option(name: .long, help: "How many days, today included.")
+    var days = 7
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (1...3660).contains(days) else { throw ValidationError("--days must be from 1 to 3660, such as --days 30.") }
+    }
+
+    func run() async throws {
+        let settings = try ConfigFile.load().settings
+        let clock = try global.clock()
+        let store = try await global.openStore(clock: clock)
+        let last = LocalTime.components(clock.now()).date
+        let first = last.adding(days: -(days - 1))
+        let totals = try await store.dailyTotals(from: first, through: last)
+        let kinds = try await store.kindTotals(from: first, through: last)
+        let sum = totals.reduce(0) { $0 + $1.caffeineMg }
+        let average = sum / Double(totals.count)
+        let overLimit = totals.filter { $0.caffeineMg > settings.dailyLimitMg }.count
+
+        if output.json {
+            Output.line(JSONValue.object([
+                ("from", .string(first.description)), ("to", .string(last.description)),
+                ("days", .array(totals.map { day in
+                    .object([
+                        ("date", .string(day.date.description)), ("caffeine_mg", .number(rounded(day.caffeineMg))),
+                        ("drinks", .number(Double(day.drinks))),
+                    ])
+                })),
+                ("average_mg", .number(rounded(average))),
+                ("daily_limit_mg", .number(settings.dailyLimitMg)),
+                ("days_over_limit", .number(Double(overLimit))),
+                ("drinks", .array(kinds.map { kind in
+                    .object([
+                        ("drink", .string(kind.kind)), ("caffeine_mg", .number(rounded(kind.caffeineMg))),
+                        ("count", .number(Double(kind.drinks))),
+                        ("share", .number(sum > 0 ? (kind.caffeineMg / sum * 1000).rounded() / 1000 : 0)),
+                    ])
+                })),
+            ]).prettyText)
+            return
+        }
+
+        Output.line("Last \(days) day\(days == 1 ? "" : "s") (\(first) to \(last)), daily limit \(formatMilligrams(settings.dailyLimitMg)) mg")
+        let width = 32
+        let scale = max(totals.map(\.caffeineMg).max() ?? 0, settings.dailyLimitMg)
+        let limitColumn = min(width - 1, Int((settings.dailyLimitMg / scale * Double(width)).rounded()))
+        for day in totals {
+            Output.line(bar(day, width: width, scale: scale, limitColumn: limitColumn, limit: settings.dailyLimitMg))
+        }
+        Output.line("")
+        Output.line("Average \(formatMilligrams(average.rounded())) mg a day; \(overLimit) of \(days) day\(days == 1 ? "" : "s") over the limit")
+        if !kinds.isEmpty, sum > 0 {
+            let shares = kinds.map { "\($0.kind) \(Int(($0.caffeineMg / sum * 100).rounded()))%" }
+            Output.line("From: " + shares.joined(separator: ", "))
+        }
+    }
+
+    /// `Sat 11-21  ██████████▌     │   319 mg  4 drinks`
+    private func bar(_ day: DayTotal, width: Int, scale: Double, limitColumn: Int, limit: Double) -> String {
+        let eighths = Array(" ▏▎▍▌▋▊▉")
+        let cells = day.caffeineMg / scale * Double(width)
+        let full = Int(cells.rounded(.down))
+        var text = String(repeating: "█", count: full)
+        let part = Int(((cells - Double(full)) * 8).rounded(.down))
+        if part > 0, full < width { text.append(eighths[part]) }
+        var padded = Array(text)
+        while padded.count < width { padded.append(padded.count == limitColumn ? "│" : " ") }
+        let barText = String(padded)
+        let coloured = day.caffeineMg > limit ? Output.red(barText) : Output.cyan(barText)
+        let mg = formatMilligrams(day.caffeineMg)
+        let drinks = day.drinks == 0 ? "" : "  \(day.drinks) drink\(day.drinks == 1 ? "" : "s")"
+        let label = "\(Self.weekday(day.date)) \(day.date.description.dropFirst(5))"
+        return "\(label)  \(coloured) \(String(repeating: " ", count: max(0, 5 - mg.count)))\(mg) mg\(drinks)"
+    }
+
+    static func weekday(_ date: LocalDate) -> String {
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        return names[LocalTime.components(LocalTime.startOfDay(date) + .seconds(12 * 3600)).weekday]
+    }
+
+    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

@@ -1,0 +1,58 @@
+import JournalKit
+
+/// A small chart of the caffeine level over the past and next 12 hours, with the sleep threshold
+/// marked: what `journal status` draws on a terminal.
+struct LevelChart {
+    let status: CaffeineStatus
+    let model: CaffeineModel
+    let threshold: Double
+
+    static let columns = 48
+    static let rows = 6
+    static let span: Duration = .seconds(12 * 3600)
+
+    /// The chart's lines, oldest time on the left, now in the middle.
+    func lines() -> [String] {
+        let step = Int64(Self.span.wholeMilliseconds * 2) / Int64(Self.columns)
+        let start = status.at - Self.span
+        var levels: [Double] = []
+        for column in 0..<Self.columns {
+            // The middle of each column's half hour.
+            let instant = start + .milliseconds(step * Int64(column) + step / 2)
+            levels.append(model.level(at: instant, of: status.intakes))
+        }
+        let top = max(levels.max() ?? 0, threshold * 1.5, 1)
+        let eighths = Array(" ▁▂▃▄▅▆▇█")
+        let thresholdRow = Int((threshold / top * Double(Self.rows)).rounded(.down))
+        var lines: [String] = []
+        for row in (0..<Self.rows).reversed() {
+            // Runs of level cells and of threshold marks, each coloured once.
+            var line = ""
+            var levelRun = ""
+            var markRun = ""
+            for level in levels {
+                let filled = level / top * Double(Self.rows) - Double(row)
+                if filled > 0 {
+                    if !markRun.isEmpty { line += Output.yellow(markRun); markRun = "" }
+                    levelRun.append(filled >= 1 ? "█" : eighths[max(1, Int((filled * 8).rounded(.down)))])
+                } else {
+                    if !levelRun.isEmpty { line += Output.cyan(levelRun); levelRun = "" }
+                    if row == thresholdRow { markRun.append("┄") } else { line += " " }
+                }
+            }
+            if !levelRun.isEmpty { line += Output.cyan(levelRun) }
+            if !markRun.isEmpty { line += Output.yellow(markRun) }
+            let label = row == Self.rows - 1 ? "\(formatMilligrams(top.rounded())) mg" : row == thresholdRow ? "\(formatMilligrams(threshold)) mg sleep" : ""
+            lines.append("  │" + line + "│ " + label)
+        }
+        let half = Self.columns / 2
+        lines.append("  └" + String(repeating: "─", count: half - 1) + "┴" + String(repeating: "─", count: Self.columns - half) + "┘")
+        let left = LocalTime.clockTime(start)
+        let middle = "now " + LocalTime.clockTime(status.at)
+        let right = LocalTime.clockTime(status.at + Self.span)
+        let gap1 = max(1, half - left.count - middle.count / 2)
+        let gap2 = max(1, Self.columns + 2 - left.count - gap1 - middle.count - right.count)
+        lines.append("   " + left + String(repeating: " ", count: gap1) + middle + String(repeating: " ", count: gap2) + right)
+        return lines
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Settings, status with the limit and sleep time, stats, completions and colour, as a user runs them.
+@Suite struct InsightCommandTests {
+    func writeConfig(_ journal: JournalCLI, _ text: String) throws {
+        let folder = journal.home + "/.config/journal"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: folder + "/config.toml", atomically: true, encoding: .utf8)
+    }
+
+    @Test func statusUsesTheConfiguredHalfLifeLimitAndThreshold() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "large-coffee", "--at", "8:00")
+            try journal.run("add", "double-espresso", "--at", "13:00")
+            try journal.run("add", "tea", "--at", "15:00")
+            let defaults = try #require(try journal.json("status", "--json") as? [String: Any])
+            #expect(defaults["half_life_hours"] as? Double == 5)
+            #expect(defaults["daily_limit_mg"] as? Double == 400)
+            #expect(defaults["remaining_today_mg"] as? Double == 33)
+
+            try writeConfig(journal, "# mine\nhalf_life_hours = 8\ndaily_limit_mg = 300\nsleep_threshold_mg = 25.5\n")
+            let status = try #require(try journal.json("status", "--json") as? [String: Any])
+            let level = 192 * pow(0.5, 7.5 / 8) + 128 * pow(0.5, 2.5 / 8) + 47 * pow(0.5, 0.5 / 8)
+            #expect(abs((status["current_mg"] as? Double ?? 0) - level) < 0.01)
+            #expect(status["half_life_hours"] as? Double == 8)
+            #expect(status["daily_limit_mg"] as? Double == 300)
+            #expect(status["remaining_today_mg"] as? Double == 0)
+            #expect(status["sleep_threshold_mg"] as? Double == 25.5)
+            // Now is 15:30 UTC; the level reaches 25.5 mg 8 * log2(level / 25.5) hours later, from the next minute.
+            let hours = 8 * log2(level / 25.5)
+            let ready = Date(timeIntervalSince1970: 1_795_275_000 + hours * 3600)
+            let expected = Date(timeIntervalSince1970: (ready.timeIntervalSince1970 / 60).rounded(.up) * 60)
+            let text = try #require(status["sleep_ready_at"] as? String)
+            let parsed = try #require(ISO8601DateFormatter().date(from: text))
+            #expect(abs(parsed.timeIntervalSince(expected)) <= 60, "\(text)")
+            let plain = try journal.run("status").stdout
+            #expect(plain.contains("Limit         67 mg over your 300 mg"))
+            #expect(plain.contains("Sleep-ready   from tomorrow"))
+            #expect(!plain.contains("│"), "no chart when stdout is not a terminal")
+        }
+    }
+
+    @Test func configShowsWhereEachSettingComesFrom() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            #expect(try journal.run("config").stdout.contains("half_life_hours     5 hours  default"))
+            try writeConfig(journal, "\n\ndaily_limit_mg = 250\n")
+            let config = try #require(try journal.json("config", "--json") as? [String: Any])
+            let settings = try #require(config["settings"] as? [String: [String: Any]])
+            #expect(settings["daily_limit_mg"]?["value"] as? Double == 250)
+            #expect((settings["daily_limit_mg"]?["source"] as? String)?.hasSuffix("config.toml, line 3") == true)
+            #expect(settings["half_life_hours"]?["source"] as? String == "default")
+        }
+    }
+
+    @Test(arguments: [
+        ("half_life_hours = 5\ndaily_limit = 300\n", "line 2, daily_limit: there is no such setting"),
+        ("half_life_hours = \"slow\"\n", "line 1, half_life_hours: it must be a number of hours"),
+        ("\nhalf_life_hours = 0.1\n", "line 2, half_life_hours: 0.1 is out of range: use 1 to 48 hours"),
+        ("sleep_threshold_mg = -5\n", "line 1, sleep_threshold_mg: -5 is out of range"),
+        ("daily_limit_mg = 400\ndaily_limit_mg = 300\n", "line 2"),
+        ("[limits]\ndaily_limit_mg = 300\n", "line 1, limits: there is no such setting"),
+        ("half_life_hours 5\n", "line 1"),
+    ])
+    func aBadConfigFileIsAnErrorNamingTheLineNotADefault(text: String, message: String) async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "espresso")
+            try writeConfig(journal, text)
+            for command in [["status"], ["config"], ["stats"]] {
+                let result = try journal.run(command)
+                #expect(result.status == 65, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains("config.toml, \(message)"), "\(result.stderr)")
+            }
+            // Commands that do not use the settings are not held up by them.
+            #expect(try journal.run("add", "tea").status == 0)
+        }
+    }
+
+    @Test func statsCoversEveryDayOfTheRangeEmptyOnesIncluded() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "quad-espresso", "--at", "2 days ago 9am")
+            try journal.run("add", "large-coffee", "--at", "2 days ago 1pm")
+            try journal.run("add", "espresso", "--at", "5 days ago 10:00")
+            try journal.run("add", "tea", "--at", "9:00")
+            try journal.run("add", "espresso", "--at", "20 days ago 10:00")
+            let stats = try #require(try journal.json("stats", "--days", "7", "--json") as? [String: Any])
+            let days = try #require(stats["days"] as? [[String: Any]])
+            #expect(days.map { $0["date"] as? String } == (15...21).map { "2026-11-\($0)" })
+            #expect(days.map { $0["caffeine_mg"] as? Double } == [0, 64, 0, 0, 448, 0, 47])
+            #expect(days.map { $0["drinks"] as? Double } == [0, 1, 0, 0, 2, 0, 1])
+            #expect(stats["average_mg"] as? Double == 79.86)
+            #expect(stats["days_over_limit"] as? Double == 1)
+            let drinks = try #require(stats["drinks"] as? [[String: Any]])
+            #expect(drinks.first?["drink"] as? String == "quad-espresso")
+            #expect(drinks.first?["share"] as? Double == 0.458)
+            let text = try journal.run("stats", "--days", "7").stdout
+            #expect(text.split(separator: "\n").filter { $0.hasPrefix("Sun ") || $0.hasPrefix("Mon ") || $0.hasPrefix("Wed ") }.count == 3)
+            #expect(text.contains("Average 80 mg a day; 1 of 7 days over the limit"))
+            #expect(try journal.run("stats", "--days", "0").status == 64)
+        }
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsCoverTheCommands(shell: String) async throws {
+        try await withTemporaryDirectory { home in
+            let result = try JournalCLI(home: home).run("--generate-completion-script", shell)
+            #expect(result.status == 0)
+            for word in ["journal", "status", "stats", "drinks", "sync"] { #expect(result.stdout.contains(word)) }
+        }
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "double-espresso", "--at", "14:00")
+            func onTerminal(_ extra: [String: String]) throws -> String {
+                var environment = journal.environment
+                for (key, value) in extra { environment[key] = value }
+                environment["TERM"] = "xterm"
+                // `script` gives the command a pseudo-terminal, as an interactive shell would.
+                return try ProcessRunner.run("/usr/bin/script", ["-qec", "\(JournalCLI.binary) status", "/dev/null"], environment: environment).stdout
+            }
+            let coloured = try onTerminal([:])
+            #expect(coloured.contains("\u{1B}["))
+            #expect(coloured.contains("50 mg sleep"), "the chart is drawn on a terminal")
+            let plain = try onTerminal(["NO_COLOR": "1"])
+            #expect(!plain.contains("\u{1B}["))
+            #expect(plain.contains("50 mg sleep"))
+            #expect(!(try journal.run("status").stdout.contains("\u{1B}[")))
+        }
+    }
+}

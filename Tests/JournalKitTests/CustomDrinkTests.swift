@@ -1,0 +1,54 @@
+import Testing
+import TestSupport
+
+@testable import JournalKit
+
+@Suite struct CustomDrinkTests {
+    @Test func definedDrinksJoinTheCatalogAndRemovalKeepsHistory() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
+            let latte = try await store.defineDrink(named: "Oat Latte", caffeineMg: 130)
+            #expect(latte == DrinkKind(name: "oat-latte", caffeineMg: 130, source: "your own", isCustom: true))
+            #expect(try await store.catalog().kind(named: "oat latte") == latte)
+            let logged = try await store.add(NewDrink(kind: latte.name, caffeineMg: latte.caffeineMg, consumedAt: Timestamp(milliseconds: 0)))
+            _ = try await store.defineDrink(named: "oat-latte", caffeineMg: 150)
+            #expect(try await store.catalog().kind(named: "oat-latte")?.caffeineMg == 150)
+            _ = try await store.removeDrinkKind(named: "oat-latte")
+            #expect(try await store.catalog().kind(named: "oat-latte") == nil)
+            #expect(try await store.drinks() == [logged])
+            await #expect(throws: CustomDrinkError.notFound("oat-latte", suggestions: [])) {
+                _ = try await store.removeDrinkKind(named: "oat-latte")
+            }
+        }
+    }
+
+    @Test func builtInNamesAndOddNamesAreRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
+            await #expect(throws: CustomDrinkError.builtIn("coffee")) { _ = try await store.defineDrink(named: "Coffee", caffeineMg: 1) }
+            await #expect(throws: CustomDrinkError.builtInCannotBeRemoved("espresso")) { _ = try await store.removeDrinkKind(named: "espresso") }
+            for name in ["", "9lives", "tea/2", String(repeating: "x", count: 41), "café"] {
+                await #expect(throws: CustomDrinkError.invalidName(name)) { _ = try await store.defineDrink(named: name, caffeineMg: 1) }
+            }
+            await #expect(throws: InvalidDoseError.self) { _ = try await store.defineDrink(named: "huge", caffeineMg: 5000) }
+            #expect(try await store.customDrinkKinds().isEmpty)
+        }
+    }
+
+    @Test func customDrinksShareTheChangeSequenceWithDrinks() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
+            _ = try await store.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: Timestamp(milliseconds: 0)))
+            _ = try await store.defineDrink(named: "mate", caffeineMg: 80)
+            _ = try await store.add(NewDrink(kind: "mate", caffeineMg: 80, consumedAt: Timestamp(milliseconds: 1)))
+            let own = try await store.ownChanges(after: 0, limit: 10)
+            #expect(own.drinks.map(\.sequence) == [1, 3])
+            #expect(own.kinds.map(\.sequence) == [2])
+            #expect(own.through == 3)
+            let firstTwo = try await store.ownChanges(after: 0, limit: 2)
+            #expect(firstTwo.count == 2)
+            #expect(firstTwo.through == 2)
+            #expect(try await store.ownChanges(after: 2, limit: 2).drinks.map(\.sequence) == [3])
+        }
+    }
+}
