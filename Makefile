@@ -4,6 +4,8 @@ PREFIX ?= $(HOME)/.local
 BINDIR := $(PREFIX)/bin
 DOCDIR := $(PREFIX)/share/doc/journal
 UNITDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
+DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
 # Debian packages the build and the tests need.
 APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd
@@ -38,7 +40,12 @@ install: build
 	install -m 0755 "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(BINDIR)/"
 	install -m 0644 README.md "$(DOCDIR)/README.md"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/journal-sync.service > "$(UNITDIR)/journal-sync.service"
-	@echo "Installed journal and journal-syncd into $(BINDIR), and the journal-sync user service into $(UNITDIR)."
+	install -d "$(DATADIR)/bash-completion/completions" "$(DATADIR)/zsh/site-functions" "$(FISHDIR)"
+	"$(BINDIR)/journal" --generate-completion-script bash > "$(DATADIR)/bash-completion/completions/journal"
+	"$(BINDIR)/journal" --generate-completion-script zsh > "$(DATADIR)/zsh/site-functions/_journal"
+	"$(BINDIR)/journal" --generate-completion-script fish > "$(FISHDIR)/journal.fish"
+	@echo "Installed journal and journal-syncd into $(BINDIR), the journal-sync user service into $(UNITDIR),"
+	@echo "and completions for bash, zsh (add $(DATADIR)/zsh/site-functions to fpath) and fish."
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac
 	@echo "To sync in the background (after journal sync init):"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now journal-sync"
