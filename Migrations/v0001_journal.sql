@@ -38,6 +38,9 @@ CREATE TABLE undo_log (
     PRIMARY KEY (change_id, drink_id)
 ) STRICT;
 
+-- Undo looks up a drink's earlier changes.
+CREATE INDEX undo_log_by_drink ON undo_log (drink_id, change_id);
+
 -- Live drinks, oldest first, with local times.
 CREATE VIEW history AS
 SELECT id,

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,9 +33,10 @@ public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecke
         if started == 0 {
             pthread_detach(thread)
         } else {
-            // Out of threads: run jobs inline rather than never. Still serial, since the queue is.
+            // Out of threads (a TasksMax limit, say): a serial dispatch queue keeps the jobs serial,
+            // on whichever pool thread dispatch can find, rather than never running them.
             Unmanaged<ThreadBody>.fromOpaque(context).release()
-            queue.runInline = true
+            queue.fallback = DispatchQueue(label: "journal.serial-executor")
         }
     }
 
@@ -41,8 +44,12 @@ public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecke
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        if !queue.push(.job(job)) {
-            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        if let fallback = queue.fallback {
+            let serial = asUnownedSerialExecutor()
+            let task = asUnownedTaskExecutor()
+            fallback.async { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
+        } else {
+            queue.push(.job(job))
         }
     }
 
@@ -53,7 +60,7 @@ public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecke
             let work: @Sendable () -> Void = {
                 do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
             }
-            if !queue.push(.closure(work)) { work() }
+            if let fallback = queue.fallback { fallback.async(execute: work) } else { queue.push(.closure(work)) }
         }
     }
 
@@ -79,7 +86,8 @@ private final class JobQueue: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var drainingThread: pthread_t?
-    var runInline = false
+    /// Set once, before any job, when no thread could be started.
+    nonisolated(unsafe) var fallback: DispatchQueue?
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -93,14 +101,11 @@ private final class JobQueue: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// False when the job must run inline because no thread could be started.
-    func push(_ job: Work) -> Bool {
+    func push(_ job: Work) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        if runInline { return false }
         jobs.append(job)
         pthread_cond_signal(condition)
-        return true
     }
 
     func close() {

@@ -65,7 +65,7 @@ enum SegmentCodec {
                 case .string(let id) = fields[0], case .string(let kind) = fields[1],
                 case .number(let mg) = fields[2], case .number(let consumedAt) = fields[3],
                 case .number(let deleted) = fields[5], case .string(let clockText) = fields[6],
-                let clock = Int64(clockText), case .string(let origin) = fields[7],
+                let clock = Int64(clockText), HybridTimestamp.isPlausible(clock), case .string(let origin) = fields[7],
                 RandomIdentifier.normalizedUUID(id) == id, mg.isFinite, mg >= 0, mg <= CaffeineDose.maximumMg,
                 consumedAt == consumedAt.rounded(), abs(consumedAt) < 9e15, deleted == 0 || deleted == 1
             else { throw SegmentContentError("drink record \(index + 1) is malformed") }
@@ -91,7 +91,7 @@ enum SegmentCodec {
             guard case .array(let fields) = record, fields.count == 5,
                 case .string(let name) = fields[0], case .number(let mg) = fields[1],
                 case .number(let deleted) = fields[2], case .string(let clockText) = fields[3],
-                let clock = Int64(clockText), case .string(let origin) = fields[4],
+                let clock = Int64(clockText), HybridTimestamp.isPlausible(clock), case .string(let origin) = fields[4],
                 !name.isEmpty, name.count <= 40, mg.isFinite, mg >= 0, mg <= CaffeineDose.maximumMg,
                 deleted == 0 || deleted == 1
             else { throw SegmentContentError("custom drink record \(index + 1) is malformed") }

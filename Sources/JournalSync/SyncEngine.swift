@@ -27,10 +27,12 @@ public actor SyncEngine {
     public func sync() async throws -> SyncReport {
         let lock = try SyncLock.acquire(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
+        // Checked under the lock, which `journal sync new-device` holds while it changes the id.
+        guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
         var report = SyncReport()
         let own = try await checkOwnLog()
-        try await publish(from: joined.publishedThrough, alreadyOnHub: own, into: &report)
+        try await publish(from: joined.publishedThrough, onHub: own, into: &report)
         try await pull(into: &report)
         return report
     }
@@ -49,40 +51,66 @@ public actor SyncEngine {
         return Set(onHub)
     }
 
-    private func publish(from published: Int64, alreadyOnHub: Set<SegmentName>, into report: inout SyncReport) async throws {
+    /// Publishes this device's changes as segments whose ranges follow one another without a gap: each
+    /// starts right after the last one written, so a reader tells a segment still on its way (a gap)
+    /// from positions that hold nothing of this device. Pages of other devices' changes move the
+    /// published position without a segment; the next segment's range covers them.
+    private func publish(from published: Int64, onHub: Set<SegmentName>, into report: inout SyncReport) async throws {
         var position = published
+        // A segment remembered but not marked published means a crash came between: keep it if it
+        // reached the hub, forget it if it did not (its changes are still after `position`).
+        for range in try await store.publishedRanges(hubID: hub.id) where range.last > position {
+            if onHub.contains(SegmentName(first: range.first, last: range.last)) {
+                try await store.markPublished(through: range.last, hubID: hub.id)
+                position = range.last
+            } else {
+                try await store.forgetPublishing(range, hubID: hub.id)
+            }
+        }
+        var next = (try await store.publishedRanges(hubID: hub.id).map(\.last).max() ?? 0) + 1
         while true {
             // Stopping between segments is safe: each is published (and each pull applied) on its own.
             try Task.checkCancellation()
             let page = try await store.ownChanges(after: position, limit: segmentSize)
             guard page.through > position else { return }
             if !page.isEmpty {
-                let name = SegmentName(first: position + 1, last: page.through)
+                let name = SegmentName(first: next, last: page.through)
                 // Remembered before writing, so the segment is known as ours even if we die right after.
                 try await store.recordPublishing(PublishedRange(first: name.first, last: name.last), hubID: hub.id)
-                if !alreadyOnHub.contains(name) {
-                    let plaintext = SegmentCodec.encode(page.drinks, kinds: page.kinds)
-                    let sealed = try SegmentSeal.seal(
-                        plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
-                    try hub.write(sealed, as: name, of: store.deviceID)
-                }
+                let plaintext = SegmentCodec.encode(page.drinks, kinds: page.kinds)
+                let sealed = try SegmentSeal.seal(
+                    plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
+                try hub.write(sealed, as: name, of: store.deviceID)
                 report.published += page.count
                 report.segmentsWritten += 1
+                next = page.through + 1
             }
             try await store.markPublished(through: page.through, hubID: hub.id)
             position = page.through
         }
     }
 
+    /// Applies every other device's segments after its anchor, in order. A segment that does not start
+    /// right after the anchor means one before it has not arrived yet (Syncthing and Dropbox copy files
+    /// in any order): that device waits for it. A segment that cannot be read or opened is reported
+    /// and holds its device back; the other devices still sync.
     private func pull(into report: inout SyncReport) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         for device in try hub.devices() where device != store.deviceID {
             var anchor = anchors[device] ?? 0
             for segment in try hub.segments(of: device) where segment.last > anchor {
                 try Task.checkCancellation()
+                guard segment.first <= anchor + 1 else {
+                    report.waiting.append(SegmentGap(device: device, first: anchor + 1, last: segment.first - 1))
+                    break
+                }
                 let content: (drinks: [DrinkRevision], kinds: [DrinkKindRevision])
                 do {
-                    let opened = try SegmentSeal.open(try hub.read(segment, of: device), key: key, device: device, name: segment)
+                    let sealed: [UInt8]
+                    do { sealed = try hub.read(segment, of: device) } catch {
+                        throw SegmentContentError("it cannot be read (\(error))")
+                    }
+                    let opened = try SegmentSeal.open(sealed, key: key, device: device, name: segment)
                     content = try SegmentCodec.decode(opened.plaintext, format: opened.format)
                     if content.drinks.contains(where: { $0.origin != device }) || content.kinds.contains(where: { $0.origin != device }) {
                         throw SegmentContentError("it holds records of another device")

@@ -12,12 +12,13 @@ public enum SyncError: JournalFailure, Equatable {
     case hubUnavailable(hub: String, reason: String)
     case copiedDatabase(device: DeviceID, foreign: [String])
     case segmentsFailed([SegmentFailure])
+    case deviceIdentityChanged
 
     public var kind: FailureKind {
         switch self {
         case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
         case .corruptHub, .hubFormatTooNew, .segmentsFailed: return .badData
-        case .notJoined, .noKey, .hubUnavailable, .copiedDatabase: return .failure
+        case .notJoined, .noKey, .hubUnavailable, .copiedDatabase, .deviceIdentityChanged: return .failure
         }
     }
 
@@ -47,7 +48,10 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedDatabase(let device, let foreign):
             return "the hub holds changes published as this journal's device (\(device)) that this journal did not "
                 + "write (\(foreign.prefix(3).joined(separator: ", "))): this database was copied from, or to, another "
-                + "machine. On the copy, run `journal sync new-device` to give it an identity of its own. Nothing was published."
+                + "machine. Run `journal sync new-device` here to give this journal an identity of its own (and on the other "
+                + "copy too if it says the same). Nothing was published."
+        case .deviceIdentityChanged:
+            return "this journal was given a new device id (journal sync new-device) after it was opened; open it again."
         case .segmentsFailed(let failures):
             return failures.map(\.description).joined(separator: "\n")
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."

@@ -12,6 +12,8 @@ public struct SyncReport: Sendable, Equatable {
     /// Devices whose changes arrived in this sync.
     public var devicesHeardFrom: Set<DeviceID> = []
     public var failures: [SegmentFailure] = []
+    /// Devices whose next segment has not arrived yet (a sync tool still copying it).
+    public var waiting: [SegmentGap] = []
 
     public init() {}
 
@@ -19,7 +21,8 @@ public struct SyncReport: Sendable, Equatable {
 
     /// One line for people: what went up, what came down.
     public var summary: String {
-        guard movedAnything else { return "Nothing to sync: this journal and the hub agree." }
+        let gaps = waiting.map { " Waiting for the changes of device \($0.device) at positions \($0.first) to \($0.last): their segment has not arrived yet." }.joined()
+        guard movedAnything else { return "Nothing to sync: this journal and the hub agree." + gaps }
         var parts: [String] = []
         if published > 0 {
             parts.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))")
@@ -30,7 +33,7 @@ public struct SyncReport: Sendable, Equatable {
             parts.append(text)
         }
         let sentence = parts.joined(separator: "; ")
-        return sentence.prefix(1).uppercased() + sentence.dropFirst() + "."
+        return sentence.prefix(1).uppercased() + sentence.dropFirst() + "." + gaps
     }
 
     public var json: JSONValue {
@@ -38,6 +41,9 @@ public struct SyncReport: Sendable, Equatable {
             ("published", .number(Double(published))), ("segments_written", .number(Double(segmentsWritten))),
             ("received", .number(Double(received))), ("unchanged", .number(Double(unchanged))),
             ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
+            ("waiting", .array(waiting.map { gap in
+                .object([("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last))])
+            })),
             ("failures", .array(failures.map { failure in
                 .object([
                     ("device", .string(failure.device.rawValue)), ("segment", .string(failure.segment)),
@@ -48,4 +54,11 @@ public struct SyncReport: Sendable, Equatable {
     }
 
     private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}
+
+/// Positions of a device's log that this journal has not received, though later ones are on the hub.
+public struct SegmentGap: Sendable, Equatable {
+    public let device: DeviceID
+    public let first: Int64
+    public let last: Int64
 }

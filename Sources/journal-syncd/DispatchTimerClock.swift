@@ -25,28 +25,33 @@ struct DispatchTimerClock: Clock {
 }
 
 /// One dispatch timer and the continuation waiting for it; whichever of firing and cancelling comes
-/// first resumes it, once.
-private final class OneShotTimer: @unchecked Sendable {
-    private let source: any DispatchSourceTimer
-    private let waiter = Mutex<(continuation: CheckedContinuation<Void, any Error>?, cancelled: Bool)>((nil, false))
-
-    init(queue: DispatchQueue) {
-        source = DispatchSource.makeTimerSource(queue: queue)
+/// first resumes it, once. The timer source exists only once it is started: libdispatch aborts the
+/// process when a source that never ran is released.
+private final class OneShotTimer: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var source: (any DispatchSourceTimer)?
+        var finished = false
     }
+
+    private let queue: DispatchQueue
+    private let state = Mutex<State>(State())
+
+    init(queue: DispatchQueue) { self.queue = queue }
 
     func wait(_ delay: Duration, leeway: Duration) async throws {
         try await withCheckedThrowingContinuation { continuation in
-            let cancelled = waiter.withLock { state -> Bool in
-                if state.cancelled { return true }
+            let started = state.withLock { state -> Bool in
+                if state.finished { return false }
+                let source = DispatchSource.makeTimerSource(queue: queue)
+                source.schedule(wallDeadline: .now() + Self.interval(delay), leeway: Self.interval(leeway))
+                source.setEventHandler { [weak self] in self?.finish(with: nil) }
+                source.resume()
                 state.continuation = continuation
-                return false
+                state.source = source
+                return true
             }
-            if cancelled { return continuation.resume(throwing: CancellationError()) }
-            let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-            let slack = leeway.components.seconds * 1_000_000_000 + leeway.components.attoseconds / 1_000_000_000
-            source.schedule(wallDeadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .nanoseconds(Int(slack)))
-            source.setEventHandler { [self] in finish(with: nil) }
-            source.resume()
+            if !started { continuation.resume(throwing: CancellationError()) }
         }
     }
 
@@ -55,15 +60,23 @@ private final class OneShotTimer: @unchecked Sendable {
     }
 
     private func finish(with error: (any Error)?) {
-        let continuation = waiter.withLock { state -> CheckedContinuation<Void, any Error>? in
+        let (continuation, source) = state.withLock { state in
             defer {
                 state.continuation = nil
-                state.cancelled = true
+                state.source = nil
+                state.finished = true
             }
-            return state.continuation
+            return (state.continuation, state.source)
         }
-        source.cancel()
+        source?.cancel()
         guard let continuation else { return }
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    }
+
+    /// A duration as dispatch takes it, capped at a year so the nanoseconds cannot overflow.
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        let seconds = min(max(duration.components.seconds, 0), 365 * 86_400)
+        let nanoseconds = seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        return .nanoseconds(Int(max(nanoseconds, 0)))
     }
 }

@@ -9,6 +9,7 @@ import Synchronization
 final class HubWatchers: Sendable {
     private struct Current {
         var hubID: String
+        var location: String
         var watcher: HubWatcher
         var task: Task<Void, Never>
     }
@@ -20,16 +21,17 @@ final class HubWatchers: Sendable {
 
     func watch(_ engine: SyncEngine, events: ChangeEvents) {
         guard let hub = engine.hub as? FolderHub else { return }
+        // Refreshing lists the hub folder, which can hang on a network file system: not under the lock.
+        if let existing = current.withLock({ $0 }), existing.hubID == hub.id, existing.location == hub.location {
+            if existing.watcher.refresh() { events.send(.hub) }
+            return
+        }
         current.withLock { current in
-            if let existing = current, existing.hubID == hub.id {
-                if existing.watcher.refresh() { events.send(.hub) }
-                return
-            }
             current?.task.cancel()
             do {
                 let watcher = try HubWatcher(hub: hub, ownDevice: engine.store.deviceID)
                 current = Current(
-                    hubID: hub.id, watcher: watcher,
+                    hubID: hub.id, location: hub.location, watcher: watcher,
                     task: Task(executorPreference: SyncDaemon.loopExecutor) { await watcher.feed(events) })
             } catch {
                 current = nil

@@ -23,7 +23,7 @@ struct SyncDaemon: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The journal database (default: $JOURNAL_DB, else $XDG_DATA_HOME/journal/journal.db).", valueName: "path"))
     var db: String?
 
-    @Option(name: .long, help: "The safety-net sync interval: 5m, 30s, 1h.")
+    @Option(name: .long, help: "The safety-net sync interval, from 10s to 24h: 5m, 30s, 1h.")
     var interval: IntervalArgument = IntervalArgument(duration: .seconds(300))
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
@@ -109,9 +109,11 @@ enum DaemonError: Error, CustomStringConvertible {
     }
 }
 
-/// A duration written as people do: `90` (seconds), `30s`, `5m`, `1h`.
+/// A duration written as people do: `90` (seconds), `30s`, `5m`, `1h`; from 10 seconds to a day.
 struct IntervalArgument: ExpressibleByArgument, Sendable {
     let duration: Duration
+
+    static let allowed: ClosedRange<Int64> = 10...86_400
 
     init(duration: Duration) { self.duration = duration }
 
@@ -119,13 +121,19 @@ struct IntervalArgument: ExpressibleByArgument, Sendable {
         let text = argument.lowercased()
         let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
         guard let value = Int64(digits), value > 0 else { return nil }
+        let unit: Int64
         switch text.dropFirst(digits.count) {
-        case "", "s", "sec", "secs": duration = .seconds(value)
-        case "m", "min", "mins": duration = .seconds(value * 60)
-        case "h", "hour", "hours": duration = .seconds(value * 3600)
+        case "", "s", "sec", "secs": unit = 1
+        case "m", "min", "mins": unit = 60
+        case "h", "hour", "hours": unit = 3600
         default: return nil
         }
+        let (seconds, overflow) = value.multipliedReportingOverflow(by: unit)
+        guard !overflow, Self.allowed.contains(seconds) else { return nil }
+        duration = .seconds(seconds)
     }
+
+    static var defaultValueDescription: String { "5m" }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -50,16 +50,18 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             if retry != nil, !reasons.contains(.request) { wanted = false }
 
             if wanted {
-                if try await store.storedDeviceID() != store.deviceID { throw SyncLoopExit.deviceIdentityChanged }
                 do {
-                    let joinedHub = try await store.hub()?.hubID
-                    if engine == nil || joinedHub != engine?.hub.id {
+                    // Re-made when the journal joined another hub, or the same hub at another place.
+                    let joined = try await store.hub()
+                    if engine == nil || joined?.hubID != engine?.hub.id || joined?.location != engine?.hub.location {
                         engine = try await makeEngine(store)
                         if let engine { watchHub(engine) }
                     }
                     guard let engine else { continue }
-                    let report = try await Self.syncStoppingOnShutdown(engine)
+                    // Read before the sync: a commit by another process during the sync must still
+                    // change it afterwards, so its queued event is not taken for this sync's echo.
                     lastDataVersion = (try? await store.dataVersion()) ?? lastDataVersion
+                    let report = try await Self.syncStoppingOnShutdown(engine)
                     backoff.succeed()
                     retry?.cancel()
                     retry = nil
@@ -67,6 +69,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     await record(report, reasons: reasons, engine: engine)
                 } catch is CancellationError {
                     logger.info("stopping after the segment in flight")
+                } catch SyncError.deviceIdentityChanged {
+                    throw SyncLoopExit.deviceIdentityChanged
                 } catch SyncError.notJoined {
                     engine = nil
                     notifier.status("Waiting for this journal to join a hub (journal sync init)")
@@ -125,6 +129,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         let events = self.events
         let clock = self.clock
         return Task(executorPreference: SyncDaemon.loopExecutor) {
+            guard !Task.isCancelled else { return }
             do { try await clock.sleep(for: delay) } catch { return }
             events.send(reason)
         }

@@ -42,3 +42,29 @@ struct CLIFailure: Error, CustomStringConvertible {
     let result: ProcessResult
     var description: String { "exit \(result.status): \(result.stderr)" }
 }
+
+/// A hub folder and machines joined to it: the first machine makes the hub and its key, the others
+/// join with that key.
+struct JoinedMachines {
+    let hub: String
+    let key: String
+    let machines: [JournalCLI]
+
+    init(in folder: String, names: [String] = ["a", "b"], now: String? = "2026-11-21T15:30:00Z") throws {
+        hub = folder + "/hub"
+        try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+        var machines: [JournalCLI] = []
+        var key = ""
+        for name in names {
+            let machine = JournalCLI(home: folder + "/" + name, now: now)
+            let joined = machines.isEmpty
+                ? try machine.run("sync", "init", "--folder", hub)
+                : try machine.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+            guard joined.status == 0 else { throw CLIFailure(result: joined) }
+            if machines.isEmpty { key = try machine.run("sync", "key").stdout }
+            machines.append(machine)
+        }
+        self.key = key
+        self.machines = machines
+    }
+}

@@ -61,11 +61,9 @@ import TestSupport
 
     @Test func joiningAnExistingHubWithoutItsKeyOrWithAnotherKeyIsRefused() async throws {
         try await withTemporaryDirectory { folder in
-            let hub = folder + "/hub"
-            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-            let a = JournalCLI(home: folder + "/a")
+            let joined = try JoinedMachines(in: folder, names: ["a"])
+            let (a, hub) = (joined.machines[0], joined.hub)
             try a.run("add", "espresso")
-            try a.run("sync", "init", "--folder", hub)
             try a.run("sync")
             let before = snapshotFiles(hub)
             let b = JournalCLI(home: folder + "/b")
@@ -98,11 +96,8 @@ import TestSupport
 
     @Test func aCopiedDatabaseIsRefusedWithTheFix() async throws {
         try await withTemporaryDirectory { folder in
-            let hub = folder + "/hub"
-            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-            let a = JournalCLI(home: folder + "/a")
+            let a = try JoinedMachines(in: folder, names: ["a"]).machines[0]
             try a.run("add", "espresso")
-            try a.run("sync", "init", "--folder", hub)
             try a.run("sync")
             // The whole home folder copied to a new machine: same database, same device id.
             try FileManager.default.copyItem(atPath: folder + "/a", toPath: folder + "/copy")
@@ -127,15 +122,8 @@ import TestSupport
 
     @Test func aCorruptSegmentIsNamedAndTheRestStillSyncs() async throws {
         try await withTemporaryDirectory { folder in
-            let hub = folder + "/hub"
-            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-            let a = JournalCLI(home: folder + "/a")
-            let b = JournalCLI(home: folder + "/b")
-            let c = JournalCLI(home: folder + "/c")
-            try a.run("sync", "init", "--folder", hub)
-            let key = try a.run("sync", "key").stdout
-            try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
-            try c.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+            let joined = try JoinedMachines(in: folder, names: ["a", "b", "c"])
+            let (a, b, c, hub) = (joined.machines[0], joined.machines[1], joined.machines[2], joined.hub)
             try a.run("add", "espresso")
             try a.run("sync")
             try b.run("add", "tea")
@@ -161,11 +149,9 @@ import TestSupport
 
     @Test func aHubFolderThatIsGoneIsAClearFailure() async throws {
         try await withTemporaryDirectory { folder in
-            let hub = folder + "/hub"
-            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-            let a = JournalCLI(home: folder + "/a")
+            let joined = try JoinedMachines(in: folder, names: ["a"])
+            let (a, hub) = (joined.machines[0], joined.hub)
             try a.run("add", "espresso")
-            try a.run("sync", "init", "--folder", hub)
             try FileManager.default.moveItem(atPath: hub, toPath: folder + "/unmounted")
             let result = try a.run("sync")
             #expect(result.status == 1)
@@ -185,12 +171,8 @@ import TestSupport
 extension SyncCommandTests {
     @Test func aCustomDrinkReachesTheOtherMachine() async throws {
         try await withTemporaryDirectory { folder in
-            let hub = folder + "/hub"
-            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-            let a = JournalCLI(home: folder + "/a")
-            let b = JournalCLI(home: folder + "/b")
-            try a.run("sync", "init", "--folder", hub)
-            try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: try a.run("sync", "key").stdout)
+            let joined = try JoinedMachines(in: folder)
+            let (a, b, hub) = (joined.machines[0], joined.machines[1], joined.hub)
             try a.run("add", "espresso")
             try a.run("sync")
             // A segment of drinks only stays in the format journals before custom drinks read.

@@ -22,14 +22,9 @@ import TestSupport
 
     @Test func killedSyncsLoseAndDuplicateNothing() async throws {
         try await withTemporaryDirectory { folder in
-            let hub = folder + "/hub"
-            try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-            let a = JournalCLI(home: folder + "/a")
-            let b = JournalCLI(home: folder + "/b")
+            let joined = try JoinedMachines(in: folder)
+            let (a, b, hub, key) = (joined.machines[0], joined.machines[1], joined.hub, joined.key)
             #expect(try a.run(["import", "-"], stdin: Self.export(from: 0, count: Self.initialDrinks)).status == 0)
-            try a.run("sync", "init", "--folder", hub)
-            let key = try a.run("sync", "key").stdout
-            try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
 
             var generator = SystemRandomNumberGenerator()
             var interrupted = 0

@@ -7,16 +7,10 @@ import TestSupport
 @Suite(.serialized) struct SyncDaemonProcessTests {
     static let daemon = ProcessRunner.executable("journal-syncd")
 
-    /// Two machines joined to one hub in `folder`.
+    /// Two machines joined to one hub in `folder`, on the real clock (the daemons run for real).
     func twoMachines(_ folder: String) throws -> (JournalCLI, JournalCLI, String) {
-        let hub = folder + "/hub"
-        try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
-        let a = JournalCLI(home: folder + "/a", now: nil)
-        let b = JournalCLI(home: folder + "/b", now: nil)
-        try a.run("sync", "init", "--folder", hub)
-        let key = try a.run("sync", "key").stdout
-        try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
-        return (a, b, hub)
+        let joined = try JoinedMachines(in: folder, now: nil)
+        return (joined.machines[0], joined.machines[1], joined.hub)
     }
 
     /// Waits until `condition` holds, checking every 20 ms, for at most `timeout`.

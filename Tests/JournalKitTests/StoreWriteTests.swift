@@ -58,7 +58,7 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
     @Test func everyWriteTicksTheClockAndTheSequence() async throws {
         try await withTemporaryDirectory { folder in
             let clock = ManualClock()
-            let store = try await JournalStore(path: folder + "/j.db", clock: clock)
+            let store = try await JournalStore(path: folder + "/j.db", clock: clock, physicalClock: clock)
             let drink = try await store.add(espresso(at: clock.now()))
             // Writes within the same millisecond still get increasing clock readings.
             _ = try await store.edit(drink.id, DrinkEdit(note: "a"))

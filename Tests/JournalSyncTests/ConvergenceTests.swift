@@ -27,7 +27,7 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
         await propertyCheck(count: 60, input: steps) { history in
             try await withTemporaryDirectory { folder in
                 var replicas: [JournalStore] = []
-                for index in 0..<3 { replicas.append(try await JournalStore(path: "\(folder)/\(index).db", clock: sameInstant)) }
+                for index in 0..<3 { replicas.append(try await JournalStore(path: "\(folder)/\(index).db", clock: sameInstant, physicalClock: sameInstant)) }
                 for step in history {
                     if (7...9).contains(step.action) {
                         try await deliver(from: replicas[step.other], to: replicas[step.replica], shuffle: step.pick)

@@ -177,7 +177,7 @@ import TestSupport
             for suffix in ["", "-wal"] {
                 try FileManager.default.copyItem(atPath: folder + "/original.db" + suffix, toPath: folder + "/copy.db" + suffix)
             }
-            let copyStore = try await JournalStore(path: folder + "/copy.db", clock: sameInstant)
+            let copyStore = try await JournalStore(path: folder + "/copy.db", clock: sameInstant, physicalClock: sameInstant)
             let copy = Machine(store: copyStore, engine: SyncEngine(store: copyStore, hub: original.engine.hub, key: key))
             let onCopy = try await copy.store.add(drink("cola", note: "made on the copy"))
             try await copy.sync()
@@ -188,7 +188,7 @@ import TestSupport
 
             // The fix: the original takes a new identity (it is the one that lost the race here).
             _ = try await original.store.adoptNewDeviceIdentity()
-            let renewedStore = try await JournalStore(path: folder + "/original.db", clock: sameInstant)
+            let renewedStore = try await JournalStore(path: folder + "/original.db", clock: sameInstant, physicalClock: sameInstant)
             let renewed = Machine(store: renewedStore, engine: SyncEngine(store: renewedStore, hub: original.engine.hub, key: key))
             try await renewed.sync()
             try await copy.sync()

@@ -84,12 +84,12 @@ import Testing
 }
 
 @Suite struct IntervalArgumentTests {
-    @Test(arguments: [("90", 90), ("30s", 30), ("5m", 300), ("2h", 7200), ("1hour", 3600)])
+    @Test(arguments: [("90", 90), ("30s", 30), ("5m", 300), ("2h", 7200), ("1hour", 3600), ("24h", 86400)])
     func readsDurations(text: String, seconds: Int64) {
         #expect(IntervalArgument(argument: text)?.duration == .seconds(seconds))
     }
 
-    @Test(arguments: ["", "0", "-5m", "5 minutes", "m", "5d"])
+    @Test(arguments: ["", "0", "-5m", "5 minutes", "m", "5d", "5s", "25h", "9999999999999999h", "99999999999"])
     func refusesOthers(text: String) {
         #expect(IntervalArgument(argument: text) == nil)
     }

@@ -23,12 +23,7 @@ public enum ProcessRunner {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil
     ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = environment
-        environment["PATH"] = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = environment
+        let process = prepare(executable, arguments, environment: environment)
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
@@ -59,16 +54,22 @@ extension ProcessRunner {
     /// Starts `executable` without waiting for it; its output is discarded. The caller owns the process
     /// and must end it (`stop`) even when the test fails.
     public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Process {
+        let process = prepare(executable, arguments, environment: environment)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// A process for `executable` with only `environment` (plus PATH), not started yet.
+    private static func prepare(_ executable: String, _ arguments: [String], environment: [String: String]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = environment
         environment["PATH"] = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         return process
     }
 

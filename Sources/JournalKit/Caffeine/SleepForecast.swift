@@ -18,7 +18,8 @@ extension CaffeineModel {
             let level = self.level(at: start, of: intakes)
             guard level >= threshold else { continue }
             guard threshold > 0 else { return nil }
-            let hours = halfLifeHours * log2(level / threshold)
+            // At most a year: a huge level or a tiny threshold must not overflow the milliseconds.
+            let hours = min(halfLifeHours * log2(level / threshold), 366 * 24)
             // Rounded up to the whole minute: "ready at 01:05" must not be a minute early.
             let crossing = start.milliseconds + Int64((hours * 3_600_000).rounded(.up)) + 1
             return Timestamp(milliseconds: (crossing + 59_999) / 60_000 * 60_000)

@@ -10,6 +10,6 @@ public struct UnknownDrinkError: JournalFailure, Equatable {
         if !suggestions.isEmpty {
             text += " Did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"
         }
-        return text + " `journal drinks` lists every drink; --mg N records any amount of caffeine."
+        return text + " `journal drinks` lists every drink; `journal drinks add NAME --mg N` defines one of your own."
     }
 }

@@ -4,6 +4,8 @@ public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
+    /// An integer written exactly, even past 2^53 where a Double would round it.
+    case integer(Int64)
     case string(String)
     case array([JSONValue])
     /// An object, its keys in order.
@@ -14,6 +16,7 @@ public enum JSONValue: Sendable, Equatable {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.number(a), .number(b)): return a == b
+        case let (.integer(a), .integer(b)): return a == b
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)): return a.elementsEqual(b) { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -42,6 +45,7 @@ public enum JSONValue: Sendable, Equatable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .number(let value): output += JSONValue.format(value)
+        case .integer(let value): output += String(value)
         case .string(let value): JSONValue.quote(value, into: &output)
         case .array(let elements):
             writeList(elements.map { (nil, $0) }, open: "[", close: "]", to: &output, indent: indent)

@@ -16,7 +16,13 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, Codable, CustomSt
     public var counter: Int64 { rawValue & 0xFFFF }
 
     /// The next reading after this one. A counter past 0xFFFF carries into the milliseconds.
-    public var successor: HybridTimestamp { HybridTimestamp(rawValue: rawValue + 1) }
+    public var successor: HybridTimestamp { HybridTimestamp(rawValue: rawValue == .max ? rawValue : rawValue + 1) }
+
+    /// True for a raw value a real clock could give: not negative, and milliseconds before the year
+    /// 10,000. A record carrying anything else is malformed, not merely from the future.
+    public static func isPlausible(_ rawValue: Int64) -> Bool {
+        rawValue >= 0 && rawValue >> 16 < 253_402_300_800_000
+    }
 
     public static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool { lhs.rawValue < rhs.rawValue }
 

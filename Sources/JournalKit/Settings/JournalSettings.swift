@@ -12,7 +12,7 @@ public struct JournalSettings: Sendable, Equatable {
             // Healthy adults 1.5 to 9.5 hours; pregnancy and some medicines make it much longer.
             case .halfLifeHours: return 1...48
             case .dailyLimitMg: return 1...2000
-            case .sleepThresholdMg: return 0...1000
+            case .sleepThresholdMg: return 1...1000
             }
         }
 

@@ -45,6 +45,15 @@ extension JournalStore {
         }
     }
 
+    /// Forgets a segment that was about to be written but never reached the hub.
+    public func forgetPublishing(_ range: PublishedRange, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "DELETE FROM sync_published WHERE hub_id = ? AND first = ? AND last = ?",
+                .text(hubID), .integer(range.first), .integer(range.last))
+        }
+    }
+
     /// Moves the published position forward (never back).
     public func markPublished(through position: Int64, hubID: String) throws {
         try write(nil) { _ in

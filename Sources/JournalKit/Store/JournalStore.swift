@@ -7,8 +7,11 @@
 public actor JournalStore {
     private let executor: SerialThreadExecutor
     let connection: SQLiteConnection
-    /// Where this journal's "now" comes from.
+    /// Where this journal's "now" comes from: for defaults, reports and decisions of the day.
     public nonisolated let clock: any JournalClock
+    /// The real time the hybrid logical clock follows. Kept apart from `clock`, so a "what if it
+    /// were then" clock (JOURNAL_NOW) cannot stamp writes from another time and win every merge.
+    let physicalClock: any JournalClock
 
     public nonisolated let path: String
     /// This journal's device identity: the `origin` of the writes made here.
@@ -17,9 +20,11 @@ public actor JournalStore {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Opens the journal at `path`, creating it (and its folder) when missing. Its SQLite work runs
-    /// on `executor`, a thread of its own unless given one.
+    /// on `executor`, a thread of its own unless given one. Tests give `physicalClock` to make
+    /// hybrid clock readings tie on purpose.
     public init(
-        path: String, clock: any JournalClock = SystemClock(), executor: SerialThreadExecutor = SerialThreadExecutor()
+        path: String, clock: any JournalClock = SystemClock(), physicalClock: any JournalClock = SystemClock(),
+        executor: SerialThreadExecutor = SerialThreadExecutor()
     ) async throws {
         let file = try await executor.run { try JournalFile(path: path) }
         self.executor = executor
@@ -27,6 +32,7 @@ public actor JournalStore {
         self.deviceID = file.deviceID
         self.path = path
         self.clock = clock
+        self.physicalClock = physicalClock
     }
 
     /// True when called on the store's own thread; for tests of where SQLite work runs.
@@ -36,7 +42,7 @@ public actor JournalStore {
     /// number, and an undo group.
     func write<T>(_ action: UndoAction?, _ body: (inout WriteContext) throws -> T) throws -> T {
         try connection.immediateTransaction {
-            var context = try WriteContext(connection: connection, device: deviceID, now: clock.now(), action: action)
+            var context = try WriteContext(connection: connection, device: deviceID, now: physicalClock.now(), action: action)
             let result = try body(&context)
             try context.finish()
             return result

@@ -56,7 +56,7 @@ struct SQL: AsyncParsableCommand {
     static func json(_ value: SQLiteValue) -> JSONValue {
         switch value {
         case .null: return .null
-        case .integer(let number): return .number(Double(number))
+        case .integer(let number): return .integer(number)
         case .real(let number): return .number(number)
         case .text(let text): return .string(text)
         case .blob: return .string(text(value))
