@@ -47,6 +47,8 @@ install: build
 	@echo "Installed journal and journal-syncd into $(BINDIR), the journal-sync user service into $(UNITDIR),"
 	@echo "and completions for bash, zsh (add $(DATADIR)/zsh/site-functions to fpath) and fish."
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac
+	@# A daemon already running keeps the old binary until restarted.
+	@-systemctl --user try-restart journal-sync >/dev/null 2>&1 || true
 	@echo "To sync in the background (after journal sync init):"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now journal-sync"
 

@@ -40,7 +40,8 @@ enum FileSystem {
 
     /// Writes `bytes` to a temporary name beginning with a dot (which readers ignore), flushes it to
     /// disk, renames it into place and flushes the folder, so a crash leaves the old state or the new.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(Failure) {
+    /// With `replacing: false` an existing file at `path` is left alone and the write fails (EEXIST).
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, replacing: Bool = true) throws(Failure) {
         let folder = parentFolder(of: path)
         let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
         let temporary = folder + "/." + name + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
@@ -65,11 +66,13 @@ enum FileSystem {
             throw error
         }
         close(descriptor)
-        guard rename(temporary, path) == 0 else {
+        // link() refuses to replace; rename() replaces atomically.
+        guard (replacing ? rename(temporary, path) : link(temporary, path)) == 0 else {
             let error = failure(path)
             unlink(temporary)
             throw error
         }
+        if !replacing { unlink(temporary) }
         try syncFolder(folder)
     }
 

@@ -21,9 +21,17 @@ public struct FolderHub: Hub {
         self.root = location + "/" + FolderHub.folderName
     }
 
-    /// True when `folder` holds a hub (of any format).
-    public static func exists(in folder: String) -> Bool {
-        FileSystem.exists(folder + "/" + folderName + "/hub.json")
+    /// True when `folder` holds a hub (of any format). A hub folder without its `hub.json` is one a
+    /// sync tool is still copying: neither a hub to open nor a place to make one.
+    public static func exists(in folder: String) throws(SyncError) -> Bool {
+        if FileSystem.exists(folder + "/" + folderName + "/hub.json") { return true }
+        if FileSystem.exists(folder + "/" + folderName) {
+            throw SyncError.corruptHub(
+                hub: folder,
+                problem: "\(folderName) is there but its hub.json is not (a sync tool may still be copying it); "
+                    + "wait for it to arrive, or remove \(folderName) if it is left over")
+        }
+        return false
     }
 
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
@@ -44,7 +52,8 @@ public struct FolderHub: Hub {
         do {
             try FileSystem.makeFolders(hub.root + "/devices", mode: 0o700)
             let descriptor = HubDescriptor(format: format, hubID: hub.id, keyCheck: key.check)
-            try FileSystem.writeAtomically(descriptor.encoded, to: hub.root + "/hub.json", mode: 0o600)
+            // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
+            try FileSystem.writeAtomically(descriptor.encoded, to: hub.root + "/hub.json", mode: 0o600, replacing: false)
         } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }

@@ -29,6 +29,8 @@ public actor SyncEngine {
         defer { withExtendedLifetime(lock) {} }
         // Checked under the lock, which `journal sync new-device` holds while it changes the id.
         guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
+        // A newer journal may have migrated the file since this process opened it.
+        try await store.checkSchemaIsKnown()
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
         var report = SyncReport()
         let own = try await checkOwnLog()

@@ -4,6 +4,7 @@ import JournalKit
 public enum SyncError: JournalFailure, Equatable {
     case notJoined
     case noKey(path: String)
+    case keyUnreadable(path: String, reason: String)
     case keyRequiredToJoin(hub: String)
     case wrongKey(hub: String)
     case malformedKey(source: String)
@@ -18,7 +19,7 @@ public enum SyncError: JournalFailure, Equatable {
         switch self {
         case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
         case .corruptHub, .hubFormatTooNew, .segmentsFailed: return .badData
-        case .notJoined, .noKey, .hubUnavailable, .copiedDatabase, .deviceIdentityChanged: return .failure
+        case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .deviceIdentityChanged: return .failure
         }
     }
 
@@ -29,6 +30,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .noKey(let path):
             return "no sync key at \(path). Copy it from a machine that syncs (journal sync key there), then run "
                 + "journal sync init --folder PATH --key-file - here and paste it."
+        case .keyUnreadable(let path, let reason):
+            return "cannot read the sync key at \(path): \(reason). Check the file's owner and permissions (0600)."
         case .keyRequiredToJoin(let hub):
             return "\(hub) is an existing hub, and joining it needs its key. On a machine that syncs with it, run "
                 + "`journal sync key`; here, run `journal sync init --folder PATH --key-file -` and paste the key. "

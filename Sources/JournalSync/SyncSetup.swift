@@ -28,8 +28,8 @@ public enum SyncSetup {
             return try SyncKey.load(from: path)
         } catch let error as SyncError {
             throw error
-        } catch {
-            throw SyncError.noKey(path: path)
+        } catch let error as FileSystem.Failure {
+            throw SyncError.keyUnreadable(path: path, reason: error.reason)
         }
     }
 }

@@ -54,6 +54,8 @@ struct SyncDaemon: AsyncParsableCommand {
             fail(failure.description, status: failure.kind == .usage ? 64 : failure.kind == .badData ? 65 : 1)
         } catch SyncLoopExit.deviceIdentityChanged {
             fail("this journal was given a new device id (journal sync new-device); restarting to use it", status: 1)
+        } catch SyncLoopExit.journalUpgraded(let reason) {
+            fail("\(reason) Exiting so the new journal-syncd starts.", status: 1)
         } catch let error as DaemonError {
             fail(error.description, status: configurationStatus)
         } catch let error as SQLiteError {

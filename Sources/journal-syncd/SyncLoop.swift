@@ -71,6 +71,9 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     logger.info("stopping after the segment in flight")
                 } catch SyncError.deviceIdentityChanged {
                     throw SyncLoopExit.deviceIdentityChanged
+                } catch let error as JournalFileError {
+                    // A newer journal migrated the file: let systemd start the new daemon.
+                    throw SyncLoopExit.journalUpgraded(error.description)
                 } catch SyncError.notJoined {
                     engine = nil
                     notifier.status("Waiting for this journal to join a hub (journal sync init)")
@@ -149,6 +152,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
 enum SyncLoopExit: Error {
     /// `journal sync new-device` gave the journal a new identity; the daemon must reopen it.
     case deviceIdentityChanged
+    /// The file's schema is newer than this daemon's: it was upgraded, and must be restarted.
+    case journalUpgraded(String)
 }
 
 extension Duration {

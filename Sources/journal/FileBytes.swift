@@ -26,6 +26,23 @@ enum FileBytes {
     }
 }
 
+extension FileBytes {
+    /// The key from `--key-file`: a file, or stdin; on a terminal, one pasted line after a prompt, so
+    /// pressing Enter is enough (waiting for end-of-input would look like a hang).
+    static func readKey(_ source: String) throws(FileReadError) -> [UInt8] {
+        guard source == "-", isatty(STDIN_FILENO) == 1 else { return try read(source) }
+        Output.error("Paste the sync key (`journal sync key` prints it on a machine that syncs), then press Enter:")
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 || byte == UInt8(ascii: "\n") { return line }
+            line.append(byte)
+        }
+    }
+}
+
 /// A file named on the command line that cannot be read.
 struct FileReadError: JournalFailure {
     let path: String

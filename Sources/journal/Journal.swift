@@ -28,6 +28,7 @@ struct Journal: AsyncParsableCommand {
                     try command.run()
                 }
             }
+            if let failure = Output.writeFailure { throw OutputError(code: failure) }
         } catch {
             FailureReport(error).exit()
         }

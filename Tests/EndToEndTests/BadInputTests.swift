@@ -103,6 +103,39 @@ import TestSupport
         }
     }
 
+    @Test func anotherProgramsDatabaseIsRefusedAndUntouched() async throws {
+        try await withTemporaryDirectory { home in
+            let path = home + "/app.sqlite"
+            #expect(try ProcessRunner.run("/usr/bin/sqlite3", [path, "create table notes(x); insert into notes values (1);"], environment: [:]).status == 0)
+            let before = fileBytes(path)
+            let result = try JournalCLI(home: home).run("--db", path, "add", "espresso")
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("another program's SQLite database"))
+            #expect(fileBytes(path) == before)
+        }
+    }
+
+    @Test func aFullDiskUnderAnExportIsAFailureNotASuccess() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "espresso")
+            let result = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" export > /dev/full", JournalCLI.binary], environment: journal.environment)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("could not write the output: No space left on device"))
+        }
+    }
+
+    @Test func whatIfTimesDoNotStampTheSyncClock() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2030-01-01T12:00:00Z")
+            try journal.run("add", "espresso")
+            let clock = try journal.run("sql", "select consumed_at, hlc >> 16 from drinks", "--format", "csv").stdout
+            let values = clock.split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",").map { Double($0) ?? 0 } ?? []
+            #expect(values.first == 1_893_499_200_000)
+            #expect(abs((values.last ?? 0) / 1000 - Date().timeIntervalSince1970) < 600)
+        }
+    }
+
     @Test func aFileThatIsNotAJournalIsRefusedAndUntouched() async throws {
         try await withTemporaryDirectory { home in
             let path = home + "/notes.txt"

@@ -105,6 +105,25 @@ import TestSupport
         }
     }
 
+    @Test func anExportWithARemovedCustomDrinkImportsBack() async throws {
+        try await withTemporaryDirectory { folder in
+            let journal = JournalCLI(home: folder + "/a")
+            try journal.run("drinks", "add", "chai", "--mg", "40")
+            try journal.run("add", "chai", "--at", "9:00")
+            let export = try journal.run("export").stdout
+            try journal.run("drinks", "rm", "chai")
+            let fresh = JournalCLI(home: folder + "/b")
+            let elsewhere = try fresh.run(["import", "-"], stdin: export)
+            #expect(elsewhere.status == 65)
+            #expect(elsewhere.stderr.contains("journal drinks add NAME --mg N"))
+            try fresh.run("drinks", "add", "chai", "--mg", "40")
+            #expect(try fresh.run(["import", "-"], stdin: export).stdout == "Imported 1 drink.\n")
+            let again = JournalCLI(home: folder + "/a")
+            let copy = try again.run(["import", "-"], stdin: export)
+            #expect(copy.stdout == "Imported 0 drinks (1 already in the journal).\n", "\(copy.stderr)")
+        }
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptsCoverTheCommands(shell: String) async throws {
         try await withTemporaryDirectory { home in

@@ -164,6 +164,13 @@ import TestSupport
             let missing = try a.run("sync", "init", "--folder", folder + "/no-such-folder")
             #expect(missing.status == 1)
             #expect(missing.stderr.contains("there is no such folder"))
+            // A hub a sync tool has only half copied yet is neither joined nor made anew.
+            let half = folder + "/half"
+            try FileManager.default.createDirectory(atPath: half + "/journal-hub-v1/devices", withIntermediateDirectories: true)
+            let early = try JournalCLI(home: folder + "/fresh").run("sync", "init", "--folder", half)
+            #expect(early.status == 65)
+            #expect(early.stderr.contains("hub.json is not"))
+            #expect(!FileManager.default.fileExists(atPath: half + "/journal-hub-v1/hub.json"))
         }
     }
 }

@@ -108,6 +108,31 @@ import TestSupport
         }
     }
 
+    @Test func stopsCleanlyInTheMiddleOfASync() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _) = try twoMachines(folder)
+            for round in 0..<3 {
+                let daemon = try ProcessRunner.start(Self.daemon, [], environment: a.environment)
+                defer { ProcessRunner.stop(daemon) }
+                try await Task.sleep(for: .milliseconds(300))
+                // A big import: the daemon notices it and starts publishing many segments.
+                let imported = try a.run(["import", "-"], stdin: SyncCrashTests.export(from: round * 8000, count: 8000))
+                #expect(imported.status == 0)
+                try await Task.sleep(for: .milliseconds(30 + round * 40))
+                let asked = ContinuousClock.now
+                kill(daemon.processIdentifier, SIGTERM)
+                daemon.waitUntilExit()
+                #expect(ContinuousClock.now - asked < .seconds(10))
+                #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0, "round \(round)")
+            }
+            #expect(try a.run("sync").status == 0)
+            let finished = try b.run("sync")
+            #expect(finished.status == 0, "\(finished.stderr)")
+            let count = try b.run("sql", "select count(*) from history", "--format", "csv").stdout
+            #expect(count.hasSuffix("24000\r\n"), "\(count)")
+        }
+    }
+
     @Test func waitsForTheJournalToJoinAHub() async throws {
         try await withTemporaryDirectory { folder in
             let a = JournalCLI(home: folder + "/a", now: nil)

@@ -167,6 +167,61 @@ import TestSupport
         }
     }
 
+    @Test func aSegmentStillOnItsWayHoldsItsDeviceBackWithoutLosingIt() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key, segmentSize: 2)
+            let c = try await Machine.make(folder, name: "c", hubFolder: folder + "/hub", key: key)
+            for minute in 0..<6 { _ = try await a.store.add(drink(minute: Int64(minute))) }
+            try await a.sync()
+            let hub = a.engine.hub as! FolderHub
+            let segments = try hub.segments(of: a.store.deviceID)
+            let middle = hub.deviceFolder(a.store.deviceID) + "/" + segments[1].fileName
+            // Syncthing or Dropbox may bring the later segments first.
+            try FileManager.default.moveItem(atPath: middle, toPath: folder + "/in-transit")
+            let early = try await c.sync()
+            #expect(early.failures.isEmpty)
+            #expect(early.received == 2)
+            #expect(early.waiting == [SegmentGap(device: a.store.deviceID, first: 3, last: 4)])
+            #expect(early.summary.contains("has not arrived yet"))
+            try FileManager.default.moveItem(atPath: folder + "/in-transit", toPath: middle)
+            let late = try await c.sync()
+            #expect(late.received == 4)
+            #expect(late.waiting.isEmpty)
+            #expect(try await c.state() == a.state())
+        }
+    }
+
+    @Test func aDevicesSegmentsCoverItsPositionsWithoutGaps() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key, segmentSize: 2)
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            for round in 0..<4 {
+                _ = try await b.store.add(drink("cola", minute: Int64(round)))
+                try await b.sync()
+                // a's positions now include b's changes, which a does not publish.
+                try await a.sync()
+                for minute in 0..<3 { _ = try await a.store.add(drink(minute: Int64(round * 10 + minute))) }
+                try await a.sync()
+            }
+            let segments = try a.engine.hub.segments(of: a.store.deviceID)
+            #expect(segments.first?.first == 1)
+            for (earlier, later) in zip(segments, segments.dropFirst()) {
+                #expect(later.first == earlier.last + 1, "\(earlier) then \(later)")
+            }
+            #expect(try await b.sync().waiting.isEmpty)
+            #expect(try await b.state() == a.state())
+        }
+    }
+
+    @Test func aRecordWithAnImpossibleClockIsMalformed() throws {
+        let record = #"[["11111111-1111-4111-8111-111111111111","espresso",64,0,null,0,"9223372036854775807","d"]]"#
+        #expect(throws: SegmentContentError.self) { _ = try SegmentCodec.decode(Array(record.utf8), format: 1) }
+        let fine = record.replacingOccurrences(of: "9223372036854775807", with: "117640724889600000")
+        #expect(try SegmentCodec.decode(Array(fine.utf8), format: 1).drinks.count == 1)
+    }
+
     @Test func aCopiedDatabaseIsRefusedUntilItTakesANewIdentity() async throws {
         try await withTemporaryDirectory { folder in
             let key = SyncKey()

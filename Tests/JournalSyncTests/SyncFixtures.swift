@@ -16,7 +16,7 @@ struct Machine {
     static func make(_ folder: String, name: String, hubFolder: String, key: SyncKey, segmentSize: Int = 2000,
                      clock: any JournalClock = sameInstant) async throws -> Machine {
         let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock, physicalClock: clock)
-        let hub = FolderHub.exists(in: hubFolder)
+        let hub = try FolderHub.exists(in: hubFolder)
             ? try FolderHub.open(folder: hubFolder, key: key) : try FolderHub.create(folder: hubFolder, key: key)
         try await store.joinHub(id: hub.id, kind: "folder", location: hub.location)
         return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, segmentSize: segmentSize))

@@ -1,12 +1,13 @@
 /// A database file this journal cannot use, and never modifies.
 public enum JournalFileError: JournalFailure, Equatable {
     case notADatabase(path: String)
+    case notAJournal(path: String)
     case newerSchema(path: String, version: Int64, supported: Int64)
     case notWritable(path: String, reason: String)
 
     public var kind: FailureKind {
         switch self {
-        case .notADatabase, .newerSchema: return .badData
+        case .notADatabase, .notAJournal, .newerSchema: return .badData
         case .notWritable: return .failure
         }
     }
@@ -15,6 +16,9 @@ public enum JournalFileError: JournalFailure, Equatable {
         switch self {
         case .notADatabase(let path):
             return "\(path) is not a journal: it is not a SQLite database. It was left untouched; "
+                + "choose another file with --db PATH."
+        case .notAJournal(let path):
+            return "\(path) is another program's SQLite database, not a journal. It was left untouched; "
                 + "choose another file with --db PATH."
         case .newerSchema(let path, let version, let supported):
             return "\(path) was written by a newer journal (schema version \(version); this one knows up "

@@ -19,9 +19,9 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, Codable, CustomSt
     public var successor: HybridTimestamp { HybridTimestamp(rawValue: rawValue == .max ? rawValue : rawValue + 1) }
 
     /// True for a raw value a real clock could give: not negative, and milliseconds before the year
-    /// 10,000. A record carrying anything else is malformed, not merely from the future.
+    /// 3000. A record carrying anything else is malformed, not merely from the future.
     public static func isPlausible(_ rawValue: Int64) -> Bool {
-        rawValue >= 0 && rawValue >> 16 < 253_402_300_800_000
+        rawValue >= 0 && rawValue >> 16 < 32_503_680_000_000
     }
 
     public static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool { lhs.rawValue < rhs.rawValue }

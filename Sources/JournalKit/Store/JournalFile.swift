@@ -23,8 +23,12 @@ struct JournalFile {
         } catch {
             throw JournalFileError.notWritable(path: path, reason: error.message)
         }
-        // Refuse a newer schema before anything below writes to the file (switching to WAL does).
-        _ = try Migrator.currentVersion(connection, path: path, latest: Migration.latestVersion)
+        // Refuse a newer schema, or another program's database, before anything below writes to the
+        // file (switching to WAL does).
+        let version = try Migrator.currentVersion(connection, path: path, latest: Migration.latestVersion)
+        if version == 0, try connection.queryInteger("SELECT count(*) FROM sqlite_schema") ?? 0 > 0 {
+            throw JournalFileError.notAJournal(path: path)
+        }
         try JournalFile.enableWriteAheadLog(connection, path: path)
         try connection.executeScript(
             "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF;")

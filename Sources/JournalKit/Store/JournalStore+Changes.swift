@@ -16,3 +16,11 @@ extension JournalStore {
         try connection.queryInteger("PRAGMA data_version") ?? 0
     }
 }
+
+extension JournalStore {
+    /// Refuses to go on when a newer journal has migrated the file since this store opened it (a
+    /// long-running daemon after an upgrade of the CLI).
+    public func checkSchemaIsKnown() throws {
+        _ = try Migrator.currentVersion(connection, path: path, latest: Migration.latestVersion)
+    }
+}

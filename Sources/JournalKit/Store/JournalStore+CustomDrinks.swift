@@ -11,6 +11,15 @@ extension JournalStore {
         DrinkCatalog(kinds: DrinkCatalog.builtIn.kinds + (try customDrinkKinds()))
     }
 
+    /// The catalog an import checks names against: also the drinks the user defined and removed since,
+    /// so an export made before the removal imports back.
+    public func importCatalog() throws -> DrinkCatalog {
+        let own = try connection.query(
+            "SELECT \(CustomDrinkRows.columns) FROM custom_drinks ORDER BY name", row: CustomDrinkRows.revision
+        ).map(\.kind)
+        return DrinkCatalog(kinds: DrinkCatalog.builtIn.kinds + own)
+    }
+
     /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does.
     public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkKind {
         let normalized = try Self.customName(name)

@@ -22,7 +22,7 @@ struct Import: AsyncParsableCommand {
         let bytes = try FileBytes.read(file)
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
-        let drinks = try DrinkExchange.parse(bytes, catalog: try await store.catalog(), now: clock.now())
+        let drinks = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
         let summary = try await store.importDrinks(drinks)
         let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
         Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")

@@ -25,14 +25,14 @@ struct SyncInit: AsyncParsableCommand {
         let localKey = try SyncSetup.loadKey(keyPath)
         let givenKey = try keyFile.map { source in
             let label = source == "-" ? "the key on stdin" : source
-            return try SyncKey(hex: String(decoding: try FileBytes.read(source), as: UTF8.self), source: label)
+            return try SyncKey(hex: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
         }
         guard FileSystemCheck.isFolder(folder) else {
             throw SyncError.hubUnavailable(hub: folder, reason: "there is no such folder; create or mount it first")
         }
         let hub: FolderHub
         let key: SyncKey
-        if FolderHub.exists(in: folder) {
+        if try FolderHub.exists(in: folder) {
             guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: folder) }
             hub = try FolderHub.open(folder: folder, key: candidate)
             key = candidate
