@@ -40,6 +40,8 @@ struct SyncService: Service, CustomStringConvertible {
                         events.send(.request)
                     }
                 }
+                // The hub's watcher too is armed before READY, when the journal already has a hub.
+                if let engine = try? await SyncSetup.engine(for: store) { hubWatchers.watch(engine, events: events) }
                 logger.info("watching \(store.path); safety-net sync every \(interval.spoken)")
                 notifier.ready()
                 events.send(.startup)

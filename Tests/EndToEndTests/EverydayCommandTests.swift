@@ -72,7 +72,11 @@ import TestSupport
             #expect(try journal.run("list", "--json").stdout == "[]\n")
 
             #expect(try journal.run("undo").stdout.contains("Undid rm: restored double-espresso"))
-            #expect(try journal.run("undo").stdout.contains("Undid edit: back to espresso 64 mg"))
+            let undoneEdit = try #require(try journal.json("undo", "--json") as? [String: Any])
+            #expect(undoneEdit["action"] as? String == "edit")
+            let restored = try #require((undoneEdit["drinks"] as? [[String: Any]])?.first)
+            #expect((restored["drink"] as? [String: Any])?["drink"] as? String == "espresso")
+            #expect(restored["deleted"] as? Bool == false)
             #expect(try journal.run("undo").stdout.contains("Undid add: removed espresso"))
             let nothing = try journal.run("undo")
             #expect(nothing.status == 1)

@@ -8,10 +8,20 @@ struct Undo: AsyncParsableCommand {
         discussion: "Run it again to go further back.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let store = try await global.openStore()
         let undone = try await store.undo()
+        if output.json {
+            Output.line(JSONValue.object([
+                ("action", .string(undone.action)),
+                ("drinks", .array(undone.drinks.map { drink, isDeleted in
+                    .object([("drink", DrinkExchange.json(drink)), ("deleted", .bool(isDeleted))])
+                })),
+            ]).prettyText)
+            return
+        }
         for (drink, isDeleted) in undone.drinks {
             let verb: String
             switch (undone.action, isDeleted) {
