@@ -1,3 +1,5 @@
+import JournalKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -53,12 +55,6 @@ public final class DaemonPresence {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return 0 }
-        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingSpacesAndNewlines) ?? 0
-    }
-}
-
-extension String {
-    var trimmingSpacesAndNewlines: String {
-        String(self.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingSpaces) ?? 0
     }
 }

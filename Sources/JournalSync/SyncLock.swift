@@ -1,3 +1,5 @@
+import JournalKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -59,7 +59,7 @@ struct SyncDaemon: AsyncParsableCommand {
         } catch let error as DaemonError {
             fail(error.description, status: configurationStatus)
         } catch let error as SQLiteError {
-            fail(error.description, status: 1)
+            fail(error.userMessage, status: 1)
         } catch {
             exit(withError: error)
         }

@@ -82,7 +82,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     let delay = backoff.fail(using: &random)
                     retry?.cancel()
                     retry = after(delay, send: .retry)
-                    let message = Self.message(of: error)
+                    let message = failureMessage(error)
                     logger.error("sync failed (\(reasons)): \(message); retrying in \(delay.spoken)")
                     notifier.status("Sync failed at \(LocalTime.clockTime(store.clock.now())): \(message) Retrying in \(delay.spoken).")
                     if let engine { try? await store.recordSyncResult("failed: \(message)", at: store.clock.now(), hubID: engine.hub.id) }
@@ -107,7 +107,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         do {
             try await store.recordSyncResult(result, at: store.clock.now(), hubID: engine.hub.id)
         } catch {
-            logger.warning("could not record the sync's result in the journal: \(Self.message(of: error))")
+            logger.warning("could not record the sync's result in the journal: \(failureMessage(error))")
         }
     }
 
@@ -137,15 +137,6 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             events.send(reason)
         }
     }
-
-    static func message(of error: any Error) -> String {
-        switch error {
-        case let failure as any JournalFailure: return failure.description
-        case let failure as SQLiteError: return failure.message
-        default: return "\(error)"
-        }
-    }
-
 }
 
 /// Why the loop stopped on its own.

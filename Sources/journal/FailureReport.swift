@@ -18,19 +18,10 @@ struct FailureReport {
         case let failure as any JournalFailure:
             finish(failure.description, status: Self.status(failure.kind))
         case let failure as SQLiteError:
-            finish(Self.message(for: failure), status: 1)
+            finish(failure.userMessage, status: 1)
         default:
             // Argument parsing errors, --help and --version: ArgumentParser prints and exits.
             Journal.exit(withError: error)
-        }
-    }
-
-    /// The message `exit()` would print for `error`, for places that report an error without exiting.
-    static func message(of error: any Error) -> String {
-        switch error {
-        case let failure as any JournalFailure: return failure.description
-        case let failure as SQLiteError: return message(for: failure)
-        default: return "\(error)"
         }
     }
 
@@ -40,19 +31,6 @@ struct FailureReport {
         case .badData: return 65
         case .failure: return 1
         }
-    }
-
-    /// What a SQLite failure means for the person at the keyboard. Every write is one transaction, so
-    /// whatever failed left the journal as it was.
-    static func message(for error: SQLiteError) -> String {
-        if error.isBusy {
-            return "the journal is busy: another process held its write lock for over 15 seconds. Nothing was "
-                + "changed; try again."
-        }
-        if error.isDiskFull { return "the disk is full. Nothing was changed; free some space and try again." }
-        if error.isReadOnly { return "the journal cannot be written (read-only file, folder or disk). Nothing was changed." }
-        if error.isNotADatabase { return "the journal file is damaged (\(error.message)). Nothing was changed." }
-        return "the journal could not be read or written: \(error.message). Nothing was changed."
     }
 
     private func finish(_ message: String, status: Int32) -> Never {

@@ -9,19 +9,10 @@ import Musl
 /// Reading a whole file given on the command line, `-` meaning stdin.
 enum FileBytes {
     static func read(_ path: String) throws(FileReadError) -> [UInt8] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
-            }
-            bytes.append(contentsOf: buffer[0..<count])
+        do {
+            return path == "-" ? try FileSystem.readAll(STDIN_FILENO, name: "stdin") : try FileSystem.readFile(path)
+        } catch {
+            throw FileReadError(path: path, reason: error.reason)
         }
     }
 }
@@ -50,14 +41,4 @@ struct FileReadError: JournalFailure {
 
     var kind: FailureKind { .badData }
     var description: String { "cannot read \(path == "-" ? "stdin" : path): \(reason)." }
-}
-
-/// Questions about the file system the CLI asks before handing paths to the libraries.
-enum FileSystemCheck {
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-    static func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
 }

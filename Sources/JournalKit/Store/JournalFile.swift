@@ -70,8 +70,11 @@ struct JournalFile {
     /// Creates the data folder (0700) and an empty database file (0600) when they do not exist yet,
     /// so SQLite never creates either with looser permissions. The -wal and -shm files inherit 0600.
     static func prepareLocation(_ path: String) throws {
-        let folder = parentFolder(of: path)
-        try makeFolders(folder)
+        do {
+            try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
+        } catch {
+            throw JournalFileError.notWritable(path: error.path, reason: error.reason)
+        }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -83,21 +86,5 @@ struct JournalFile {
             return
         }
         close(descriptor)
-    }
-
-    static func parentFolder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// `mkdir -p` with 0700 for every folder it creates.
-    static func makeFolders(_ folder: String) throws {
-        var isFolder = stat()
-        if stat(folder, &isFolder) == 0 { return }
-        let parent = parentFolder(of: folder)
-        if parent != folder { try makeFolders(parent) }
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw JournalFileError.notWritable(path: folder, reason: String(cString: strerror(errno)))
-        }
     }
 }

@@ -264,7 +264,7 @@ private struct Reader {
 
 extension String {
     /// The string without leading and trailing spaces, tabs and newlines.
-    var trimmingSpaces: String {
+    public var trimmingSpaces: String {
         let characters = Substring(self).drop(while: \.isWhitespace)
         return String(characters.reversed().drop(while: \.isWhitespace).reversed())
     }

@@ -24,7 +24,7 @@ struct ConfigFile {
         var settings = JournalSettings.defaults
         var sources: [JournalSettings.Key: Source] = [:]
         for key in JournalSettings.Key.allCases { sources[key] = .builtInDefault }
-        guard FileSystemCheck.exists(path) else { return ConfigFile(path: path, settings: settings, sources: sources) }
+        guard FileSystem.exists(path) else { return ConfigFile(path: path, settings: settings, sources: sources) }
 
         let text: String
         do {

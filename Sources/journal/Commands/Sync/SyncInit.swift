@@ -27,7 +27,7 @@ struct SyncInit: AsyncParsableCommand {
             let label = source == "-" ? "the key on stdin" : source
             return try SyncKey(hex: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
         }
-        guard FileSystemCheck.isFolder(folder) else {
+        guard FileSystem.isFolder(folder) else {
             throw SyncError.hubUnavailable(hub: folder, reason: "there is no such folder; create or mount it first")
         }
         let hub: FolderHub

@@ -18,7 +18,7 @@ struct SyncNow: AsyncParsableCommand {
         do {
             report = try await engine.sync()
         } catch {
-            try? await store.recordSyncResult("failed: \(FailureReport.message(of: error))", at: clock.now(), hubID: engine.hub.id)
+            try? await store.recordSyncResult("failed: \(failureMessage(error))", at: clock.now(), hubID: engine.hub.id)
             throw error
         }
         let result = report.failures.isEmpty ? report.summary : report.summary + " \(report.failures.count) segment(s) failed."

@@ -24,7 +24,7 @@ struct SyncStatus: AsyncParsableCommand {
                 available[device] = try engine.hub.segments(of: device).last?.last ?? 0
             }
         } catch {
-            hubProblem = FailureReport.message(of: error)
+            hubProblem = failureMessage(error)
         }
         let devices = Set(anchors.keys).union(available.keys).sorted()
         let daemon = DaemonPresence.runningDaemon(databasePath: store.path)

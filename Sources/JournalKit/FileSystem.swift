@@ -1,30 +1,35 @@
-import JournalKit
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// The few file operations sync needs, with the durability a shared folder requires: a file appears
-/// whole under its final name or not at all.
-enum FileSystem {
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let reason: String
-        let code: Int32
-        var description: String { "\(path): \(reason)" }
-        var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+/// The file operations the journal needs, on the C library directly (no Foundation at start-up), with
+/// the durability a shared folder requires: a file written atomically appears whole under its final
+/// name or not at all.
+public enum FileSystem {
+    public struct Failure: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public let code: Int32
+        public var description: String { "\(path): \(reason)" }
+        public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
     }
 
-    static func failure(_ path: String) -> Failure {
+    /// The failure `errno` describes, for `path`.
+    public static func failure(_ path: String) -> Failure {
         Failure(path: path, reason: String(cString: strerror(errno)), code: errno)
     }
 
-    static func readFile(_ path: String) throws(Failure) -> [UInt8] {
+    public static func readFile(_ path: String) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path) }
         defer { close(descriptor) }
+        return try readAll(descriptor, name: path)
+    }
+
+    /// Everything left to read from `descriptor` (a file, or stdin).
+    public static func readAll(_ descriptor: Int32, name: String) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -32,7 +37,7 @@ enum FileSystem {
             if count == 0 { return bytes }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(path)
+                throw failure(name)
             }
             bytes.append(contentsOf: buffer[0..<count])
         }
@@ -41,7 +46,7 @@ enum FileSystem {
     /// Writes `bytes` to a temporary name beginning with a dot (which readers ignore), flushes it to
     /// disk, renames it into place and flushes the folder, so a crash leaves the old state or the new.
     /// With `replacing: false` an existing file at `path` is left alone and the write fails (EEXIST).
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, replacing: Bool = true) throws(Failure) {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, replacing: Bool = true) throws(Failure) {
         let folder = parentFolder(of: path)
         let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
         let temporary = folder + "/." + name + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
@@ -76,7 +81,7 @@ enum FileSystem {
         try syncFolder(folder)
     }
 
-    static func syncFolder(_ folder: String) throws(Failure) {
+    public static func syncFolder(_ folder: String) throws(Failure) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(folder) }
         defer { close(descriptor) }
@@ -85,7 +90,7 @@ enum FileSystem {
     }
 
     /// Names in a folder, without "." and "..".
-    static func list(_ folder: String) throws(Failure) -> [String] {
+    public static func list(_ folder: String) throws(Failure) -> [String] {
         guard let directory = opendir(folder) else { throw failure(folder) }
         defer { closedir(directory) }
         var names: [String] = []
@@ -98,27 +103,27 @@ enum FileSystem {
         return names
     }
 
-    static func isFolder(_ path: String) -> Bool {
+    public static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    static func makeFolders(_ folder: String, mode: mode_t) throws(Failure) {
+    public static func makeFolders(_ folder: String, mode: mode_t) throws(Failure) {
         if isFolder(folder) { return }
         let parent = parentFolder(of: folder)
         if parent != folder { try makeFolders(parent, mode: mode) }
         if mkdir(folder, mode) != 0 && errno != EEXIST { throw failure(folder) }
     }
 
-    static func parentFolder(of path: String) -> String {
+    public static func parentFolder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `path` made absolute against the current folder, so a stored hub location means the same later.
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }

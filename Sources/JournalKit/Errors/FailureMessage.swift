@@ -1,0 +1,23 @@
+extension SQLiteError {
+    /// What a SQLite failure means for the person at the keyboard. Every write is one transaction, so
+    /// whatever failed left the journal as it was.
+    public var userMessage: String {
+        if isBusy {
+            return "the journal is busy: another process held its write lock for over 15 seconds. Nothing was "
+                + "changed; try again."
+        }
+        if isDiskFull { return "the disk is full. Nothing was changed; free some space and try again." }
+        if isReadOnly { return "the journal cannot be written (read-only file, folder or disk). Nothing was changed." }
+        if isNotADatabase { return "the journal file is damaged (\(message)). Nothing was changed." }
+        return "the journal could not be read or written: \(message). Nothing was changed."
+    }
+}
+
+/// The message for a person of any error the journal's libraries throw.
+public func failureMessage(_ error: any Error) -> String {
+    switch error {
+    case let failure as any JournalFailure: return failure.description
+    case let failure as SQLiteError: return failure.userMessage
+    default: return "\(error)"
+    }
+}
