@@ -1,5 +1,11 @@
 import JournalKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A hub in a plain folder: a local disk, an NFS mount, or a folder Syncthing or Dropbox copies.
 ///
 /// `<folder>/journal-hub-v1/hub.json` says the format and holds the key check;
@@ -93,8 +99,10 @@ public struct FolderHub: Hub {
         let folder = deviceFolder(device)
         do {
             try FileSystem.makeFolders(folder, mode: 0o700)
-            try FileSystem.writeAtomically(bytes, to: folder + "/" + segment.fileName, mode: 0o600)
+            // Segments are written once: never over one that is there (another copy's).
+            try FileSystem.writeAtomically(bytes, to: folder + "/" + segment.fileName, mode: 0o600, replacing: false)
         } catch {
+            if error.code == EEXIST { throw SyncError.segmentExists(segment.fileName) }
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
     }

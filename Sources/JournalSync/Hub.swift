@@ -14,6 +14,7 @@ public protocol Hub: Sendable {
     /// The segments of a device's log, in order.
     func segments(of device: DeviceID) throws -> [SegmentName]
     func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8]
-    /// Adds a segment to a device's log; it appears whole or not at all.
+    /// Adds a segment to a device's log; it appears whole or not at all, and never over a segment of
+    /// that name already there (`SyncError.segmentExists`).
     func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws
 }

@@ -31,6 +31,8 @@ public actor SyncEngine {
         guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
         // A newer journal may have migrated the file since this process opened it.
         try await store.checkSchemaIsKnown()
+        // A copy of the file would publish as this device: refuse before it writes anything.
+        guard try await store.isOriginalFile() else { throw SyncError.copiedFile(path: store.path) }
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
         var report = SyncReport()
         let own = try await checkOwnLog()
@@ -82,7 +84,13 @@ public actor SyncEngine {
                 let plaintext = SegmentCodec.encode(page.drinks, kinds: page.kinds)
                 let sealed = try SegmentSeal.seal(
                     plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
-                try hub.write(sealed, as: name, of: store.deviceID)
+                do {
+                    try hub.write(sealed, as: name, of: store.deviceID)
+                } catch SyncError.segmentExists {
+                    // Another copy of this database wrote these positions first.
+                    try await store.forgetPublishing(PublishedRange(first: name.first, last: name.last), hubID: hub.id)
+                    throw SyncError.copiedDatabase(device: store.deviceID, foreign: [name.fileName])
+                }
                 report.published += page.count
                 report.segmentsWritten += 1
                 next = page.through + 1

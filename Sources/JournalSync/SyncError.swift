@@ -12,6 +12,8 @@ public enum SyncError: JournalFailure, Equatable {
     case corruptHub(hub: String, problem: String)
     case hubUnavailable(hub: String, reason: String)
     case copiedDatabase(device: DeviceID, foreign: [String])
+    case copiedFile(path: String)
+    case segmentExists(String)
     case segmentsFailed([SegmentFailure])
     case deviceIdentityChanged
 
@@ -19,7 +21,9 @@ public enum SyncError: JournalFailure, Equatable {
         switch self {
         case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
         case .corruptHub, .hubFormatTooNew, .segmentsFailed: return .badData
-        case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .deviceIdentityChanged: return .failure
+        case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
+            .deviceIdentityChanged:
+            return .failure
         }
     }
 
@@ -55,6 +59,12 @@ public enum SyncError: JournalFailure, Equatable {
                 + "copy too if it says the same). Nothing was published."
         case .deviceIdentityChanged:
             return "this journal was given a new device id (journal sync new-device) after it was opened; open it again."
+        case .copiedFile(let path):
+            return "\(path) is not the file this journal was made in: it was copied, moved or restored from a backup. "
+                + "Two copies syncing as one device would lose changes, so nothing was published. Run "
+                + "`journal sync new-device` here: this journal then syncs under an identity of its own, and nothing is lost."
+        case .segmentExists(let name):
+            return "segment \(name) is already on the hub; another copy of this journal wrote it."
         case .segmentsFailed(let failures):
             return failures.map(\.description).joined(separator: "\n")
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."

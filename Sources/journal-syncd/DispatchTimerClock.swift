@@ -3,10 +3,14 @@ import Synchronization
 
 /// A clock whose sleeps are one-shot dispatch timers. An idle daemon must not wake up: on Linux a
 /// pending `Task.sleep` wakes its process every second, while a dispatch timer sleeps in the kernel
-/// until its deadline. Deadlines are on the wall clock, so a laptop's suspend counts as time passed.
+/// until its deadline. On the wall clock, a laptop's suspend counts as time passed (right for the
+/// safety-net sync); on the monotonic clock, a wall clock set back cannot delay the deadline (right
+/// for the watchdog, whom a late ping gets killed).
 struct DispatchTimerClock: Clock {
     typealias Instant = ContinuousClock.Instant
 
+    /// True for deadlines on the wall clock, false for the monotonic clock.
+    var wall = true
     private let queue = DispatchQueue(label: "journal-syncd.timers")
 
     var now: Instant { .now }
@@ -15,7 +19,7 @@ struct DispatchTimerClock: Clock {
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let delay = Instant.now.duration(to: deadline)
         guard delay > .zero else { return }
-        let timer = OneShotTimer(queue: queue)
+        let timer = OneShotTimer(queue: queue, wall: wall)
         try await withTaskCancellationHandler {
             try await timer.wait(delay, leeway: tolerance ?? .zero)
         } onCancel: {
@@ -35,16 +39,24 @@ private final class OneShotTimer: Sendable {
     }
 
     private let queue: DispatchQueue
+    private let wall: Bool
     private let state = Mutex<State>(State())
 
-    init(queue: DispatchQueue) { self.queue = queue }
+    init(queue: DispatchQueue, wall: Bool) {
+        self.queue = queue
+        self.wall = wall
+    }
 
     func wait(_ delay: Duration, leeway: Duration) async throws {
         try await withCheckedThrowingContinuation { continuation in
             let started = state.withLock { state -> Bool in
                 if state.finished { return false }
                 let source = DispatchSource.makeTimerSource(queue: queue)
-                source.schedule(wallDeadline: .now() + Self.interval(delay), leeway: Self.interval(leeway))
+                if wall {
+                    source.schedule(wallDeadline: .now() + Self.interval(delay), leeway: Self.interval(leeway))
+                } else {
+                    source.schedule(deadline: .now() + Self.interval(delay), leeway: Self.interval(leeway))
+                }
                 source.setEventHandler { [weak self] in self?.finish(with: nil) }
                 source.resume()
                 state.continuation = continuation

@@ -30,10 +30,12 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         }
 
         for await reasons in events {
+            if reasons.contains(.recheck) { recheck = nil }
             var wanted = reasons.wantsSync
             if reasons.subtracting([.database, .recheck, .watchdog]).isEmpty, wanted {
                 // A write event is a hint; data_version says whether another process really committed.
-                let version = (try? await store.dataVersion()) ?? lastDataVersion
+                // When it cannot be read, assume it did: a needless sync is cheap, a missed one is not.
+                let version = (try? await store.dataVersion()) ?? lastDataVersion &+ 1
                 if version == lastDataVersion {
                     wanted = false
                     // The event may have come before the commit's last write; look once more shortly.
@@ -44,7 +46,6 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     lastDataVersion = version
                 }
             }
-            if reasons.contains(.recheck) { recheck = nil }
             if reasons.contains(.retry) { retry = nil }
             // While backing off, only the retry or an explicit request syncs.
             if retry != nil, !reasons.contains(.request) { wanted = false }

@@ -32,7 +32,7 @@ struct SyncService: Service, CustomStringConvertible {
                 group.addTask { await database.feed(events) }
                 group.addTask { await Ticker(interval: interval, reason: .tick, clock: DispatchTimerClock()).feed(events) }
                 if let watchdogInterval {
-                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: DispatchTimerClock()).feed(events) }
+                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: DispatchTimerClock(wall: false)).feed(events) }
                 }
                 group.addTask {
                     for await signal in signals {

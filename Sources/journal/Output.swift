@@ -18,7 +18,9 @@ enum Output {
                 let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
                 if written > 0 {
                     offset += written
-                } else if written < 0 && errno != EINTR {
+                } else if written == 0 {
+                    writeFailure = EIO
+                } else if errno != EINTR {
                     writeFailure = errno
                 }
             }

@@ -235,22 +235,47 @@ import TestSupport
             let copyStore = try await JournalStore(path: folder + "/copy.db", clock: sameInstant, physicalClock: sameInstant)
             let copy = Machine(store: copyStore, engine: SyncEngine(store: copyStore, hub: original.engine.hub, key: key))
             let onCopy = try await copy.store.add(drink("cola", note: "made on the copy"))
-            try await copy.sync()
-            _ = try await original.store.add(drink("black-tea"))
             let before = snapshot(folder + "/hub")
-            await #expect(throws: SyncError.self) { try await original.sync() }
+            await #expect(throws: SyncError.copiedFile(path: folder + "/copy.db")) { try await copy.sync() }
             #expect(snapshot(folder + "/hub") == before)
 
-            // The fix: the original takes a new identity (it is the one that lost the race here).
-            _ = try await original.store.adoptNewDeviceIdentity()
-            let renewedStore = try await JournalStore(path: folder + "/original.db", clock: sameInstant, physicalClock: sameInstant)
+            _ = try await copy.store.adoptNewDeviceIdentity()
+            let renewedStore = try await JournalStore(path: folder + "/copy.db", clock: sameInstant, physicalClock: sameInstant)
             let renewed = Machine(store: renewedStore, engine: SyncEngine(store: renewedStore, hub: original.engine.hub, key: key))
+            _ = try await original.store.add(drink("black-tea"))
             try await renewed.sync()
-            try await copy.sync()
+            try await original.sync()
             try await renewed.sync()
-            #expect(try await renewed.store.drinks().count == 3)
-            #expect(try await renewed.store.drinks().contains(onCopy))
-            #expect(Set(try await renewed.store.drinks()) == Set(try await copy.store.drinks()))
+            #expect(try await original.store.drinks().count == 3)
+            #expect(try await original.store.drinks().contains(onCopy))
+            #expect(Set(try await renewed.store.drinks()) == Set(try await original.store.drinks()))
+        }
+    }
+
+    @Test func aBackupRestoredInPlaceIsRefusedByWhatTheHubHolds() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let path = folder + "/a.db"
+            var machine: Machine? = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
+            _ = try await machine?.store.add(drink())
+            try await machine?.sync()
+            let backup = try Data(contentsOf: URL(fileURLWithPath: path))
+            let backupWAL = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+            _ = try await machine?.store.add(drink("cola"))
+            try await machine?.sync()
+            let hub = try #require(machine?.engine.hub)
+            machine = nil
+            // Written over the same file, as `cp backup.db journal.db` does: same inode, older content.
+            try backup.write(to: URL(fileURLWithPath: path))
+            try backupWAL.write(to: URL(fileURLWithPath: path + "-wal"))
+            try? FileManager.default.removeItem(atPath: path + "-shm")
+            let restored = try await JournalStore(path: path, clock: sameInstant, physicalClock: sameInstant)
+            _ = try await restored.add(drink("black-tea"))
+            let engine = SyncEngine(store: restored, hub: hub, key: key)
+            await #expect(throws: SyncError.self) { _ = try await engine.sync() }
+            do { _ = try await engine.sync() } catch let error as SyncError {
+                guard case .copiedDatabase = error else { Issue.record("expected copiedDatabase, got \(error)"); return }
+            }
         }
     }
 

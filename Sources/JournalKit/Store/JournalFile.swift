@@ -24,9 +24,19 @@ struct JournalFile {
             throw JournalFileError.notWritable(path: path, reason: error.message)
         }
         // Refuse a newer schema, or another program's database, before anything below writes to the
-        // file (switching to WAL does).
-        let version = try Migrator.currentVersion(connection, path: path, latest: Migration.latestVersion)
-        if version == 0, try connection.queryInteger("SELECT count(*) FROM sqlite_schema") ?? 0 > 0 {
+        // file (switching to WAL does). One statement, so one snapshot: a journal being created by
+        // another process at this moment is seen either empty or whole.
+        let probe = try connection.query(
+            """
+            SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema),
+                   (SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta')
+            """
+        ) { (version: $0.int64(0), objects: $0.int64(1), meta: $0.int64(2)) }.first
+        let version = probe?.version ?? 0
+        if version > Migration.latestVersion {
+            throw JournalFileError.newerSchema(path: path, version: version, supported: Migration.latestVersion)
+        }
+        if (version == 0 && probe?.objects ?? 0 > 0) || (version > 0 && probe?.meta == 0) {
             throw JournalFileError.notAJournal(path: path)
         }
         try JournalFile.enableWriteAheadLog(connection, path: path)
@@ -35,6 +45,7 @@ struct JournalFile {
         try Migrator.migrate(connection, path: path) { connection in
             try connection.run(
                 "INSERT INTO meta (key, value) VALUES ('device_id', ?)", .text(RandomIdentifier.uuid()))
+            try JournalStore.recordFileIdentity(path: path, in: connection)
         }
         guard let device = try connection.queryText("SELECT value FROM meta WHERE key = 'device_id'") else {
             throw JournalFileError.notWritable(path: path, reason: "it has no device id; it was not made by journal")

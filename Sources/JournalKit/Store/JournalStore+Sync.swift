@@ -195,6 +195,7 @@ extension JournalStore {
                 try context.writeReceived(kind: kind)
             }
             try connection.run("UPDATE meta SET value = ? WHERE key = 'device_id'", .text(new.rawValue))
+            try JournalStore.recordFileIdentity(path: path, in: connection)
             try connection.run("UPDATE sync_hub SET published_through = 0")
             try connection.run("DELETE FROM sync_published")
         }
