@@ -87,30 +87,39 @@ import TestSupport
         }
     }
 
-    @Test func aDatabaseFromANewerJournalIsRefusedAndUntouched() async throws {
+    /// A file the journal cannot use: how to make it, and what the refusal says.
+    struct UnusableFile: Sendable, CustomTestStringConvertible {
+        let name: String
+        let sqlite: String?
+        let text: String?
+        let message: String
+        var testDescription: String { name }
+    }
+
+    static let unusableFiles = [
+        UnusableFile(name: "future.db", sqlite: "create table t(x); pragma user_version = 999;", text: nil,
+                     message: "written by a newer journal (schema version 999"),
+        UnusableFile(name: "app.sqlite", sqlite: "create table notes(x); insert into notes values (1);", text: nil,
+                     message: "another program's SQLite database"),
+        UnusableFile(name: "notes.txt", sqlite: nil, text: String(repeating: "not a database\n", count: 300),
+                     message: "is not a journal: it is not a SQLite database"),
+    ]
+
+    @Test(arguments: unusableFiles)
+    func aFileTheJournalCannotUseIsRefusedAndUntouched(_ file: UnusableFile) async throws {
         try await withTemporaryDirectory { home in
-            let path = home + "/future.db"
-            let setup = try ProcessRunner.run("/usr/bin/sqlite3", [path, "create table t(x); pragma user_version = 999;"], environment: [:])
-            #expect(setup.status == 0)
+            let path = home + "/" + file.name
+            if let sql = file.sqlite {
+                #expect(try ProcessRunner.run("/usr/bin/sqlite3", [path, sql], environment: [:]).status == 0)
+            }
+            if let text = file.text { try text.write(toFile: path, atomically: true, encoding: .utf8) }
             let before = fileBytes(path)
             let journal = JournalCLI(home: home)
             for command in [["add", "espresso"], ["status"], ["list"], ["sql", "select 1"]] {
                 let result = try journal.run(["--db", path] + command)
-                #expect(result.status == 65)
-                #expect(result.stderr.contains("written by a newer journal (schema version 999"))
+                #expect(result.status == 65, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains(file.message), "\(result.stderr)")
             }
-            #expect(fileBytes(path) == before)
-        }
-    }
-
-    @Test func anotherProgramsDatabaseIsRefusedAndUntouched() async throws {
-        try await withTemporaryDirectory { home in
-            let path = home + "/app.sqlite"
-            #expect(try ProcessRunner.run("/usr/bin/sqlite3", [path, "create table notes(x); insert into notes values (1);"], environment: [:]).status == 0)
-            let before = fileBytes(path)
-            let result = try JournalCLI(home: home).run("--db", path, "add", "espresso")
-            #expect(result.status == 65)
-            #expect(result.stderr.contains("another program's SQLite database"))
             #expect(fileBytes(path) == before)
         }
     }
@@ -133,18 +142,6 @@ import TestSupport
             let values = clock.split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",").map { Double($0) ?? 0 } ?? []
             #expect(values.first == 1_893_499_200_000)
             #expect(abs((values.last ?? 0) / 1000 - Date().timeIntervalSince1970) < 600)
-        }
-    }
-
-    @Test func aFileThatIsNotAJournalIsRefusedAndUntouched() async throws {
-        try await withTemporaryDirectory { home in
-            let path = home + "/notes.txt"
-            try String(repeating: "not a database\n", count: 300).write(toFile: path, atomically: true, encoding: .utf8)
-            let before = fileBytes(path)
-            let result = try JournalCLI(home: home).run("--db", path, "add", "espresso")
-            #expect(result.status == 65)
-            #expect(result.stderr.contains("is not a journal: it is not a SQLite database"))
-            #expect(fileBytes(path) == before)
         }
     }
 
