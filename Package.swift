@@ -34,10 +34,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["JournalKit"]
+        ),
         .executableTarget(
             name: "journal",
             dependencies: [
                 "JournalKit",
+                "CommandLineSupport",
                 "JournalSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -47,6 +52,7 @@ let package = Package(
             name: "journal-syncd",
             dependencies: [
                 "JournalKit",
+                "CommandLineSupport",
                 "JournalSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -8,10 +8,11 @@ import Musl
 /// the durability a shared folder requires: a file written atomically appears whole under its final
 /// name or not at all.
 public enum FileSystem {
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: JournalFailure {
         public let path: String
         public let reason: String
         public let code: Int32
+        public var kind: FailureKind { code == EROFS ? .setup : .failure }
         public var description: String { "\(path): \(reason)" }
         public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
     }

@@ -48,9 +48,9 @@ public enum JournalPathError: JournalFailure, Equatable {
     case noHome
 
     public var kind: FailureKind { .failure }
+    public var remedy: Remedy? { .chooseDatabase }
 
     public var description: String {
-        "cannot tell where the journal lives: HOME is not set to an absolute path. Set HOME, or "
-            + "choose the database with --db PATH or JOURNAL_DB."
+        "cannot tell where the journal lives: HOME is not set to an absolute path."
     }
 }

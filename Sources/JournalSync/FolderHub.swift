@@ -1,3 +1,4 @@
+import FoundationEssentials
 import JournalKit
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ public struct FolderHub: Hub {
     /// Makes a new, empty hub in `folder` for `key`.
     public static func create(folder: String, key: SyncKey) throws(SyncError) -> FolderHub {
         let location = FileSystem.absolute(folder)
-        let hub = FolderHub(id: RandomIdentifier.uuid(), location: location)
+        let hub = FolderHub(id: UUIDText.random(), location: location)
         do {
             try FileSystem.makeFolders(hub.root + "/devices", mode: 0o700)
             let descriptor = HubDescriptor(format: format, hubID: hub.id, keyCheck: key.check)
@@ -72,7 +73,7 @@ public struct FolderHub: Hub {
         do { names = try FileSystem.list(root + "/devices") } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
-        return names.filter { RandomIdentifier.normalizedUUID($0) == $0 }.sorted().map { DeviceID(rawValue: $0) }
+        return names.filter { UUIDText.canonical($0) == $0 }.sorted().map { DeviceID(rawValue: $0) }
     }
 
     public func segments(of device: DeviceID) throws -> [SegmentName] {
@@ -122,15 +123,21 @@ public struct FolderHub: Hub {
 }
 
 /// `hub.json`: the hub's format, id and key check.
-struct HubDescriptor: Equatable {
+struct HubDescriptor: Codable, Equatable {
     let format: Int
     let hubID: String
     let keyCheck: String
 
+    enum CodingKeys: String, CodingKey {
+        case format
+        case hubID = "hub_id"
+        case keyCheck = "key_check"
+    }
+
     var encoded: [UInt8] {
-        Array((JSONValue.object([
-            ("format", .number(Double(format))), ("hub_id", .string(hubID)), ("key_check", .string(keyCheck)),
-        ]).prettyText + "\n").utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return Array((try? encoder.encode(self)) ?? Data()) + [10]
     }
 
     static func read(from path: String, hub: String) throws(SyncError) -> HubDescriptor {
@@ -139,27 +146,21 @@ struct HubDescriptor: Equatable {
             if error.isMissing { throw SyncError.hubUnavailable(hub: hub, reason: "there is no hub there (no \(path))") }
             throw SyncError.hubUnavailable(hub: hub, reason: error.reason)
         }
-        guard case .object(let members)? = try? JSONValue.parse(bytes) else {
-            throw SyncError.corruptHub(hub: hub, problem: "hub.json is not valid JSON")
+        // The format first: a newer one may lay out the rest differently, so say that before anything else.
+        guard let version = try? JSONDecoder().decode(FormatOnly.self, from: Data(bytes)) else {
+            throw SyncError.corruptHub(hub: hub, problem: "hub.json is not valid JSON with a format number")
         }
-        var format: Int?
-        var hubID: String?
-        var keyCheck: String?
-        for (key, value) in members {
-            switch (key, value) {
-            case ("format", .number(let number)) where number == number.rounded() && number >= 1 && number < 1e6:
-                format = Int(number)
-            case ("hub_id", .string(let text)): hubID = text
-            case ("key_check", .string(let text)): keyCheck = text
-            default: break
-            }
+        guard (1..<1_000_000).contains(version.format) else {
+            throw SyncError.corruptHub(hub: hub, problem: "hub.json has no usable format number")
         }
-        guard let format else { throw SyncError.corruptHub(hub: hub, problem: "hub.json has no format") }
-        // A newer format may lay out the rest differently; say so before complaining about it.
-        if format > FolderHub.format { return HubDescriptor(format: format, hubID: hubID ?? "", keyCheck: keyCheck ?? "") }
-        guard let hubID, !hubID.isEmpty, let keyCheck, !keyCheck.isEmpty else {
-            throw SyncError.corruptHub(hub: hub, problem: "hub.json lacks its id or key check")
-        }
-        return HubDescriptor(format: format, hubID: hubID, keyCheck: keyCheck)
+        if version.format > FolderHub.format { return HubDescriptor(format: version.format, hubID: "", keyCheck: "") }
+        guard let descriptor = try? JSONDecoder().decode(HubDescriptor.self, from: Data(bytes)),
+            !descriptor.hubID.isEmpty, !descriptor.keyCheck.isEmpty
+        else { throw SyncError.corruptHub(hub: hub, problem: "hub.json lacks its id or key check") }
+        return descriptor
+    }
+
+    private struct FormatOnly: Decodable {
+        let format: Int
     }
 }

@@ -1,106 +1,110 @@
+import FoundationEssentials
 import JournalKit
 
-/// The plaintext of a segment, in one of two formats:
+/// The plaintext of a segment: JSON, each record one array (see `Replicated`'s coding).
 ///
-/// - format 1, drink records only: a JSON array of `[id, kind, caffeine_mg, consumed_at_ms, note|null,
-///   deleted, hlc, origin]`;
-/// - format 2, also custom drinks: `{"drinks": [...as format 1...], "kinds": [[name, caffeine_mg,
-///   deleted, hlc, origin], ...]}`.
+/// - format 1, drinks only: an array of drink records;
+/// - format 2 and later: an object listing each kind's records under its key (`"drinks"`, `"kinds"`),
+///   with a key for every kind the format knows.
 ///
-/// A segment without custom drinks is still written as format 1, so journals that predate custom
-/// drinks keep reading it; one with them is format 2, which those journals refuse by its number
-/// rather than misread. Clocks are strings: JSON numbers lose integers above 2^53.
+/// A segment is the lowest format that holds its kinds, so journals that predate a kind keep reading
+/// segments without it and refuse, by its number, one with it rather than misread it.
 enum SegmentCodec {
     /// The newest segment format this journal writes and reads.
-    static let format: UInt8 = 2
+    static let format: UInt8 = RecordKind.all.map(\.format).max() ?? 1
 
     /// The plaintext and the format it is in.
-    static func encode(_ revisions: [DrinkRevision], kinds: [DrinkKindRevision] = []) -> (format: UInt8, bytes: [UInt8]) {
-        var drinks: [JSONValue] = []
-        drinks.reserveCapacity(revisions.count)
-        for revision in revisions {
-            let drink = revision.drink
-            drinks.append(.array([
-                .string(drink.id.rawValue), .string(drink.kind), .number(drink.caffeineMg),
-                .number(Double(drink.consumedAt.milliseconds)), .optional(drink.note),
-                .number(revision.isDeleted ? 1 : 0), .string(String(revision.clock.rawValue)),
-                .string(revision.origin.rawValue),
-            ]))
-        }
-        guard !kinds.isEmpty else { return (1, Array(JSONValue.array(drinks).text.utf8)) }
-        let kindRecords: [JSONValue] = kinds.map { kind in
-            .array([
-                .string(kind.name), .number(kind.caffeineMg), .number(kind.isDeleted ? 1 : 0),
-                .string(String(kind.clock.rawValue)), .string(kind.origin.rawValue),
-            ])
-        }
-        return (2, Array(JSONValue.object([("drinks", .array(drinks)), ("kinds", .array(kindRecords))]).text.utf8))
+    static func encode(_ records: [AnyReplicated]) throws -> (format: UInt8, bytes: [UInt8]) {
+        let format = records.map(\.kind.format).max() ?? 1
+        let encoder = JSONEncoder()
+        let data = format == 1 ? try encoder.encode(records) : try encoder.encode(Listing(records: records, format: format))
+        return (format, Array(data))
     }
 
-    static func decode(_ bytes: [UInt8], format: UInt8) throws(SegmentContentError) -> (drinks: [DrinkRevision], kinds: [DrinkKindRevision]) {
-        let value: JSONValue
-        do { value = try JSONValue.parse(bytes) } catch { throw SegmentContentError(error.description) }
-        switch (format, value) {
-        case (1, .array(let records)):
-            return (try drinks(records), [])
-        case (2, .object(let members)):
-            var drinkRecords: [JSONValue]?
-            var kindRecords: [JSONValue]?
-            for (key, member) in members {
-                if key == "drinks", case .array(let list) = member { drinkRecords = list }
-                if key == "kinds", case .array(let list) = member { kindRecords = list }
-            }
-            guard let drinkRecords, let kindRecords else { throw SegmentContentError("it lacks its drinks or kinds") }
-            return (try drinks(drinkRecords), try kinds(kindRecords))
-        default:
+    /// The records of a segment in `device`'s log, and those it holds that break the rules or were made
+    /// by another device: each is refused on its own, the same way on every device. A segment whose
+    /// layout is wrong as a whole is an error.
+    static func decode(_ bytes: [UInt8], format: UInt8, device: DeviceID) throws(SegmentContentError) -> SegmentContent {
+        let decoder = JSONDecoder()
+        decoder.userInfo[Listing.formatKey] = format
+        decoder.userInfo[Listing.deviceKey] = device
+        do {
+            return try decoder.decode(SegmentContent.self, from: Data(bytes))
+        } catch let error as SegmentContentError {
+            throw error
+        } catch {
             throw SegmentContentError("its content does not match its format \(format)")
         }
     }
 
-    private static func drinks(_ records: [JSONValue]) throws(SegmentContentError) -> [DrinkRevision] {
-        var revisions: [DrinkRevision] = []
-        revisions.reserveCapacity(records.count)
-        for (index, record) in records.enumerated() {
-            guard case .array(let fields) = record, fields.count == 8,
-                case .string(let id) = fields[0], case .string(let kind) = fields[1],
-                case .number(let mg) = fields[2], case .number(let consumedAt) = fields[3],
-                case .number(let deleted) = fields[5], case .string(let clockText) = fields[6],
-                let clock = Int64(clockText), HybridTimestamp.isPlausible(clock), case .string(let origin) = fields[7],
-                RandomIdentifier.normalizedUUID(id) == id, mg.isFinite, mg >= 0, mg <= CaffeineDose.maximumMg,
-                consumedAt == consumedAt.rounded(), abs(consumedAt) < 9e15, deleted == 0 || deleted == 1
-            else { throw SegmentContentError("drink record \(index + 1) is malformed") }
-            let note: String?
-            switch fields[4] {
-            case .null: note = nil
-            case .string(let text): note = text
-            default: throw SegmentContentError("drink record \(index + 1) is malformed")
+    /// Format 2 and later: each kind's records under its key.
+    struct Listing: Encodable {
+        static let formatKey = CodingUserInfoKey(rawValue: "segment format")!
+        static let deviceKey = CodingUserInfoKey(rawValue: "segment device")!
+
+        let records: [AnyReplicated]
+        let format: UInt8
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: KindKey.self)
+            for kind in RecordKind.all where kind.format <= format {
+                try container.encode(records.filter { $0.kind == kind }, forKey: KindKey(stringValue: kind.segmentKey))
             }
-            revisions.append(DrinkRevision(
-                drink: Drink(
-                    id: DrinkID(rawValue: id), kind: kind, caffeineMg: mg,
-                    consumedAt: Timestamp(milliseconds: Int64(consumedAt)), note: note),
-                isDeleted: deleted == 1, clock: HybridTimestamp(rawValue: clock), origin: DeviceID(rawValue: origin),
-                sequence: 0))
         }
-        return revisions
+    }
+}
+
+/// What a segment holds.
+struct SegmentContent: Decodable {
+    var records: [AnyReplicated] = []
+    /// Records that break the rules, with their place in the segment.
+    var refused: [(kind: RecordKind, index: Int, reason: String)] = []
+
+    init(from decoder: any Decoder) throws {
+        guard let format = decoder.userInfo[SegmentCodec.Listing.formatKey] as? UInt8,
+            let device = decoder.userInfo[SegmentCodec.Listing.deviceKey] as? DeviceID
+        else { throw SegmentContentError("its format is unknown") }
+        if format == 1 {
+            var list = try decoder.unkeyedContainer()
+            try take(Drink.kind, from: &list, device: device)
+            return
+        }
+        let container = try decoder.container(keyedBy: KindKey.self)
+        let known = RecordKind.all.filter { $0.format <= format }
+        if let unknown = container.allKeys.first(where: { key in !known.contains { $0.segmentKey == key.stringValue } }) {
+            throw SegmentContentError("it lists records of a kind this journal does not know ('\(unknown.stringValue)')")
+        }
+        for kind in known where container.contains(KindKey(stringValue: kind.segmentKey)) {
+            var list = try container.nestedUnkeyedContainer(forKey: KindKey(stringValue: kind.segmentKey))
+            try take(kind, from: &list, device: device)
+        }
     }
 
-    private static func kinds(_ records: [JSONValue]) throws(SegmentContentError) -> [DrinkKindRevision] {
-        var kinds: [DrinkKindRevision] = []
-        for (index, record) in records.enumerated() {
-            guard case .array(let fields) = record, fields.count == 5,
-                case .string(let name) = fields[0], case .number(let mg) = fields[1],
-                case .number(let deleted) = fields[2], case .string(let clockText) = fields[3],
-                let clock = Int64(clockText), HybridTimestamp.isPlausible(clock), case .string(let origin) = fields[4],
-                !name.isEmpty, name.count <= 40, mg.isFinite, mg >= 0, mg <= CaffeineDose.maximumMg,
-                deleted == 0 || deleted == 1
-            else { throw SegmentContentError("custom drink record \(index + 1) is malformed") }
-            kinds.append(DrinkKindRevision(
-                name: name, caffeineMg: mg, isDeleted: deleted == 1, clock: HybridTimestamp(rawValue: clock),
-                origin: DeviceID(rawValue: origin), sequence: 0))
+    private mutating func take(_ kind: RecordKind, from list: inout some UnkeyedDecodingContainer, device: DeviceID) throws {
+        for (index, result) in try kind.decodeRecords(from: &list).enumerated() {
+            switch result {
+            case .success(let record) where record.version.origin != device:
+                // A device publishes only records it made: this one was put in its log.
+                refused.append((kind, index + 1, "it was made by another device than the one whose log holds it"))
+            case .success(let record): records.append(record)
+            case .failure(let error): refused.append((kind, index + 1, SegmentContent.reason(error)))
+            }
         }
-        return kinds
     }
+
+    /// Why a record was refused, for a person: the rule it breaks, or that it is malformed.
+    static func reason(_ error: any Error) -> String {
+        if let invalid = error as? InvalidRecordError { return invalid.problem }
+        return "it is malformed"
+    }
+}
+
+/// A key of a segment's object: a kind's segment key.
+struct KindKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// A segment that opened (so it is authentic) but whose content this journal cannot use.

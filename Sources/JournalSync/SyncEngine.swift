@@ -81,7 +81,7 @@ public actor SyncEngine {
                 let name = SegmentName(first: next, last: page.through)
                 // Remembered before writing, so the segment is known as ours even if we die right after.
                 try await store.recordPublishing(PublishedRange(first: name.first, last: name.last), hubID: hub.id)
-                let plaintext = SegmentCodec.encode(page.drinks, kinds: page.kinds)
+                let plaintext = try SegmentCodec.encode(page.records)
                 let sealed = try SegmentSeal.seal(
                     plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
                 do {
@@ -114,24 +114,25 @@ public actor SyncEngine {
                     report.waiting.append(SegmentGap(device: device, first: anchor + 1, last: segment.first - 1))
                     break
                 }
-                let content: (drinks: [DrinkRevision], kinds: [DrinkKindRevision])
+                let content: SegmentContent
                 do {
                     let sealed: [UInt8]
                     do { sealed = try hub.read(segment, of: device) } catch {
                         throw SegmentContentError("it cannot be read (\(error))")
                     }
                     let opened = try SegmentSeal.open(sealed, key: key, device: device, name: segment)
-                    content = try SegmentCodec.decode(opened.plaintext, format: opened.format)
-                    if content.drinks.contains(where: { $0.origin != device }) || content.kinds.contains(where: { $0.origin != device }) {
-                        throw SegmentContentError("it holds records of another device")
-                    }
+                    content = try SegmentCodec.decode(opened.plaintext, format: opened.format, device: device)
                 } catch let error as SegmentContentError {
                     // Not applied, and the anchor stays before it; later segments of this device wait too.
                     report.failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
                     break
                 }
-                let outcome = try await store.applyReceived(
-                    content.drinks, kinds: content.kinds, from: device, through: segment.last, hubID: hub.id)
+                for refused in content.refused {
+                    report.refused.append(RefusedRecord(
+                        device: device, segment: segment.fileName, kind: refused.kind.noun, index: refused.index,
+                        reason: refused.reason))
+                }
+                let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, hubID: hub.id)
                 report.received += outcome.applied
                 report.unchanged += outcome.unchanged
                 report.devicesHeardFrom.insert(device)

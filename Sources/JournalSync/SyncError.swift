@@ -16,35 +16,44 @@ public enum SyncError: JournalFailure, Equatable {
     case segmentExists(String)
     case segmentsFailed([SegmentFailure])
     case deviceIdentityChanged
+    case hubReplaced(hub: String)
 
     public var kind: FailureKind {
         switch self {
         case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
         case .corruptHub, .hubFormatTooNew, .segmentsFailed: return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
-            .deviceIdentityChanged:
+            .deviceIdentityChanged, .hubReplaced:
             return .failure
+        }
+    }
+
+    public var remedy: Remedy? {
+        switch self {
+        case .notJoined: return .joinHub
+        case .noKey, .keyRequiredToJoin, .malformedKey: return .joinWithKey
+        case .wrongKey: return .useTheHubsKey
+        case .copiedDatabase, .copiedFile: return .takeNewDeviceID
+        case .deviceIdentityChanged: return .restart
+        case .hubReplaced: return .joinHub
+        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed: return nil
         }
     }
 
     public var description: String {
         switch self {
         case .notJoined:
-            return "this journal is not joined to a hub yet. Join one with: journal sync init --folder PATH"
+            return "this journal is not joined to a hub yet."
         case .noKey(let path):
-            return "no sync key at \(path). Copy it from a machine that syncs (journal sync key there), then run "
-                + "journal sync init --folder PATH --key-file - here and paste it."
+            return "no sync key at \(path)."
         case .keyUnreadable(let path, let reason):
             return "cannot read the sync key at \(path): \(reason). Check the file's owner and permissions (0600)."
         case .keyRequiredToJoin(let hub):
-            return "\(hub) is an existing hub, and joining it needs its key. On a machine that syncs with it, run "
-                + "`journal sync key`; here, run `journal sync init --folder PATH --key-file -` and paste the key. "
-                + "Nothing was written."
+            return "\(hub) is an existing hub, and joining it needs its key. Nothing was written."
         case .wrongKey(let hub):
-            return "the sync key does not open \(hub): it belongs to another hub. Use the key printed by "
-                + "`journal sync key` on a machine that syncs with this hub. Nothing was read or written."
+            return "the sync key does not open \(hub): it belongs to another hub. Nothing was read or written."
         case .malformedKey(let source):
-            return "\(source) does not hold a sync key: a key is 64 hexadecimal characters, as `journal sync key` prints it."
+            return "\(source) does not hold a sync key: a key is 64 hexadecimal characters."
         case .hubFormatTooNew(let hub, let format, let supported):
             return "\(hub) was written by a newer journal (hub format \(format); this one knows up to \(supported)). "
                 + "Update journal on this machine. Nothing was written."
@@ -55,14 +64,14 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedDatabase(let device, let foreign):
             return "the hub holds changes published as this journal's device (\(device)) that this journal did not "
                 + "write (\(foreign.prefix(3).joined(separator: ", "))): this database was copied from, or to, another "
-                + "machine. Run `journal sync new-device` here to give this journal an identity of its own (and on the other "
-                + "copy too if it says the same). Nothing was published."
+                + "machine. Nothing was published."
         case .deviceIdentityChanged:
-            return "this journal was given a new device id (journal sync new-device) after it was opened; open it again."
+            return "this journal was given a new device id after it was opened."
         case .copiedFile(let path):
             return "\(path) is not the file this journal was made in: it was copied, moved or restored from a backup. "
-                + "Two copies syncing as one device would lose changes, so nothing was published. Run "
-                + "`journal sync new-device` here: this journal then syncs under an identity of its own, and nothing is lost."
+                + "Two copies syncing as one device would lose changes, so nothing was published."
+        case .hubReplaced(let hub):
+            return "\(hub) holds another hub than the one this journal joined (its id changed)."
         case .segmentExists(let name):
             return "segment \(name) is already on the hub; another copy of this journal wrote it."
         case .segmentsFailed(let failures):

@@ -18,29 +18,20 @@ public struct SyncKey: Sendable {
     /// Reads a key from its hex text (surrounding whitespace allowed).
     public init(hex text: String, source: String) throws(SyncError) {
         let digits = Array(text.utf8).filter { ![32, 9, 10, 13].contains($0) }
-        guard digits.count == 64 else { throw SyncError.malformedKey(source: source) }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < 64 {
-            guard let high = SyncKey.nibble(digits[index]), let low = SyncKey.nibble(digits[index + 1]) else {
-                throw SyncError.malformedKey(source: source)
-            }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
+        guard digits.count == 64, let bytes = Hex.decode(digits) else { throw SyncError.malformedKey(source: source) }
         key = SymmetricKey(data: bytes)
     }
 
     /// The key as 64 lowercase hex characters.
     public var hex: String {
-        key.withUnsafeBytes { bytes in bytes.map { SyncKey.hexByte($0) }.joined() }
+        key.withUnsafeBytes { Hex.encode($0) }
     }
 
     /// A value that tells whether a key is a hub's key without revealing it: HMAC-SHA256 of a fixed
     /// label, first 16 bytes.
     public var check: String {
         let code = HMAC<SHA256>.authenticationCode(for: Array("journal hub key check v1".utf8), using: key)
-        return code.prefix(16).map { SyncKey.hexByte($0) }.joined()
+        return Hex.encode(code.prefix(16))
     }
 
     /// Reads the key file at `path`; nil when there is none.
@@ -54,19 +45,5 @@ public struct SyncKey: Sendable {
     public func save(to path: String) throws {
         try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
         try FileSystem.writeAtomically(Array((hex + "\n").utf8), to: path, mode: 0o600)
-    }
-
-    static func hexByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: return byte - 48
-        case 97...102: return byte - 87
-        case 65...70: return byte - 55
-        default: return nil
-        }
     }
 }

@@ -12,6 +12,8 @@ public struct SyncReport: Sendable, Equatable {
     /// Devices whose changes arrived in this sync.
     public var devicesHeardFrom: Set<DeviceID> = []
     public var failures: [SegmentFailure] = []
+    /// Records other devices published that break the rules: refused here as on every device.
+    public var refused: [RefusedRecord] = []
     /// Devices whose next segment has not arrived yet (a sync tool still copying it).
     public var waiting: [SegmentGap] = []
 
@@ -44,6 +46,12 @@ public struct SyncReport: Sendable, Equatable {
             ("waiting", .array(waiting.map { gap in
                 .object([("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last))])
             })),
+            ("refused", .array(refused.map { record in
+                .object([
+                    ("device", .string(record.device.rawValue)), ("segment", .string(record.segment)),
+                    ("kind", .string(record.kind)), ("index", .integer(Int64(record.index))), ("reason", .string(record.reason)),
+                ])
+            })),
             ("failures", .array(failures.map { failure in
                 .object([
                     ("device", .string(failure.device.rawValue)), ("segment", .string(failure.segment)),
@@ -61,4 +69,20 @@ public struct SegmentGap: Sendable, Equatable {
     public let device: DeviceID
     public let first: Int64
     public let last: Int64
+}
+
+/// A record from another device that breaks the rules, refused on its own; its segment's other
+/// records are applied.
+public struct RefusedRecord: Sendable, Equatable, CustomStringConvertible {
+    public let device: DeviceID
+    public let segment: String
+    /// "drink", "custom drink".
+    public let kind: String
+    /// Its place among the segment's records of its kind, from 1.
+    public let index: Int
+    public let reason: String
+
+    public var description: String {
+        "\(kind) \(index) of segment \(segment) of device \(device) was refused: \(reason)"
+    }
 }

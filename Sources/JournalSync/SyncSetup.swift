@@ -15,9 +15,7 @@ public enum SyncSetup {
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
         let hub = try FolderHub.open(folder: joined.location, key: key)
         guard hub.id == joined.hubID else {
-            throw SyncError.corruptHub(
-                hub: joined.location,
-                problem: "it is another hub than the one this journal joined (its id changed); join it again with journal sync init")
+            throw SyncError.hubReplaced(hub: joined.location)
         }
         return SyncEngine(store: store, hub: hub, key: key)
     }

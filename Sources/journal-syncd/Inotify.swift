@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import JournalKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -84,8 +85,9 @@ private struct SourceCancellation: @unchecked Sendable {
 }
 
 /// A folder that cannot be watched.
-struct WatcherError: Error, CustomStringConvertible {
+struct WatcherError: JournalFailure {
     let path: String
     let reason: String
-    var description: String { "cannot watch \(path): \(reason)" }
+    var kind: FailureKind { .failure }
+    var description: String { "cannot watch \(path): \(reason)." }
 }

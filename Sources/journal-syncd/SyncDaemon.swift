@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import JournalKit
 import JournalSync
 import Logging
@@ -32,9 +33,6 @@ struct SyncDaemon: AsyncParsableCommand {
     @Flag(name: .long, help: "Sync once and exit.")
     var once = false
 
-    /// Exit status for a configuration the daemon cannot fix by retrying; the unit does not restart on it.
-    static let configurationStatus: Int32 = 78
-
     /// The thread every task of the daemon runs on, but the store's SQLite work (on the store's own).
     /// Keeping off Swift's global executor matters for an idle daemon: on Linux, the first task run
     /// there starts libdispatch's thread-pool monitor, which wakes the process every second forever.
@@ -43,25 +41,17 @@ struct SyncDaemon: AsyncParsableCommand {
     static func main() async {
         do {
             try await withTaskExecutorPreference(loopExecutor) {
-                var command = try parseAsRoot()
+                // Parsing errors, --help and --version are the argument parser's to print.
+                var command: any ParsableCommand
+                do { command = try parseAsRoot() } catch { exit(withError: error) }
                 if var command = command as? AsyncParsableCommand {
                     try await command.run()
                 } else {
                     try command.run()
                 }
             }
-        } catch let failure as any JournalFailure {
-            fail(failure.description, status: failure.kind == .usage ? 64 : failure.kind == .badData ? 65 : 1)
-        } catch SyncLoopExit.deviceIdentityChanged {
-            fail("this journal was given a new device id (journal sync new-device); restarting to use it", status: 1)
-        } catch SyncLoopExit.journalUpgraded(let reason) {
-            fail("\(reason) Exiting so the new journal-syncd starts.", status: 1)
-        } catch let error as DaemonError {
-            fail(error.description, status: configurationStatus)
-        } catch let error as SQLiteError {
-            fail(error.userMessage, status: 1)
         } catch {
-            exit(withError: error)
+            FailureReport.exit(error, program: "journal-syncd")
         }
     }
 
@@ -92,16 +82,13 @@ struct SyncDaemon: AsyncParsableCommand {
         withExtendedLifetime(presence) {}
     }
 
-    private static func fail(_ message: String, status: Int32) -> Never {
-        var line = "journal-syncd: " + message + "\n"
-        line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-        Glibc.exit(status)
-    }
 }
 
 /// Why the daemon will not start, whatever the number of retries.
-enum DaemonError: Error, CustomStringConvertible {
+enum DaemonError: JournalFailure {
     case alreadyRunning(path: String, pid: Int32?)
+
+    var kind: FailureKind { .setup }
 
     var description: String {
         switch self {

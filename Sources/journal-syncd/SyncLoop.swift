@@ -140,12 +140,21 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     }
 }
 
-/// Why the loop stopped on its own.
-enum SyncLoopExit: Error {
+/// Why the loop stopped on its own: the daemon exits 1 so that systemd starts it again.
+enum SyncLoopExit: JournalFailure {
     /// `journal sync new-device` gave the journal a new identity; the daemon must reopen it.
     case deviceIdentityChanged
     /// The file's schema is newer than this daemon's: it was upgraded, and must be restarted.
     case journalUpgraded(String)
+
+    var kind: FailureKind { .failure }
+
+    var description: String {
+        switch self {
+        case .deviceIdentityChanged: return "this journal was given a new device id; exiting to be started on it."
+        case .journalUpgraded(let reason): return "\(reason) Exiting so that the new journal-syncd starts."
+        }
+    }
 }
 
 extension Duration {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import JournalKit
 
 @main
@@ -21,16 +22,18 @@ struct Journal: AsyncParsableCommand {
             // The command's code runs on the store's thread, so talking to the store hands no work
             // between threads.
             try await withTaskExecutorPreference(storeExecutor) {
-                var command = try parseAsRoot()
+                // Parsing errors, --help and --version are the argument parser's to print.
+                var command: any ParsableCommand
+                do { command = try parseAsRoot() } catch { exit(withError: error) }
                 if var asyncCommand = command as? AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
                     try command.run()
                 }
             }
-            if let failure = Output.writeFailure { throw OutputError(code: failure) }
+            if let failure = StandardStreams.writeFailure { throw OutputError(code: failure) }
         } catch {
-            FailureReport(error).exit()
+            FailureReport.exit(error, program: "journal")
         }
     }
 

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import JournalKit
 
 #if canImport(Glibc)
@@ -8,31 +9,12 @@ import Musl
 
 /// Writing to stdout and stderr, with colour only for a terminal and never under NO_COLOR.
 enum Output {
-    /// Writes to stdout unbuffered, so a failed write (a full disk under `journal export > file`) is
-    /// seen: it is kept in `writeFailure`, and the command then exits 1 instead of 0.
     static func line(_ text: String, terminator: String = "\n") {
-        var bytes = text + terminator
-        bytes.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count, writeFailure == nil {
-                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written == 0 {
-                    writeFailure = EIO
-                } else if errno != EINTR {
-                    writeFailure = errno
-                }
-            }
-        }
+        StandardStreams.write(text + terminator)
     }
 
-    /// The error of the first write to stdout that failed, if one did.
-    nonisolated(unsafe) static var writeFailure: Int32?
-
     static func error(_ text: String) {
-        var message = text + "\n"
-        message.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+        StandardStreams.writeError(text)
     }
 
     static let useColour: Bool = {
@@ -90,15 +72,5 @@ enum Output {
         var text = "\(drink.kind) \(formatMilligrams(drink.caffeineMg)) mg at \(LocalTime.display(drink.consumedAt))"
         if let note = drink.note { text += " \u{2014} \(note)" }
         return text + " (id \(drink.id.short))"
-    }
-}
-
-/// Output that could not be written: whatever was shown (or exported) is incomplete.
-struct OutputError: JournalFailure {
-    let code: Int32
-
-    var kind: FailureKind { .failure }
-    var description: String {
-        "could not write the output: \(String(cString: strerror(code))). What was written is incomplete."
     }
 }

@@ -28,7 +28,7 @@ import TestSupport
         Case(arguments: ["rm", "not-an-id!"], status: 65, message: "no drink has an id"),
         Case(arguments: ["edit", "ffffffff", "--mg", "5"], status: 65, message: "no drink has an id"),
         Case(arguments: ["edit", "ffffffff", "--drink", "mocha"], status: 65, message: "unknown drink 'mocha'"),
-        Case(arguments: ["sql", "delete from drinks"], status: 64, message: "only reads"),
+        Case(arguments: ["sql", "delete from drinks"], status: 64, message: "only reading is allowed"),
         Case(arguments: ["sql", "select * from"], status: 64, message: "the SQL cannot run: incomplete input"),
         Case(arguments: ["sql", "select nosuchcolumn from drinks"], status: 64, message: "no such column: nosuchcolumn"),
         Case(arguments: ["sql", "select 1", "--format", "xml"], status: 64, message: "xml"),

@@ -116,7 +116,7 @@ import TestSupport
             ] {
                 let refused = try journal.run("sql", write)
                 #expect(refused.status == 64, "\(write): \(refused.stderr)")
-                #expect(refused.stderr.contains("only reads"), "\(write): \(refused.stderr)")
+                #expect(refused.stderr.contains("only reading is allowed"), "\(write): \(refused.stderr)")
             }
             #expect(!FileManager.default.fileExists(atPath: home + "/other.db"))
             #expect(try journal.fingerprint() == before)

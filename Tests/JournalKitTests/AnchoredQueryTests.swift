@@ -20,8 +20,8 @@ import TestSupport
             while true {
                 let page = try await store.changes(since: anchor, limit: Self.pageSize)
                 pages += 1
-                seen += page.revisions.map(\.drink.id)
-                #expect(page.revisions.count <= Self.pageSize)
+                seen += page.records.map(\.payload.id)
+                #expect(page.records.count <= Self.pageSize)
                 if !page.mayHaveMore(limit: Self.pageSize) { break }
                 #expect(page.newAnchor != anchor)
                 anchor = page.newAnchor
@@ -54,11 +54,11 @@ import TestSupport
             _ = try await store.remove([first.id])
             let third = try await store.add(espresso(at: Timestamp(milliseconds: 2)))
             let changes = try await store.changes(since: anchor, limit: 100)
-            #expect(changes.revisions.map(\.drink.id) == [second.id, first.id, third.id])
+            #expect(changes.records.map(\.payload.id) == [second.id, first.id, third.id])
             #expect(changes.upserted == [edited, third])
             #expect(changes.deletedIDs == [first.id])
             let nothing = try await store.changes(since: changes.newAnchor, limit: 100)
-            #expect(nothing.revisions.isEmpty)
+            #expect(nothing.records.isEmpty)
             #expect(nothing.newAnchor == changes.newAnchor)
         }
     }

@@ -25,6 +25,6 @@ import Testing
         #expect(catalog.suggestions(for: "latte").isEmpty)
         #expect(catalog.suggestions(for: "green").first == "green-tea")
         let error = #expect(throws: UnknownDrinkError.self) { _ = try catalog.resolve("mocha") }
-        #expect(error?.description.contains("journal drinks") == true)
+        #expect(error?.remedy == .listOrDefineDrinks)
     }
 }

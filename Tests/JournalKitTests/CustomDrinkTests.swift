@@ -25,12 +25,14 @@ import TestSupport
     @Test func builtInNamesAndOddNamesAreRefused() async throws {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
-            await #expect(throws: CustomDrinkError.builtIn("coffee")) { _ = try await store.defineDrink(named: "Coffee", caffeineMg: 1) }
+            let builtIn = await #expect(throws: InvalidRecordError.self) { _ = try await store.defineDrink(named: "Coffee", caffeineMg: 1) }
+            #expect(builtIn?.description == "'coffee' is a built-in drink, so a drink of your own cannot have that name")
             await #expect(throws: CustomDrinkError.builtInCannotBeRemoved("espresso")) { _ = try await store.removeDrinkKind(named: "espresso") }
             for name in ["", "9lives", "tea/2", String(repeating: "x", count: 41), "café"] {
-                await #expect(throws: CustomDrinkError.invalidName(name)) { _ = try await store.defineDrink(named: name, caffeineMg: 1) }
+                let refused = await #expect(throws: InvalidRecordError.self) { _ = try await store.defineDrink(named: name, caffeineMg: 1) }
+                #expect(refused?.description.contains("cannot name a drink") == true)
             }
-            await #expect(throws: InvalidDoseError.self) { _ = try await store.defineDrink(named: "huge", caffeineMg: 5000) }
+            await #expect(throws: InvalidRecordError.self) { _ = try await store.defineDrink(named: "huge", caffeineMg: 5000) }
             #expect(try await store.customDrinkKinds().isEmpty)
         }
     }
@@ -42,13 +44,13 @@ import TestSupport
             _ = try await store.defineDrink(named: "mate", caffeineMg: 80)
             _ = try await store.add(NewDrink(kind: "mate", caffeineMg: 80, consumedAt: Timestamp(milliseconds: 1)))
             let own = try await store.ownChanges(after: 0, limit: 10)
-            #expect(own.drinks.map(\.sequence) == [1, 3])
-            #expect(own.kinds.map(\.sequence) == [2])
+            #expect(own.records.map(\.sequence) == [1, 2, 3])
+            #expect(own.records.map(\.kind) == [Drink.kind, CustomDrink.kind, Drink.kind])
             #expect(own.through == 3)
             let firstTwo = try await store.ownChanges(after: 0, limit: 2)
             #expect(firstTwo.count == 2)
             #expect(firstTwo.through == 2)
-            #expect(try await store.ownChanges(after: 2, limit: 2).drinks.map(\.sequence) == [3])
+            #expect(try await store.ownChanges(after: 2, limit: 2).records.map(\.sequence) == [3])
         }
     }
 }

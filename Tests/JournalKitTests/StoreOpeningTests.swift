@@ -78,7 +78,7 @@ import TestSupport
             let other = try await JournalStore(path: folder + "/other.db").deviceID
             #expect(first == second)
             #expect(first != other)
-            #expect(RandomIdentifier.normalizedUUID(first.rawValue) == first.rawValue)
+            #expect(UUIDText.canonical(first.rawValue) == first.rawValue)
         }
     }
 
@@ -99,9 +99,9 @@ import TestSupport
                 try await group.waitForAll()
             }
             let all = try await a.changes(since: nil, limit: 1000)
-            #expect(all.revisions.count == 100)
-            #expect(Set(all.revisions.map(\.sequence)) == Set(1...100))
-            #expect(Set(all.revisions.map(\.clock)).count == 100)
+            #expect(all.records.count == 100)
+            #expect(Set(all.records.map(\.sequence)) == Set(1...100))
+            #expect(Set(all.records.map(\.clock)).count == 100)
         }
     }
 }

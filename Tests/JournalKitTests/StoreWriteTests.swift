@@ -64,9 +64,9 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
             _ = try await store.edit(drink.id, DrinkEdit(note: "a"))
             _ = try await store.edit(drink.id, DrinkEdit(note: "b"))
             _ = try await store.remove([drink.id])
-            let revisions = try await store.changes(since: nil, limit: 10).revisions
-            #expect(revisions.count == 1)
-            let tombstone = try #require(revisions.first)
+            let records = try await store.changes(since: nil, limit: 10).records
+            #expect(records.count == 1)
+            let tombstone = try #require(records.first)
             #expect(tombstone.isDeleted)
             #expect(tombstone.sequence == 4)
             #expect(tombstone.clock == HybridTimestamp(milliseconds: clock.now().milliseconds, counter: 3))
@@ -80,7 +80,7 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
             let drink = try await store.add(espresso(at: Timestamp(milliseconds: 0), note: "same"))
             let before = try await store.changes(since: nil, limit: 10)
             #expect(try await store.edit(drink.id, DrinkEdit(kind: "espresso", note: "same")) == drink)
-            #expect(try await store.changes(since: before.newAnchor, limit: 10).revisions.isEmpty)
+            #expect(try await store.changes(since: before.newAnchor, limit: 10).records.isEmpty)
         }
     }
 
@@ -117,11 +117,11 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
             for mg in [-1, .nan, .infinity, 1000.5] {
-                await #expect(throws: InvalidDoseError.self) {
+                await #expect(throws: InvalidRecordError.self) {
                     _ = try await store.add(NewDrink(kind: "espresso", caffeineMg: mg, consumedAt: Timestamp(milliseconds: 0)))
                 }
             }
-            #expect(try await store.changes(since: nil, limit: 10).revisions.isEmpty)
+            #expect(try await store.changes(since: nil, limit: 10).records.isEmpty)
         }
     }
 
@@ -179,7 +179,7 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
             bad.caffeineMg = -3
             var good = fresh
             good.id = DrinkID(rawValue: "33333333-3333-4333-8333-333333333333")
-            await #expect(throws: InvalidDoseError.self) { _ = try await store.importDrinks([good, bad]) }
+            await #expect(throws: InvalidRecordError.self) { _ = try await store.importDrinks([good, bad]) }
             #expect(try await store.drinks() == [existing, fresh])
         }
     }
@@ -190,11 +190,11 @@ extension JournalStore {
     /// sequence number, no undo entry.
     func applyUntrackedEditForTesting(_ id: DrinkID, note: String) throws {
         try write(nil) { context in
-            guard var revision = try DrinkRows.find(id, in: connection) else { return }
-            revision.drink.note = note
-            revision.clock = context.tick(replacing: revision)
-            revision.origin = DeviceID(rawValue: "another-device")
-            try context.writeReceived(revision)
+            guard var record = try Drink.table.find(id.rawValue, in: connection) else { return }
+            record.payload.note = note
+            record.clock = record.clock.successor
+            record.origin = DeviceID(rawValue: "another-device")
+            try context.store(record)
         }
     }
 }

@@ -43,7 +43,7 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
                 var states: [Set<RecordState>] = []
                 var kinds: [[[SQLiteValue]]] = []
                 for replica in replicas {
-                    states.append(Set(try await replica.changes(since: nil, limit: 10_000).revisions.map(RecordState.init)))
+                    states.append(Set(try await replica.changes(since: nil, limit: 10_000).records.map(RecordState.init)))
                     kinds.append(try await customDrinkState(replica))
                 }
                 #expect(states[0] == states[1], "history \(history)")
@@ -109,16 +109,10 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
         let own = try await from.ownChanges(after: 0, limit: 10_000)
         guard !own.isEmpty else { return }
         var generator = SplitMix(seed: UInt64(shuffle + 1))
-        let shuffled = own.drinks.shuffled(using: &generator)
-        let kinds = own.kinds.shuffled(using: &generator)
+        let shuffled = own.records.shuffled(using: &generator)
         let cut = Int(generator.next() % UInt64(shuffled.count + 1))
-        let kindCut = Int(generator.next() % UInt64(kinds.count + 1))
-        let batches = [
-            (Array(shuffled[..<cut]), Array(kinds[kindCut...])), (Array(shuffled[cut...]), Array(kinds[..<kindCut])),
-            (Array(shuffled.reversed()), Array(kinds.reversed())),
-        ]
-        for (drinks, kinds) in batches where !drinks.isEmpty || !kinds.isEmpty {
-            _ = try await to.applyReceived(drinks, kinds: kinds, from: from.deviceID, through: 0, hubID: "direct")
+        for batch in [Array(shuffled[..<cut]), Array(shuffled[cut...]), Array(shuffled.reversed())] where !batch.isEmpty {
+            _ = try await to.applyReceived(batch, from: from.deviceID, through: 0, hubID: "direct")
         }
     }
 }

@@ -27,7 +27,7 @@ struct Machine {
 
     /// Everything the journal holds about its drinks, tombstones included, without local sequence numbers.
     func state() async throws -> Set<RecordState> {
-        Set(try await store.changes(since: nil, limit: 1_000_000).revisions.map(RecordState.init))
+        Set(try await store.changes(since: nil, limit: 1_000_000).records.map(RecordState.init))
     }
 
     /// The custom drinks, tombstones included, without local sequence numbers.
@@ -40,11 +40,11 @@ struct RecordState: Hashable, CustomStringConvertible {
     let clock: HybridTimestamp
     let origin: DeviceID
 
-    init(_ revision: DrinkRevision) {
-        drink = revision.drink
-        isDeleted = revision.isDeleted
-        clock = revision.clock
-        origin = revision.origin
+    init(_ record: Replicated<Drink>) {
+        drink = record.payload
+        isDeleted = record.isDeleted
+        clock = record.clock
+        origin = record.origin
     }
 
     var description: String { "\(drink.id.short) \(drink.kind) \(drink.caffeineMg) \(drink.note ?? "-") deleted=\(isDeleted) \(clock) \(origin.rawValue.prefix(4))" }

@@ -4,11 +4,15 @@ public enum DrinkLookupError: JournalFailure, Equatable {
     case ambiguous(String, candidates: [Drink])
 
     public var kind: FailureKind { .badData }
+    public var remedy: Remedy? {
+        if case .notFound = self { return .listIDs }
+        return nil
+    }
 
     public var description: String {
         switch self {
         case .notFound(let prefix):
-            return "no drink has an id starting with '\(prefix)'. `journal list` shows the ids."
+            return "no drink has an id starting with '\(prefix)'."
         case .ambiguous(let prefix, let candidates):
             let lines = candidates.map {
                 "  \($0.id.rawValue)  \(LocalTime.display($0.consumedAt))  \($0.kind)"

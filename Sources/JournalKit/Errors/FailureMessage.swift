@@ -13,11 +13,22 @@ extension SQLiteError {
     }
 }
 
-/// The message for a person of any error the journal's libraries throw.
+/// The message for a person of any error the journal's libraries throw (without the remedy, which
+/// the program in use words).
 public func failureMessage(_ error: any Error) -> String {
     switch error {
     case let failure as any JournalFailure: return failure.description
     case let failure as SQLiteError: return failure.userMessage
     default: return "\(error)"
+    }
+}
+
+/// The kind of any error the journal's libraries throw: a read-only journal is a setup to change,
+/// not a failure to retry.
+public func failureKind(_ error: any Error) -> FailureKind {
+    switch error {
+    case let failure as any JournalFailure: return failure.kind
+    case let failure as SQLiteError: return failure.isReadOnly ? .setup : .failure
+    default: return .failure
     }
 }

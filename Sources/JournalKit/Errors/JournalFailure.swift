@@ -1,14 +1,58 @@
-/// What kind of mistake an error is, which decides the exit status the CLI gives it.
+/// What kind of mistake an error is, which decides the exit status a program gives it.
 public enum FailureKind: Sendable {
     /// A bad flag or value on the command line (exit 64).
     case usage
     /// Data that cannot be used: an unknown drink, a time or file that does not parse (exit 65).
     case badData
+    /// Something set up wrong that retrying cannot fix: another daemon already running, a journal on
+    /// a read-only disk (exit 78; systemd does not restart the daemon on it).
+    case setup
     /// Anything else (exit 1).
     case failure
 }
 
-/// An error meant for a person: its description says what went wrong and what would work.
+/// An error meant for a person: its description says what went wrong and what it left as it was; its
+/// remedy, if any, says what would fix it, for the program in use to put in its own words (the
+/// libraries know no command names).
 public protocol JournalFailure: Error, CustomStringConvertible {
     var kind: FailureKind { get }
+    var remedy: Remedy? { get }
+}
+
+extension JournalFailure {
+    public var remedy: Remedy? { nil }
+}
+
+/// What a person can do about a failure.
+public enum Remedy: Sendable, Equatable {
+    /// See the drinks there are, or define one.
+    case listOrDefineDrinks
+    /// See the drinks they defined.
+    case listOwnDrinks
+    /// Log a built-in drink with its own caffeine instead of defining one by its name.
+    case renameOrGiveCaffeine
+    /// Give the caffeine as a number in range.
+    case giveCaffeine
+    /// See the drinks' ids.
+    case listIDs
+    /// Change the drink directly instead of undoing.
+    case editInstead(DrinkID)
+    /// Change the journal through the commands that write it.
+    case useWritingCommands
+    /// See the tables and views SQL can read.
+    case listTables
+    /// Use another database file.
+    case chooseDatabase
+    /// See the settings in effect.
+    case showSettings
+    /// Join the journal to a hub.
+    case joinHub
+    /// Bring the hub's key from a machine that syncs and join with it.
+    case joinWithKey
+    /// Use the key of the hub (printed on a machine that syncs with it).
+    case useTheHubsKey
+    /// Give this journal a device id of its own.
+    case takeNewDeviceID
+    /// Start the program again, so it opens the journal anew.
+    case restart
 }

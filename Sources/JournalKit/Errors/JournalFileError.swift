@@ -12,14 +12,19 @@ public enum JournalFileError: JournalFailure, Equatable {
         }
     }
 
+    public var remedy: Remedy? {
+        switch self {
+        case .notADatabase, .notAJournal: return .chooseDatabase
+        case .newerSchema, .notWritable: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .notADatabase(let path):
-            return "\(path) is not a journal: it is not a SQLite database. It was left untouched; "
-                + "choose another file with --db PATH."
+            return "\(path) is not a journal: it is not a SQLite database. It was left untouched."
         case .notAJournal(let path):
-            return "\(path) is another program's SQLite database, not a journal. It was left untouched; "
-                + "choose another file with --db PATH."
+            return "\(path) is another program's SQLite database, not a journal. It was left untouched."
         case .newerSchema(let path, let version, let supported):
             return "\(path) was written by a newer journal (schema version \(version); this one knows up "
                 + "to \(supported)). It was left untouched; update journal to use it."

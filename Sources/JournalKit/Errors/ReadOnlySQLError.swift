@@ -3,9 +3,9 @@ public struct ReadOnlySQLError: JournalFailure, Equatable {
     public let statement: String
 
     public var kind: FailureKind { .usage }
+    public var remedy: Remedy? { .useWritingCommands }
 
     public var description: String {
-        "journal sql only reads, and this would write: \(statement)\n"
-            + "Nothing was changed. Use journal add, edit, rm or import to change the journal."
+        "this SQL would change the journal, and only reading is allowed here: \(statement)\nNothing was changed."
     }
 }

@@ -3,8 +3,9 @@ public struct SQLQueryError: JournalFailure, Equatable {
     public let message: String
 
     public var kind: FailureKind { .usage }
+    public var remedy: Remedy? { .listTables }
 
     public var description: String {
-        "the SQL cannot run: \(message). `journal sql \"select name from sqlite_schema\"` lists the tables and views."
+        "the SQL cannot run: \(message)."
     }
 }

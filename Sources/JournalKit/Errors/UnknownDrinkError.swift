@@ -4,12 +4,13 @@ public struct UnknownDrinkError: JournalFailure, Equatable {
     public let suggestions: [String]
 
     public var kind: FailureKind { .badData }
+    public var remedy: Remedy? { .listOrDefineDrinks }
 
     public var description: String {
         var text = "unknown drink '\(name)'."
         if !suggestions.isEmpty {
             text += " Did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"
         }
-        return text + " `journal drinks` lists every drink; `journal drinks add NAME --mg N` defines one of your own."
+        return text
     }
 }

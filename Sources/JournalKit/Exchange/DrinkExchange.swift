@@ -1,3 +1,4 @@
+import FoundationEssentials
 
 /// The journal's exchange format, shared by `--json` output, `export` and `import`: a drink is
 /// `{"id", "drink", "caffeine_mg", "consumed_at", "note"}` with an ISO 8601 time and offset; CSV has a
@@ -59,28 +60,15 @@ public enum DrinkExchange {
     }
 
     private static func jsonRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
-        guard case .array(let elements) = try JSONValue.parse(bytes) else {
-            throw ImportFormatError(location: "the file", problem: "expected a JSON array of drinks")
+        let elements: [ImportedFields]
+        do {
+            elements = try JSONDecoder().decode([ImportedFields].self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw ImportFormatError(decoding: error)
+        } catch {
+            throw ImportFormatError(location: "the file", problem: "\(error)")
         }
-        var records: [(location: String, fields: [String: String?])] = []
-        for (index, element) in elements.enumerated() {
-            let location = "element \(index + 1)"
-            guard case .object(let members) = element else {
-                throw ImportFormatError(location: location, problem: "expected an object such as {\"drink\": \"espresso\", ...}")
-            }
-            var fields: [String: String?] = [:]
-            for (key, value) in members {
-                switch value {
-                case .string(let text): fields[key] = text
-                case .number(let number): fields[key] = String(number)
-                case .null: fields[key] = .some(nil)
-                default:
-                    throw ImportFormatError(location: location, problem: "\(key) must be a string or a number")
-                }
-            }
-            records.append((location, fields))
-        }
-        return records
+        return elements.enumerated().map { ("element \($0.offset + 1)", $0.element.fields) }
     }
 
     private static func csvRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
@@ -116,13 +104,12 @@ public enum DrinkExchange {
             return value.trimmingSpaces
         }
         let idText = try required("id")
-        guard let id = RandomIdentifier.normalizedUUID(idText) else { throw fail("id '\(idText)' is not a UUID") }
+        guard let id = UUIDText.canonical(idText) else { throw fail("id '\(idText)' is not a UUID") }
         let name = try required("drink")
         let kind: DrinkKind
-        do { kind = try catalog.resolve(name) } catch { throw fail(error.description) }
+        do { kind = try catalog.resolve(name) } catch { throw ImportFormatError(location: location, failure: error) }
         let mgText = try required("caffeine_mg")
         guard let mg = Double(mgText) else { throw fail("caffeine_mg '\(mgText)' is not a number") }
-        do { _ = try CaffeineDose.validated(mg) } catch { throw fail(error.description) }
         let timeText = try required("consumed_at")
         guard ISO8601Reader.looksLikeDate(timeText) else {
             throw fail("consumed_at '\(timeText)' is not an ISO 8601 time such as 2026-11-21T08:30:00+01:00")
@@ -133,8 +120,10 @@ public enum DrinkExchange {
             throw fail("consumed_at \(timeText) is in the future")
         }
         let note = fields["note"].flatMap { $0 }
-        return Drink(
+        let drink = Drink(
             id: DrinkID(rawValue: id), kind: kind.name, caffeineMg: mg,
             consumedAt: consumedAt, note: note?.isEmpty == true ? nil : note)
+        do { try drink.validate() } catch { throw ImportFormatError(location: location, failure: error) }
+        return drink
     }
 }

@@ -9,22 +9,22 @@ public struct Anchor: Hashable, Comparable, Sendable, Codable {
 
 /// The answer to "what changed since this anchor?", as HealthKit's anchored object query gives it.
 public struct ChangeSet: Sendable {
-    /// Every row written after the anchor, in the order written, tombstones included.
-    public let revisions: [DrinkRevision]
+    /// Every drink written after the anchor, in the order written, tombstones included.
+    public let records: [Replicated<Drink>]
     /// The anchor to ask with next time; the old one when nothing changed.
     public let newAnchor: Anchor?
 
-    public init(revisions: [DrinkRevision], newAnchor: Anchor?) {
-        self.revisions = revisions
+    public init(records: [Replicated<Drink>], newAnchor: Anchor?) {
+        self.records = records
         self.newAnchor = newAnchor
     }
 
     /// Drinks added or changed since the anchor, and still live.
-    public var upserted: [Drink] { revisions.filter { !$0.isDeleted }.map(\.drink) }
+    public var upserted: [Drink] { records.filter { !$0.isDeleted }.map(\.payload) }
 
     /// Drinks deleted since the anchor.
-    public var deletedIDs: [DrinkID] { revisions.filter(\.isDeleted).map(\.drink.id) }
+    public var deletedIDs: [DrinkID] { records.filter(\.isDeleted).map(\.payload.id) }
 
     /// True when a page was full, so asking again with `newAnchor` may find more.
-    public func mayHaveMore(limit: Int) -> Bool { revisions.count >= limit }
+    public func mayHaveMore(limit: Int) -> Bool { records.count >= limit }
 }

@@ -78,12 +78,13 @@ public struct SettingsError: JournalFailure, Equatable {
     }
 
     public var kind: FailureKind { .badData }
+    public var remedy: Remedy? { .showSettings }
 
     public var description: String {
         var place = path
         if let line { place += ", line \(line)" }
         if let key { place += ", \(key)" }
         let keys = JournalSettings.Key.allCases.map(\.rawValue).joined(separator: ", ")
-        return "\(place): \(problem). The settings are \(keys); `journal config` shows them."
+        return "\(place): \(problem). The settings are \(keys)."
     }
 }

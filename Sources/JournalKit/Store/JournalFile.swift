@@ -44,7 +44,7 @@ struct JournalFile {
             "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF;")
         try Migrator.migrate(connection, path: path) { connection in
             try connection.run(
-                "INSERT INTO meta (key, value) VALUES ('device_id', ?)", .text(RandomIdentifier.uuid()))
+                "INSERT INTO meta (key, value) VALUES ('device_id', ?)", .text(UUIDText.random()))
             try JournalStore.recordFileIdentity(path: path, in: connection)
         }
         guard let device = try connection.queryText("SELECT value FROM meta WHERE key = 'device_id'") else {

@@ -1,11 +1,11 @@
 extension JournalStore {
     /// What was added, changed and deleted after `anchor` (everything, tombstones included, when nil),
-    /// at most `limit` rows in the order they were written, and the anchor to continue from.
+    /// at most `limit` drinks in the order they were written, and the anchor to continue from.
     public func changes(since anchor: Anchor?, limit: Int) throws -> ChangeSet {
-        let revisions = try connection.query(
-            "SELECT \(DrinkRows.columns) FROM drinks WHERE seq > ? ORDER BY seq LIMIT ?",
-            [.integer(anchor?.sequence ?? 0), .integer(Int64(max(limit, 1)))], row: DrinkRows.revision)
-        return ChangeSet(revisions: revisions, newAnchor: revisions.last.map { Anchor(sequence: $0.sequence) } ?? anchor)
+        let records = try connection.query(
+            "\(Drink.table.select) WHERE seq > ? ORDER BY seq LIMIT ?",
+            [.integer(anchor?.sequence ?? 0), .integer(Int64(max(limit, 1)))], row: Drink.table.record)
+        return ChangeSet(records: records, newAnchor: records.last.map { Anchor(sequence: $0.sequence) } ?? anchor)
     }
 }
 

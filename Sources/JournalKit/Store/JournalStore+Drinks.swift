@@ -42,24 +42,22 @@ extension JournalStore {
     /// Records a drink and returns it with its new id.
     public func add(_ new: NewDrink) throws -> Drink {
         let drink = Drink(
-            id: DrinkID(rawValue: RandomIdentifier.uuid()), kind: new.kind,
-            caffeineMg: try CaffeineDose.validated(new.caffeineMg), consumedAt: new.consumedAt,
-            note: new.note.flatMap { $0.isEmpty ? nil : $0 })
+            id: DrinkID(rawValue: UUIDText.random()), kind: new.kind, caffeineMg: new.caffeineMg,
+            consumedAt: new.consumedAt, note: new.note.flatMap { $0.isEmpty ? nil : $0 })
         return try write(.add) { context in
-            try context.writeLocal(drink, deleted: false, before: nil).drink
+            try context.writeDrink(drink, deleted: false, replacing: nil).payload
         }
     }
 
     /// Changes a live drink; returns it as it is now. An edit that changes nothing writes nothing.
     public func edit(_ id: DrinkID, _ edit: DrinkEdit) throws -> Drink {
-        if let mg = edit.caffeineMg { _ = try CaffeineDose.validated(mg) }
-        return try write(.edit) { context in
-            guard let current = try DrinkRows.find(id, in: connection), !current.isDeleted else {
+        try write(.edit) { context in
+            guard let current = try Drink.table.find(id.rawValue, in: connection), !current.isDeleted else {
                 throw DrinkLookupError.notFound(id.rawValue)
             }
-            let edited = edit.applied(to: current.drink)
-            guard edited != current.drink else { return current.drink }
-            return try context.writeLocal(edited, deleted: false, before: current).drink
+            let edited = edit.applied(to: current.payload)
+            guard edited != current.payload else { return current.payload }
+            return try context.writeDrink(edited, deleted: false, replacing: current).payload
         }
     }
 
@@ -69,10 +67,10 @@ extension JournalStore {
         try write(.rm) { context in
             var removed: [Drink] = []
             for id in Set(ids).sorted() {
-                guard let current = try DrinkRows.find(id, in: connection), !current.isDeleted else {
+                guard let current = try Drink.table.find(id.rawValue, in: connection), !current.isDeleted else {
                     throw DrinkLookupError.notFound(id.rawValue)
                 }
-                removed.append(try context.writeLocal(current.drink, deleted: true, before: current).drink)
+                removed.append(try context.writeDrink(current.payload, deleted: true, replacing: current).payload)
             }
             return removed
         }
@@ -87,8 +85,8 @@ extension JournalStore {
             throw DrinkLookupError.notFound(prefix)
         }
         let matches = try connection.query(
-            "SELECT \(DrinkRows.columns) FROM drinks WHERE id GLOB ? AND deleted = 0 ORDER BY consumed_at LIMIT 10",
-            [.text(wanted + "*")], row: DrinkRows.drink)
+            "\(Drink.table.select) WHERE id GLOB ? AND deleted = 0 ORDER BY consumed_at LIMIT 10",
+            [.text(wanted + "*")], row: Drink.init(row:))
         switch matches.count {
         case 0: throw DrinkLookupError.notFound(prefix)
         case 1: return matches[0]
@@ -99,18 +97,14 @@ extension JournalStore {
     /// Live drinks consumed in `from..<until` (either end open when nil), oldest first; with a
     /// `limit`, the latest `limit` of them.
     public func drinks(from: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil) throws -> [Drink] {
-        let sql = """
-            SELECT \(DrinkRows.columns) FROM drinks
-            WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?
-            ORDER BY consumed_at DESC, id DESC LIMIT ?
-            """
+        let sql = "\(Drink.table.select) WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ? ORDER BY consumed_at DESC, id DESC LIMIT ?"
         let rows = try connection.query(
             sql,
             [
                 .integer(from?.milliseconds ?? Int64.min), .integer(until?.milliseconds ?? Int64.max),
                 .integer(Int64(limit ?? -1)),
             ],
-            row: DrinkRows.drink)
+            row: Drink.init(row:))
         return rows.reversed()
     }
 
@@ -139,4 +133,13 @@ extension JournalStore {
             intakes: intakes)
     }
 
+}
+
+extension WriteContext {
+    /// A change to a drink made here, with what `journal undo` needs to revert it.
+    mutating func writeDrink(_ drink: Drink, deleted: Bool, replacing before: Replicated<Drink>?) throws -> Replicated<Drink> {
+        let written = try writeLocal(drink, deleted: deleted, replacing: before)
+        try recordUndo(of: written, before: before)
+        return written
+    }
 }

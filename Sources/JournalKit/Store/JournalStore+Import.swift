@@ -10,11 +10,10 @@ extension JournalStore {
     /// Adds the drinks whose ids the journal does not have, in one transaction: all or nothing.
     /// Importing the same file again changes nothing; a drink deleted here stays deleted.
     public func importDrinks(_ drinks: [Drink]) throws -> ImportSummary {
-        for drink in drinks { _ = try CaffeineDose.validated(drink.caffeineMg) }
-        return try write(.import) { context in
+        try write(.import) { context in
             var added = 0
-            for drink in drinks where try DrinkRows.find(drink.id, in: connection) == nil {
-                _ = try context.writeLocal(drink, deleted: false, before: nil)
+            for drink in drinks where try Drink.table.find(drink.id.rawValue, in: connection) == nil {
+                _ = try context.writeDrink(drink, deleted: false, replacing: nil)
                 added += 1
             }
             return ImportSummary(added: added, alreadyPresent: drinks.count - added)

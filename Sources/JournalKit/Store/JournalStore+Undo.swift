@@ -34,13 +34,13 @@ extension JournalStore {
             }
             var restored: [(drink: Drink, isDeleted: Bool)] = []
             for entry in entries {
-                guard let current = try DrinkRows.find(entry.id, in: connection), current.clock == entry.afterClock else {
+                guard let current = try Drink.table.find(entry.id.rawValue, in: connection), current.clock == entry.afterClock else {
                     throw UndoError.changedSince(entry.id)
                 }
                 // A drink the change created goes back to not existing: a tombstone, so that syncs too.
-                let drink = entry.before?.drink ?? current.drink
+                let drink = entry.before?.drink ?? current.payload
                 let deleted = entry.before?.deleted ?? true
-                let written = try context.writeLocal(drink, deleted: deleted, before: current)
+                let written = try context.writeDrink(drink, deleted: deleted, replacing: current)
                 // The change before this one left the drink in the state just restored; let it be undone next.
                 try connection.run(
                     """

@@ -35,27 +35,3 @@ public struct PublishedRange: Hashable, Sendable, Comparable {
         (lhs.first, lhs.last) < (rhs.first, rhs.last)
     }
 }
-
-/// What applying a batch received from another device did.
-public struct ApplyOutcome: Sendable, Equatable {
-    /// Records that changed this journal: newer than what it had.
-    public var applied: Int
-    /// Records it already had, or had newer versions of.
-    public var unchanged: Int
-
-    public init(applied: Int = 0, unchanged: Int = 0) {
-        self.applied = applied
-        self.unchanged = unchanged
-    }
-}
-
-/// A page of this device's own changes, for publishing.
-public struct OwnChanges: Sendable {
-    public let drinks: [DrinkRevision]
-    public let kinds: [DrinkKindRevision]
-    /// The local sequence number the page covers up to.
-    public let through: Int64
-
-    public var isEmpty: Bool { drinks.isEmpty && kinds.isEmpty }
-    public var count: Int { drinks.count + kinds.count }
-}

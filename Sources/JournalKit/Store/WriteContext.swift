@@ -21,18 +21,9 @@ struct WriteContext {
         let last = try connection.queryInteger("SELECT value FROM meta WHERE key = 'hlc'") ?? 0
         hybridClock = HybridLogicalClock(last: HybridTimestamp(rawValue: last))
         startingClock = hybridClock
-        lastSequence = try connection.queryInteger(JournalStore.lastSequenceSQL) ?? 0
+        lastSequence = try connection.queryInteger(RecordKinds.lastSequenceSQL) ?? 0
         undoAction = action
         undoGroup = action == nil ? 0 : (try connection.queryInteger("SELECT max(change_id) FROM undo_log") ?? 0) + 1
-    }
-
-    /// The clock reading for a local write. It must order after the row's current reading, or the
-    /// write would lose to the state it replaces when merged; that can exceed the clock's drift bound
-    /// only for a row received with a reading from the future, and then only for that row.
-    mutating func tick(replacing existing: DrinkRevision?) -> HybridTimestamp {
-        let reading = hybridClock.tick(now: now)
-        guard let existing, existing.clock >= reading else { return reading }
-        return existing.clock.successor
     }
 
     /// Takes in a clock reading received from another device.
@@ -40,58 +31,50 @@ struct WriteContext {
         hybridClock.receive(remote, now: now)
     }
 
-    mutating func nextSequence() -> Int64 {
-        lastSequence += 1
-        return lastSequence
-    }
-
-    /// Writes a local change to `drink`: a new clock reading and sequence number, this device as origin,
-    /// and an undo entry holding `before`.
-    mutating func writeLocal(_ drink: Drink, deleted: Bool, before: DrinkRevision?) throws -> DrinkRevision {
-        let revision = DrinkRevision(
-            drink: drink, isDeleted: deleted, clock: tick(replacing: before), origin: device,
-            sequence: nextSequence())
-        try connection.cached(DrinkRows.upsert).run(DrinkRows.values(revision))
-        if let undoAction {
-            try connection.run(
-                """
-                INSERT INTO undo_log (change_id, action, drink_id, before_kind, before_caffeine_mg,
-                    before_consumed_at, before_note, before_deleted, after_hlc)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                .integer(undoGroup), .text(undoAction.rawValue), .text(drink.id.rawValue),
-                before.map { .text($0.drink.kind) } ?? .null,
-                before.map { .real($0.drink.caffeineMg) } ?? .null,
-                before.map { .integer($0.drink.consumedAt.milliseconds) } ?? .null,
-                .text(orNull: before?.drink.note),
-                before.map { .integer($0.isDeleted ? 1 : 0) } ?? .null,
-                .integer(revision.clock.rawValue))
-        }
-        return revision
-    }
-
-    /// Writes a local change to a custom drink.
-    mutating func writeLocal(kind name: String, caffeineMg: Double, deleted: Bool, before: DrinkKindRevision?) throws -> DrinkKindRevision {
+    /// Writes a change made here: checked against the rules (a deletion needs none: it must also remove
+    /// what an older journal let in), a new clock reading, the next sequence number, and this device as
+    /// its origin. The reading orders after the state it replaces, or the
+    /// change would lose to it when merged; that can exceed the clock's drift bound only for a record
+    /// received with a reading from the future, and then only for that record.
+    mutating func writeLocal<Payload: StoredPayload>(
+        _ payload: Payload, deleted: Bool, replacing before: Replicated<Payload>?
+    ) throws -> Replicated<Payload> {
+        if !deleted { try payload.validate() }
         var reading = hybridClock.tick(now: now)
         if let before, before.clock >= reading { reading = before.clock.successor }
-        let revision = DrinkKindRevision(
-            name: name, caffeineMg: caffeineMg, isDeleted: deleted, clock: reading, origin: device, sequence: nextSequence())
-        try connection.cached(CustomDrinkRows.upsert).run(CustomDrinkRows.values(revision))
-        return revision
+        var record = Replicated(payload: payload, isDeleted: deleted, clock: reading, origin: device, sequence: 0)
+        try store(&record)
+        return record
     }
 
-    /// Stores a custom drink's revision as it is (received, or re-stamped), with the next sequence number.
-    mutating func writeReceived(kind revision: DrinkKindRevision) throws {
-        var stored = revision
-        stored.sequence = nextSequence()
-        try connection.cached(CustomDrinkRows.upsert).run(CustomDrinkRows.values(stored))
+    /// Writes `record` as it is (received from another device, or re-stamped) with the next sequence number.
+    mutating func store<Payload: StoredPayload>(_ record: Replicated<Payload>) throws {
+        var stored = record
+        try store(&stored)
     }
 
-    /// Stores a revision as it is (one received from another device), with the next sequence number.
-    mutating func writeReceived(_ revision: DrinkRevision) throws {
-        var stored = revision
-        stored.sequence = nextSequence()
-        try connection.cached(DrinkRows.upsert).run(DrinkRows.values(stored))
+    private mutating func store<Payload: StoredPayload>(_ record: inout Replicated<Payload>) throws {
+        lastSequence += 1
+        record.sequence = lastSequence
+        try Payload.table.write(record, in: connection)
+    }
+
+    /// Remembers what a drink was before a change, so `journal undo` can put it back.
+    func recordUndo(of written: Replicated<Drink>, before: Replicated<Drink>?) throws {
+        guard let undoAction else { return }
+        try connection.run(
+            """
+            INSERT INTO undo_log (change_id, action, drink_id, before_kind, before_caffeine_mg,
+                before_consumed_at, before_note, before_deleted, after_hlc)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            .integer(undoGroup), .text(undoAction.rawValue), .text(written.payload.id.rawValue),
+            before.map { .text($0.payload.kind) } ?? .null,
+            before.map { .real($0.payload.caffeineMg) } ?? .null,
+            before.map { .integer($0.payload.consumedAt.milliseconds) } ?? .null,
+            .text(orNull: before?.payload.note),
+            before.map { .integer($0.isDeleted ? 1 : 0) } ?? .null,
+            .integer(written.clock.rawValue))
     }
 
     /// Persists the clock and trims the undo log; runs before the transaction commits.

@@ -49,7 +49,7 @@ struct SQL: AsyncParsableCommand {
         case .integer(let number): return String(number)
         case .real(let number): return JSONValue.format(number)
         case .text(let text): return text
-        case .blob(let bytes): return "x'" + bytes.map { hex($0) }.joined() + "'"
+        case .blob(let bytes): return "x'" + Hex.encode(bytes) + "'"
         }
     }
 
@@ -61,10 +61,5 @@ struct SQL: AsyncParsableCommand {
         case .text(let text): return .string(text)
         case .blob: return .string(text(value))
         }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 }

@@ -1,0 +1,33 @@
+import JournalKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one error policy of the journal's programs: every failure is one message on stderr, prefixed
+/// with the program's name, and an exit status from its kind. Never a stack trace.
+public enum FailureReport {
+    /// The exit status for a kind of failure.
+    public static func status(_ kind: FailureKind) -> Int32 {
+        switch kind {
+        case .usage: return 64
+        case .badData: return 65
+        case .setup: return 78
+        case .failure: return 1
+        }
+    }
+
+    /// The message for a person, with the remedy in this program's words, and the exit status.
+    public static func describe(_ error: any Error) -> (message: String, status: Int32) {
+        var message = failureMessage(error)
+        if let remedy = (error as? any JournalFailure)?.remedy { message += " " + remedy.advice }
+        return (message, status(failureKind(error)))
+    }
+
+    /// Prints `error` as `program: message` on stderr and exits with its status.
+    public static func exit(_ error: any Error, program: String) -> Never {
+        let (message, status) = describe(error)
+        StandardStreams.writeError(program + ": " + message)
+        Glibc.exit(status)
+    }
+}

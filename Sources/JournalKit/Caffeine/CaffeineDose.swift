@@ -1,0 +1,34 @@
+/// The rule for a drink's caffeine.
+public enum CaffeineDose {
+    /// More than this in one drink is a typo (an extra zero), not a drink.
+    public static let maximumMg: Double = 1000
+
+    /// `mg`, or an error when no drink has it: negative, not a number, or more than `maximumMg`.
+    public static func validated(_ mg: Double) throws(InvalidRecordError) -> Double {
+        guard mg.isFinite, mg >= 0, mg <= maximumMg else {
+            throw InvalidRecordError(
+                problem: "caffeine of \(shown(mg)) mg is not possible for one drink: it is from 0 to "
+                    + "\(formatMilligrams(maximumMg)) mg", kind: .usage, remedy: .giveCaffeine)
+        }
+        return mg
+    }
+
+    /// The amount as a person typed it: "-5", "1e+308", "1000.0000000001", "nan".
+    private static func shown(_ mg: Double) -> String {
+        if mg.isNaN { return "nan" }
+        if mg.isInfinite { return mg < 0 ? "-inf" : "inf" }
+        // Rounded, a value just over the limit would read as the limit itself.
+        let rounded = formatMilligrams(mg)
+        return Double(rounded) == mg || abs(mg) >= 1e15 ? rounded : "\(mg)"
+    }
+}
+
+/// "64" for 64.0, "62.5" for 62.5: milligrams as people write them.
+public func formatMilligrams(_ mg: Double) -> String {
+    let rounded = (mg * 10).rounded() / 10
+    if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+    return String(rounded)
+}
+
+/// `value` rounded to hundredths, as JSON output shows amounts.
+public func roundedToHundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }

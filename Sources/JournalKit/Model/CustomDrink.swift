@@ -1,0 +1,16 @@
+/// A drink a person defined (`journal drinks add oat-latte --mg 130`): a name and the caffeine of
+/// one serving. It reaches their other machines as a replicated record of its own kind.
+public struct CustomDrink: Hashable, Sendable {
+    public var name: String
+    public var caffeineMg: Double
+
+    public init(name: String, caffeineMg: Double) {
+        self.name = name
+        self.caffeineMg = caffeineMg
+    }
+
+    /// The catalog entry it makes.
+    public var catalogKind: DrinkKind {
+        DrinkKind(name: name, caffeineMg: caffeineMg, source: "your own", isCustom: true)
+    }
+}

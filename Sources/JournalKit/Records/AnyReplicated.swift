@@ -1,0 +1,62 @@
+/// A replicated record of any kind, for what handles every kind alike: publishing, applying, coding.
+public struct AnyReplicated: Sendable, Encodable {
+    let base: any StoredRecord
+
+    init<Payload: StoredPayload>(_ record: Replicated<Payload>) { base = record }
+
+    public var kind: RecordKind { base.kind }
+    public var key: String { base.key }
+    public var isDeleted: Bool { base.isDeleted }
+    public var version: RecordVersion { base.version }
+    public var sequence: Int64 { base.sequence }
+
+    /// The record, when it is of kind `Payload`.
+    public func `as`<Payload: ReplicatedPayload>(_ type: Payload.Type) -> Replicated<Payload>? {
+        base as? Replicated<Payload>
+    }
+
+    public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
+
+    /// The same record under another origin (a journal taking a new device id re-stamps its own).
+    func restamped(origin: DeviceID) -> AnyReplicated { base.restamped(origin: origin) }
+
+    /// Merges the record into the journal: true when it replaced the stored state.
+    func merge(in context: inout WriteContext) throws -> Bool { try base.merge(in: &context) }
+
+    func store(in context: inout WriteContext) throws { try base.store(in: &context) }
+}
+
+/// What the store needs of a record of any kind; `Replicated` of every stored payload is one.
+protocol StoredRecord: Sendable, Encodable {
+    var kind: RecordKind { get }
+    var key: String { get }
+    var isDeleted: Bool { get }
+    var version: RecordVersion { get }
+    var sequence: Int64 { get }
+    func validate() throws(InvalidRecordError)
+    /// Merges the record into the journal: it replaces the stored state only when it supersedes it.
+    func merge(in context: inout WriteContext) throws -> Bool
+    /// Writes the record as it is, with the next sequence number.
+    func store(in context: inout WriteContext) throws
+    func restamped(origin: DeviceID) -> AnyReplicated
+}
+
+extension Replicated: StoredRecord where Payload: StoredPayload {
+    var kind: RecordKind { Payload.kind }
+    var key: String { payload.key }
+
+    func merge(in context: inout WriteContext) throws -> Bool {
+        context.receive(clock)
+        if let current = try Payload.table.find(key, in: context.connection), !supersedes(current) { return false }
+        try context.store(self)
+        return true
+    }
+
+    func store(in context: inout WriteContext) throws { try context.store(self) }
+
+    func restamped(origin: DeviceID) -> AnyReplicated {
+        var copy = self
+        copy.origin = origin
+        return AnyReplicated(copy)
+    }
+}

@@ -1,0 +1,65 @@
+/// A payload kept in a table of its own: the payload's columns, then the columns every replicated
+/// record has (`deleted`, `hlc`, `origin`, `seq`). The SQL for every kind is made here, once.
+protocol StoredPayload: ReplicatedPayload {
+    static var table: RecordTable<Self> { get }
+    /// The payload of a row selected with the table's columns, from column 0.
+    init(row: SQLiteStatement)
+    /// The payload's column values, in the table's column order.
+    var columnValues: [SQLiteValue] { get }
+}
+
+/// How one kind of record is read from and written to its table.
+struct RecordTable<Payload: StoredPayload>: Sendable {
+    let name: String
+    let payloadColumns: [String]
+    let select: String
+    let upsert: String
+    let find: String
+    let ownAfter: String
+    let ownCountAfter: String
+
+    /// `payloadColumns` starts with the key column.
+    init(name: String, payloadColumns: [String]) {
+        self.name = name
+        self.payloadColumns = payloadColumns
+        let columns = payloadColumns + ["deleted", "hlc", "origin", "seq"]
+        let list = columns.joined(separator: ", ")
+        select = "SELECT \(list) FROM \(name)"
+        let placeholders = columns.map { _ in "?" }.joined(separator: ", ")
+        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        upsert = "INSERT INTO \(name) (\(list)) VALUES (\(placeholders)) ON CONFLICT (\(columns[0])) DO UPDATE SET \(updates)"
+        find = "\(select) WHERE \(columns[0]) = ?"
+        ownAfter = "\(select) WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
+        ownCountAfter = "SELECT count(*) FROM \(name) WHERE origin = ? AND seq > ?"
+    }
+
+    /// A row selected with `select`.
+    func record(_ row: SQLiteStatement) -> Replicated<Payload> {
+        let base = payloadColumns.count
+        return Replicated(
+            payload: Payload(row: row), isDeleted: row.int64(base) != 0, clock: HybridTimestamp(rawValue: row.int64(base + 1)),
+            origin: DeviceID(rawValue: row.text(base + 2)), sequence: row.int64(base + 3))
+    }
+
+    /// The stored state of the record named `key`, tombstone or not.
+    func find(_ key: String, in connection: SQLiteConnection) throws -> Replicated<Payload>? {
+        try connection.query(find, [.text(key)], row: record).first
+    }
+
+    /// Writes `record` as it is, over whatever state its key had.
+    func write(_ record: Replicated<Payload>, in connection: SQLiteConnection) throws {
+        try connection.cached(upsert).run(
+            record.payload.columnValues + [
+                .integer(record.isDeleted ? 1 : 0), .integer(record.clock.rawValue), .text(record.origin.rawValue),
+                .integer(record.sequence),
+            ])
+    }
+
+    /// `device`'s records written after `position` and up to `through`, in sequence order, at most `limit`.
+    func records(of device: DeviceID, after position: Int64, through: Int64, limit: Int, in connection: SQLiteConnection) throws
+        -> [Replicated<Payload>]
+    {
+        try connection.query(
+            ownAfter, [.text(device.rawValue), .integer(position), .integer(through), .integer(Int64(max(limit, 1)))], row: record)
+    }
+}

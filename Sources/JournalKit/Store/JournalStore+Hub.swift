@@ -1,0 +1,94 @@
+/// Sync's bookkeeping: the hub, what was published, how far each remote device was applied, and the
+/// merge of received records. Kept here because the journal's SQL lives in JournalKit.
+extension JournalStore {
+    /// The hub this journal is joined to, if any.
+    public func hub() throws -> HubRecord? {
+        try connection.query(
+            "SELECT hub_id, kind, location, published_through, last_sync_at, last_sync_result FROM sync_hub"
+        ) { row in
+            HubRecord(
+                hubID: row.text(0), kind: row.text(1), location: row.text(2), publishedThrough: row.int64(3),
+                lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSyncResult: row.optionalText(5))
+        }.first
+    }
+
+    /// Joins this journal to a hub. Joining the same hub again keeps what was published and applied;
+    /// another hub starts afresh (its anchors are its own).
+    public func joinHub(id: String, kind: String, location: String) throws {
+        try write(nil) { _ in
+            let current = try hub()
+            if current?.hubID == id {
+                try connection.run("UPDATE sync_hub SET kind = ?, location = ?", .text(kind), .text(location))
+            } else {
+                try connection.run("DELETE FROM sync_hub")
+                try connection.run(
+                    "INSERT INTO sync_hub (singleton, hub_id, kind, location) VALUES (1, ?, ?, ?)",
+                    .text(id), .text(kind), .text(location))
+            }
+        }
+    }
+
+    /// Segments this journal wrote, or was about to write, to the hub.
+    public func publishedRanges(hubID: String) throws -> [PublishedRange] {
+        try connection.query(
+            "SELECT first, last FROM sync_published WHERE hub_id = ? ORDER BY first, last", [.text(hubID)]
+        ) { PublishedRange(first: $0.int64(0), last: $0.int64(1)) }
+    }
+
+    /// Remembers that a segment is about to be written, before it is: a crash after the write then
+    /// still knows the segment as this journal's own.
+    public func recordPublishing(_ range: PublishedRange, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "INSERT OR IGNORE INTO sync_published (hub_id, first, last) VALUES (?, ?, ?)",
+                .text(hubID), .integer(range.first), .integer(range.last))
+        }
+    }
+
+    /// Forgets a segment that was about to be written but never reached the hub.
+    public func forgetPublishing(_ range: PublishedRange, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "DELETE FROM sync_published WHERE hub_id = ? AND first = ? AND last = ?",
+                .text(hubID), .integer(range.first), .integer(range.last))
+        }
+    }
+
+    /// Moves the published position forward (never back).
+    public func markPublished(through position: Int64, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "UPDATE sync_hub SET published_through = max(published_through, ?) WHERE hub_id = ?",
+                .integer(position), .text(hubID))
+        }
+    }
+
+    /// How far each remote device's log was applied here.
+    public func anchors(hubID: String) throws -> [DeviceID: Int64] {
+        var anchors: [DeviceID: Int64] = [:]
+        for (device, position) in try connection.query(
+            "SELECT device_id, position FROM sync_anchors WHERE hub_id = ?", [.text(hubID)],
+            row: { (DeviceID(rawValue: $0.text(0)), $0.int64(1)) })
+        {
+            anchors[device] = position
+        }
+        return anchors
+    }
+
+    /// Records when a sync ran and what came of it, for `journal sync status`.
+    public func recordSyncResult(_ result: String, at instant: Timestamp, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "UPDATE sync_hub SET last_sync_at = ?, last_sync_result = ? WHERE hub_id = ?",
+                .integer(instant.milliseconds), .text(result), .text(hubID))
+        }
+    }
+}
+
+extension JournalStore {
+    /// The device id in the file now, which differs from `deviceID` once `journal sync new-device` ran
+    /// in another process: a long-running owner must then reopen the journal.
+    public func storedDeviceID() throws -> DeviceID {
+        DeviceID(rawValue: try connection.queryText("SELECT value FROM meta WHERE key = 'device_id'") ?? "")
+    }
+}

@@ -1,0 +1,121 @@
+/// The replicated records of every kind, as sync sees them: this device's own changes to publish, and
+/// other devices' records to merge.
+extension JournalStore {
+    /// This device's own changes after `position`, of every kind, in sequence order, at most `limit`:
+    /// what publishing sends. `through` is how far they cover the sequence: the last one's when the
+    /// page is full, else every sequence number written so far (other devices' changes need no
+    /// publishing). A record that breaks the rules (written by an older journal) is left out, and
+    /// counted, because every other device would refuse it.
+    public func ownChanges(after position: Int64, limit: Int) throws -> OwnChanges {
+        // Read in one snapshot, or a change committed between two reads could be skipped over.
+        try connection.run("BEGIN")
+        defer { try? connection.run("COMMIT") }
+        let written = max(try connection.queryInteger(RecordKinds.lastSequenceSQL) ?? 0, position)
+        var records: [AnyReplicated] = []
+        for kind in RecordKinds.stored {
+            records += try ownRecords(kind, after: position, through: written, limit: limit)
+        }
+        records.sort { $0.sequence < $1.sequence }
+        var through = written
+        if records.count >= limit {
+            // A full page: keep the first `limit` of the kinds merged, and cover up to the last kept.
+            records.removeSubrange(limit...)
+            through = records[limit - 1].sequence
+        }
+        var valid: [AnyReplicated] = []
+        var invalid: [AnyReplicated] = []
+        for record in records {
+            if (try? record.base.validate()) != nil { valid.append(record) } else { invalid.append(record) }
+        }
+        return OwnChanges(records: valid, refused: invalid, through: through)
+    }
+
+    private func ownRecords<Payload: StoredPayload>(
+        _ kind: Payload.Type, after position: Int64, through: Int64, limit: Int
+    ) throws -> [AnyReplicated] {
+        try Payload.table.records(of: deviceID, after: position, through: through, limit: limit, in: connection)
+            .map(AnyReplicated.init)
+    }
+
+    /// How many of this device's changes are not on the hub yet.
+    public func unpublishedCount(hubID: String) throws -> Int {
+        let published = try hub().map { $0.hubID == hubID ? $0.publishedThrough : 0 } ?? 0
+        var count: Int64 = 0
+        for kind in RecordKinds.stored {
+            count += try connection.queryInteger(kind.countOwn, .text(deviceID.rawValue), .integer(published)) ?? 0
+        }
+        return Int(count)
+    }
+
+    /// Merges records received from `device` and moves its anchor to `position`, in one transaction:
+    /// a crash applies all of it or none, and nothing twice. Each record replaces the local state of
+    /// its key only when it supersedes it.
+    public func applyReceived(_ records: [AnyReplicated], from device: DeviceID, through position: Int64, hubID: String)
+        throws -> ApplyOutcome
+    {
+        try write(nil) { context in
+            var outcome = ApplyOutcome()
+            for record in records {
+                if try record.merge(in: &context) { outcome.applied += 1 } else { outcome.unchanged += 1 }
+            }
+            try connection.run(
+                """
+                INSERT INTO sync_anchors (hub_id, device_id, position) VALUES (?, ?, ?)
+                ON CONFLICT (hub_id, device_id) DO UPDATE SET position = max(position, excluded.position)
+                """,
+                .text(hubID), .text(device.rawValue), .integer(position))
+            return outcome
+        }
+    }
+
+    /// Gives this journal a new device id, for a database copied from another machine: its own
+    /// changes are re-stamped with the new id and published again from the start under it, so none is
+    /// lost and none is published under the other machine's id. Returns the new id; a store opened
+    /// before this keeps the old one, so reopen.
+    public func adoptNewDeviceIdentity() throws -> DeviceID {
+        let new = DeviceID(rawValue: UUIDText.random())
+        try write(nil) { context in
+            for kind in RecordKinds.stored {
+                for record in try ownRecords(kind, after: 0, through: .max, limit: .max) {
+                    try record.restamped(origin: new).store(in: &context)
+                }
+            }
+            try connection.run("UPDATE meta SET value = ? WHERE key = 'device_id'", .text(new.rawValue))
+            try JournalStore.recordFileIdentity(path: path, in: connection)
+            try connection.run("UPDATE sync_hub SET published_through = 0")
+            try connection.run("DELETE FROM sync_published")
+        }
+        return new
+    }
+}
+
+extension StoredPayload {
+    static var countOwn: String { table.ownCountAfter }
+    static var tableName: String { table.name }
+}
+
+/// What applying a batch received from another device did.
+public struct ApplyOutcome: Sendable, Equatable {
+    /// Records that changed this journal: newer than what it had.
+    public var applied: Int
+    /// Records it already had, or had newer versions of.
+    public var unchanged: Int
+
+    public init(applied: Int = 0, unchanged: Int = 0) {
+        self.applied = applied
+        self.unchanged = unchanged
+    }
+}
+
+/// A page of this device's own changes, for publishing.
+public struct OwnChanges: Sendable {
+    /// The records to publish, in sequence order.
+    public let records: [AnyReplicated]
+    /// Own records in the page that break the rules (an older journal wrote them): never published.
+    public let refused: [AnyReplicated]
+    /// The local sequence number the page covers up to.
+    public let through: Int64
+
+    public var isEmpty: Bool { records.isEmpty }
+    public var count: Int { records.count }
+}
