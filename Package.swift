@@ -86,7 +86,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncDaemonTests",
-            dependencies: ["journal-syncd"]
+            dependencies: [
+                "journal-syncd", "JournalKit", "JournalSync", "TestSupport",
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -23,8 +23,9 @@ public actor SyncEngine {
 
     /// One sync: under the journal's sync lock, check this device's own log, publish, then pull.
     /// Segments that cannot be applied are in the report's failures; the rest still syncs. Cancelled,
-    /// it stops between segments, having applied whole segments only.
-    public func sync() async throws -> SyncReport {
+    /// it stops between segments, having applied whole segments only. Each segment is a step of
+    /// `progress`.
+    public func sync(progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
         let lock = try SyncLock.acquire(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         // Checked under the lock, which `journal sync new-device` holds while it changes the id.
@@ -36,8 +37,24 @@ public actor SyncEngine {
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
         var report = SyncReport()
         let own = try await checkOwnLog()
-        try await publish(from: joined.publishedThrough, onHub: own, into: &report)
-        try await pull(into: &report)
+        try await publish(from: joined.publishedThrough, onHub: own, into: &report, progress: progress)
+        try await pull(into: &report, progress: progress)
+        return report
+    }
+
+    /// A sync whose result is recorded in the journal for `journal sync status`, failed or not: what
+    /// both `journal sync` and the daemon run.
+    public func syncRecordingResult(progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
+        let report: SyncReport
+        do {
+            report = try await sync(progress: progress)
+        } catch {
+            if !(error is CancellationError) {
+                try? await store.recordSyncResult("failed: \(failureMessage(error))", at: store.clock.now(), hubID: hub.id)
+            }
+            throw error
+        }
+        try await store.recordSyncResult(report.result, at: store.clock.now(), hubID: hub.id)
         return report
     }
 
@@ -59,7 +76,9 @@ public actor SyncEngine {
     /// starts right after the last one written, so a reader tells a segment still on its way (a gap)
     /// from positions that hold nothing of this device. Pages of other devices' changes move the
     /// published position without a segment; the next segment's range covers them.
-    private func publish(from published: Int64, onHub: Set<SegmentName>, into report: inout SyncReport) async throws {
+    private func publish(
+        from published: Int64, onHub: Set<SegmentName>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws {
         var position = published
         // A segment remembered but not marked published means a crash came between: keep it if it
         // reached the hub, forget it if it did not (its changes are still after `position`).
@@ -93,6 +112,7 @@ public actor SyncEngine {
                 }
                 report.published += page.count
                 report.segmentsWritten += 1
+                progress.step(published: page.count)
                 next = page.through + 1
             }
             try await store.markPublished(through: page.through, hubID: hub.id)
@@ -104,7 +124,7 @@ public actor SyncEngine {
     /// right after the anchor means one before it has not arrived yet (Syncthing and Dropbox copy files
     /// in any order): that device waits for it. A segment that cannot be read or opened is reported
     /// and holds its device back; the other devices still sync.
-    private func pull(into report: inout SyncReport) async throws {
+    private func pull(into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         for device in try hub.devices() where device != store.deviceID {
             var anchor = anchors[device] ?? 0
@@ -125,6 +145,7 @@ public actor SyncEngine {
                 } catch let error as SegmentContentError {
                     // Not applied, and the anchor stays before it; later segments of this device wait too.
                     report.failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
+                    progress.step()
                     break
                 }
                 for refused in content.refused {
@@ -136,6 +157,7 @@ public actor SyncEngine {
                 report.received += outcome.applied
                 report.unchanged += outcome.unchanged
                 report.devicesHeardFrom.insert(device)
+                progress.step(applied: outcome.applied)
                 anchor = segment.last
             }
         }

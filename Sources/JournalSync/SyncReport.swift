@@ -38,6 +38,11 @@ public struct SyncReport: Sendable, Equatable {
         return sentence.prefix(1).uppercased() + sentence.dropFirst() + "." + gaps
     }
 
+    /// The summary with the segments that failed, as the journal records it for `journal sync status`.
+    public var result: String {
+        failures.isEmpty ? summary : summary + " \(failures.count) segment(s) could not be applied."
+    }
+
     public var json: JSONValue {
         .object([
             ("published", .number(Double(published))), ("segments_written", .number(Double(segmentsWritten))),

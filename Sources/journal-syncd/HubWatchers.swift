@@ -16,8 +16,12 @@ final class HubWatchers: Sendable {
 
     private let current = Mutex<Current?>(nil)
     private let logger: Logger
+    private let executor: SerialThreadExecutor
 
-    init(logger: Logger) { self.logger = logger }
+    init(logger: Logger, executor: SerialThreadExecutor) {
+        self.logger = logger
+        self.executor = executor
+    }
 
     func watch(_ engine: SyncEngine, events: ChangeEvents) {
         guard let hub = engine.hub as? FolderHub else { return }
@@ -32,7 +36,7 @@ final class HubWatchers: Sendable {
                 let watcher = try HubWatcher(hub: hub, ownDevice: engine.store.deviceID)
                 current = Current(
                     hubID: hub.id, location: hub.location, watcher: watcher,
-                    task: Task(executorPreference: SyncDaemon.loopExecutor) { await watcher.feed(events) })
+                    task: Task(executorPreference: executor) { await watcher.feed(events) })
             } catch {
                 current = nil
                 logger.warning("cannot watch the hub (\(error)); the periodic sync still runs")

@@ -76,7 +76,7 @@ struct SyncDaemon: AsyncParsableCommand {
         }
         let service = SyncService(
             store: store, interval: interval.duration, watchdogInterval: SystemdNotifier.watchdogInterval(),
-            notifier: SystemdNotifier(), logger: logger)
+            notifier: SystemdNotifier(), logger: logger, executor: Self.loopExecutor)
         let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         withExtendedLifetime(presence) {}

@@ -14,6 +14,10 @@ struct SyncService: Service, CustomStringConvertible {
     let watchdogInterval: Duration?
     let notifier: SystemdNotifier
     let logger: Logger
+    /// Where every task of the service runs.
+    let executor: SerialThreadExecutor
+    /// Makes the sync engine for the journal's hub; tests give one over a hub of their own.
+    var makeEngine: @Sendable (JournalStore) async throws -> SyncEngine = { try await SyncSetup.engine(for: $0) }
 
     var description: String { "journal-syncd(\(store.path))" }
 
@@ -21,10 +25,10 @@ struct SyncService: Service, CustomStringConvertible {
         let events = ChangeEvents()
         let database = try DatabaseWatcher(databasePath: store.path)
         let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
-        let hubWatchers = HubWatchers(logger: logger)
+        let hubWatchers = HubWatchers(logger: logger, executor: executor)
         let loop = SyncLoop(
             store: store, events: events, notifier: notifier, logger: logger, clock: DispatchTimerClock(),
-            makeEngine: { try await SyncSetup.engine(for: $0) },
+            executor: executor, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
             watchHub: { hubWatchers.watch($0, events: events) })
 
         try await withGracefulShutdownHandler {
@@ -41,7 +45,7 @@ struct SyncService: Service, CustomStringConvertible {
                     }
                 }
                 // The hub's watcher too is armed before READY, when the journal already has a hub.
-                if let engine = try? await SyncSetup.engine(for: store) { hubWatchers.watch(engine, events: events) }
+                if let engine = try? await makeEngine(store) { hubWatchers.watch(engine, events: events) }
                 logger.info("watching \(store.path); safety-net sync every \(interval.spoken)")
                 notifier.ready()
                 events.send(.startup)

@@ -21,31 +21,14 @@ struct SyncInit: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let keyPath = try SyncSetup.keyPath()
-        let localKey = try SyncSetup.loadKey(keyPath)
         let givenKey = try keyFile.map { source in
             let label = source == "-" ? "the key on stdin" : source
             return try SyncKey(hex: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
         }
-        guard FileSystem.isFolder(folder) else {
-            throw SyncError.hubUnavailable(hub: folder, reason: "there is no such folder; create or mount it first")
-        }
-        let hub: FolderHub
-        let key: SyncKey
-        if try FolderHub.exists(in: folder) {
-            guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: folder) }
-            hub = try FolderHub.open(folder: folder, key: candidate)
-            key = candidate
-            Output.line("Joining the hub at \(hub.location).")
-        } else {
-            key = givenKey ?? localKey ?? SyncKey()
-            hub = try FolderHub.create(folder: folder, key: key)
-            Output.line("Made a new hub at \(hub.location).")
-        }
-        if localKey?.hex != key.hex { try key.save(to: keyPath) }
         let store = try await global.openStore()
-        try await store.joinHub(id: hub.id, kind: "folder", location: hub.location)
-        Output.line("This journal syncs through it as device \(store.deviceID).")
+        let joined = try await SyncJoin.join(folder: folder, givenKey: givenKey, store: store)
+        Output.line(joined.madeHub ? "Made a new hub at \(joined.hub.location)." : "Joined the hub at \(joined.hub.location).")
+        Output.line("This journal syncs through it as device \(joined.device).")
         Output.line("Run `journal sync` to sync now. To add another machine, run `journal sync key` here and, on that")
         Output.line("machine, `journal sync init --folder PATH --key-file -` with the key.")
     }

@@ -11,10 +11,7 @@ struct SyncNewDevice: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let store = try await global.openStore()
-        let lock = try SyncLock.acquire(databasePath: store.path)
-        let new = try await store.adoptNewDeviceIdentity()
-        withExtendedLifetime(lock) {}
+        let new = try await SyncJoin.takeNewDeviceID(try await global.openStore())
         Output.line("This journal is now device \(new). Run `journal sync` to publish its changes under it.")
     }
 }

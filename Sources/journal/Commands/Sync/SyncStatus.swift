@@ -11,52 +11,19 @@ struct SyncStatus: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let store = try await global.openStore()
-        guard let joined = try await store.hub() else { throw SyncError.notJoined }
-        let pending = try await store.unpublishedCount(hubID: joined.hubID)
-        let anchors = try await store.anchors(hubID: joined.hubID)
-        // What the hub offers, when it can be read; status still answers when it cannot.
-        var available: [DeviceID: Int64] = [:]
-        var hubProblem: String?
-        do {
-            let engine = try await SyncSetup.engine(for: store)
-            for device in try engine.hub.devices() where device != store.deviceID {
-                available[device] = try engine.hub.segments(of: device).last?.last ?? 0
-            }
-        } catch {
-            hubProblem = failureMessage(error)
-        }
-        let devices = Set(anchors.keys).union(available.keys).sorted()
-        let daemon = DaemonPresence.runningDaemon(databasePath: store.path)
-        if output.json {
-            Output.line(JSONValue.object([
-                ("hub", .string(joined.location)), ("device", .string(store.deviceID.rawValue)),
-                ("pending_changes", .number(Double(pending))),
-                ("last_sync_at", joined.lastSyncAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
-                ("last_sync_result", .optional(joined.lastSyncResult)),
-                ("daemon_running", .bool(daemon != nil)),
-                ("daemon_pid", daemon.map { .number(Double($0)) } ?? .null),
-                ("hub_problem", .optional(hubProblem)),
-                ("devices", .array(devices.map { device in
-                    .object([
-                        ("device", .string(device.rawValue)), ("applied_position", .number(Double(anchors[device] ?? 0))),
-                        ("hub_position", available[device].map { .number(Double($0)) } ?? .null),
-                    ])
-                })),
-            ]).prettyText)
-            return
-        }
-        Output.line("Hub          \(joined.location)")
-        Output.line("This device  \(store.deviceID)")
+        let overview = try await SyncOverview.gather(try await global.openStore())
+        if output.json { return Output.line(overview.json.prettyText) }
+        let pending = overview.pendingChanges
+        Output.line("Hub          \(overview.hub)")
+        Output.line("This device  \(overview.device)")
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")
-        let last = joined.lastSyncAt.map { "\(LocalTime.display($0)): \(joined.lastSyncResult ?? "")" } ?? "never"
+        let last = overview.lastSyncAt.map { "\(LocalTime.display($0)): \(overview.lastSyncResult ?? "")" } ?? "never"
         Output.line("Last sync    \(last)")
-        Output.line("Daemon       " + (daemon.map { "journal-syncd is running (pid \($0))" } ?? "not running; start it with systemctl --user enable --now journal-sync"))
-        if let hubProblem { Output.line("Hub problem  \(hubProblem)") }
-        guard !devices.isEmpty else { return Output.line("Other devices: none yet") }
-        let rows = devices.map { device in
-            [device.rawValue, String(anchors[device] ?? 0), available[device].map(String.init) ?? "?"]
-        }
+        Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
+            ?? "not running; start it with systemctl --user enable --now journal-sync"))
+        if let problem = overview.hubProblem { Output.line("Hub problem  \(problem)") }
+        guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
+        let rows = overview.devices.map { [$0.device.rawValue, String($0.appliedPosition), $0.hubPosition.map(String.init) ?? "?"] }
         Output.line("")
         Output.line(Output.table(["DEVICE", "APPLIED", "ON HUB"], rows))
     }

@@ -1,0 +1,65 @@
+import JournalKit
+
+/// What `journal sync status` shows: the hub, this device, what waits to be published, the last sync,
+/// the daemon, and how far each other device's log was applied against what the hub offers.
+public struct SyncOverview: Sendable {
+    public let hub: String
+    public let device: DeviceID
+    public let pendingChanges: Int
+    public let lastSyncAt: Timestamp?
+    public let lastSyncResult: String?
+    /// The running daemon's process id, if one runs for this journal.
+    public let daemonPID: Int32?
+    /// Why the hub could not be read, when it could not: the rest is still shown.
+    public let hubProblem: String?
+    public let devices: [DeviceState]
+
+    /// One other device: how far its log was applied here, and how far it goes on the hub.
+    public struct DeviceState: Sendable {
+        public let device: DeviceID
+        public let appliedPosition: Int64
+        public let hubPosition: Int64?
+    }
+
+    /// Gathers the overview of `store`'s sync; refused when the journal is not joined.
+    public static func gather(_ store: JournalStore) async throws -> SyncOverview {
+        guard let joined = try await store.hub() else { throw SyncError.notJoined }
+        let pending = try await store.unpublishedCount(hubID: joined.hubID)
+        let anchors = try await store.anchors(hubID: joined.hubID)
+        var available: [DeviceID: Int64] = [:]
+        var hubProblem: String?
+        do {
+            let engine = try await SyncSetup.engine(for: store)
+            for device in try engine.hub.devices() where device != store.deviceID {
+                available[device] = try engine.hub.segments(of: device).last?.last ?? 0
+            }
+        } catch {
+            hubProblem = failureMessage(error)
+        }
+        let devices = Set(anchors.keys).union(available.keys).sorted().map { device in
+            DeviceState(device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device])
+        }
+        return SyncOverview(
+            hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
+            lastSyncResult: joined.lastSyncResult, daemonPID: DaemonPresence.runningDaemon(databasePath: store.path),
+            hubProblem: hubProblem, devices: devices)
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("hub", .string(hub)), ("device", .string(device.rawValue)),
+            ("pending_changes", .integer(Int64(pendingChanges))),
+            ("last_sync_at", lastSyncAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
+            ("last_sync_result", .optional(lastSyncResult)),
+            ("daemon_running", .bool(daemonPID != nil)),
+            ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
+            ("hub_problem", .optional(hubProblem)),
+            ("devices", .array(devices.map { state in
+                .object([
+                    ("device", .string(state.device.rawValue)), ("applied_position", .integer(state.appliedPosition)),
+                    ("hub_position", state.hubPosition.map { .integer($0) } ?? .null),
+                ])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,103 @@
+import JournalKit
+import JournalSync
+
+/// The sync loop's decisions as a value: what the loop saw goes in, what to do comes out. It holds no
+/// clock, no task and no file, so each rule is tested on its own; `SyncLoop` carries the decisions out.
+struct LoopPolicy {
+    /// The journal's `data_version` when the loop last looked. Another process's commit changes it;
+    /// this daemon's own writes do not, so it tells a real change from the daemon's own echo.
+    private(set) var dataVersion: Int64
+    private var backoff = Backoff()
+    /// After a failure a retry is scheduled; until it comes, only an explicit request syncs.
+    private(set) var retryPending = false
+    /// A second look at `data_version` is scheduled.
+    private(set) var recheckPending = false
+
+    init(dataVersion: Int64) { self.dataVersion = dataVersion }
+
+    /// What to do with one element of the event stream.
+    struct Plan: Equatable {
+        var sync = false
+        /// Look at `data_version` again shortly: a write event can come before the commit's last write.
+        var scheduleRecheck = false
+        /// Tell systemd's watchdog the loop is alive.
+        var pingWatchdog = false
+    }
+
+    /// What to do after a sync.
+    enum Next: Equatable {
+        /// Nothing: a retry scheduled earlier is no longer needed.
+        case settled
+        /// Try again after the delay; meanwhile only a request syncs.
+        case retry(after: Duration)
+        /// The journal is not joined to a hub: drop the engine and wait for `journal sync init`.
+        case waitForJoin
+        /// The daemon cannot go on with this journal as opened: exit so that systemd starts it afresh.
+        case exit(SyncLoopExit)
+        /// Shutting down: the sync stopped after the segment in flight.
+        case stop
+    }
+
+    /// True when deciding about `reasons` needs `data_version`: only a database hint does.
+    static func needsDataVersion(_ reasons: ChangeReasons) -> Bool {
+        reasons.wantsSync && reasons.subtracting([.database, .recheck, .watchdog]).isEmpty
+    }
+
+    /// The plan for `reasons`, given `data_version` as read now (nil when it could not be read, or was
+    /// not needed).
+    mutating func plan(_ reasons: ChangeReasons, dataVersion observed: Int64?) -> Plan {
+        var plan = Plan(pingWatchdog: reasons.contains(.watchdog))
+        if reasons.contains(.recheck) { recheckPending = false }
+        if reasons.contains(.retry) { retryPending = false }
+        var wanted = reasons.wantsSync
+        if Self.needsDataVersion(reasons) {
+            // Unreadable counts as changed: a needless sync is cheap, a missed one is not.
+            let version = observed ?? dataVersion &+ 1
+            if version == dataVersion {
+                wanted = false
+                if reasons.contains(.database), !recheckPending {
+                    recheckPending = true
+                    plan.scheduleRecheck = true
+                }
+            } else {
+                dataVersion = version
+            }
+        }
+        if retryPending, !reasons.contains(.request) { wanted = false }
+        plan.sync = wanted
+        return plan
+    }
+
+    /// Takes `data_version` just before a sync: a commit by another process during the sync still
+    /// changes it afterwards, so that commit's event is not taken for the sync's own echo.
+    mutating func syncStarts(dataVersion observed: Int64?) {
+        if let observed { dataVersion = observed }
+    }
+
+    /// What follows a sync that ended with `result`.
+    mutating func next(after result: Result<SyncReport, any Error>, random: inout some RandomNumberGenerator) -> Next {
+        switch result {
+        case .success:
+            backoff.succeed()
+            retryPending = false
+            return .settled
+        case .failure(let error):
+            if error is CancellationError { return .stop }
+            if let error = error as? SyncError {
+                if case .deviceIdentityChanged = error { return .exit(.deviceIdentityChanged) }
+                if case .notJoined = error { return .waitForJoin }
+            }
+            // A newer journal migrated the file: let systemd start the new daemon.
+            if let error = error as? JournalFileError, case .newerSchema = error { return .exit(.journalUpgraded(error.description)) }
+            retryPending = true
+            return .retry(after: backoff.fail(using: &random))
+        }
+    }
+
+    /// True when the loop must make its engine anew: it has none, or the journal joined another hub,
+    /// or the same hub at another place.
+    static func needsEngine(current: (id: String, location: String)?, joined: HubRecord?) -> Bool {
+        guard let current else { return true }
+        return joined?.hubID != current.id || joined?.location != current.location
+    }
+}

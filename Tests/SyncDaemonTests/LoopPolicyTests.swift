@@ -1,0 +1,107 @@
+import JournalKit
+import JournalSync
+import Testing
+
+@testable import journal_syncd
+
+/// The sync loop's decisions, rule by rule, without a process, a clock or a journal.
+@Suite struct LoopPolicyTests {
+    @Test func aDatabaseHintSyncsOnlyWhenAnotherProcessCommitted() {
+        var policy = LoopPolicy(dataVersion: 7)
+        #expect(policy.plan(.database, dataVersion: 8) == .init(sync: true))
+        #expect(policy.dataVersion == 8)
+        // Its own echo: the version did not move. Not a sync, but one look again shortly.
+        #expect(policy.plan(.database, dataVersion: 8) == .init(scheduleRecheck: true))
+        // One recheck at a time, however many hints come meanwhile.
+        #expect(policy.plan(.database, dataVersion: 8) == .init())
+        // The recheck finds the commit that had not landed yet.
+        #expect(policy.plan(.recheck, dataVersion: 9) == .init(sync: true))
+        // A recheck that finds nothing schedules no further one.
+        #expect(policy.plan(.database, dataVersion: 9) == .init(scheduleRecheck: true))
+        #expect(policy.plan(.recheck, dataVersion: 9) == .init())
+    }
+
+    @Test func anUnreadableDataVersionCountsAsAChange() {
+        var policy = LoopPolicy(dataVersion: 3)
+        #expect(policy.plan(.database, dataVersion: nil).sync)
+    }
+
+    @Test(arguments: [ChangeReasons.hub, .tick, .request, .startup, [.hub, .database], [.tick, .watchdog]])
+    func otherReasonsSyncWithoutAskingTheDatabase(reasons: ChangeReasons) {
+        #expect(!LoopPolicy.needsDataVersion(reasons))
+        var policy = LoopPolicy(dataVersion: 1)
+        #expect(policy.plan(reasons, dataVersion: nil).sync)
+        #expect(policy.dataVersion == 1)
+    }
+
+    @Test func theWatchdogAlonePingsAndNeverSwallowsAChange() {
+        var policy = LoopPolicy(dataVersion: 1)
+        #expect(policy.plan(.watchdog, dataVersion: nil) == .init(pingWatchdog: true))
+        #expect(LoopPolicy.needsDataVersion([.watchdog, .database]))
+        #expect(policy.plan([.watchdog, .database], dataVersion: 2) == .init(sync: true, pingWatchdog: true))
+    }
+
+    @Test func afterAFailureOnlyTheRetryOrARequestSyncs() throws {
+        var random = SystemRandomNumberGenerator()
+        var policy = LoopPolicy(dataVersion: 1)
+        let failure = SyncError.hubUnavailable(hub: "/hub", reason: "gone")
+        let next = policy.next(after: .failure(failure), random: &random)
+        guard case .retry(let delay) = next else { Issue.record("expected a retry, got \(next)"); return }
+        #expect(delay >= Backoff.initial && delay <= Backoff.initial * 1.25)
+        #expect(!policy.plan(.hub, dataVersion: nil).sync)
+        #expect(!policy.plan(.database, dataVersion: 5).sync)
+        #expect(policy.plan(.request, dataVersion: nil).sync)
+        #expect(policy.plan(.retry, dataVersion: nil).sync)
+        // The retry came: other reasons sync again.
+        #expect(policy.plan(.hub, dataVersion: nil).sync)
+    }
+
+    @Test func failuresBackOffAndASuccessResetsIt() {
+        var random = SystemRandomNumberGenerator()
+        var policy = LoopPolicy(dataVersion: 1)
+        let failure = SyncError.hubUnavailable(hub: "/hub", reason: "gone")
+        var delays: [Duration] = []
+        for _ in 0..<4 {
+            if case .retry(let delay) = policy.next(after: .failure(failure), random: &random) { delays.append(delay) }
+        }
+        #expect(delays.count == 4)
+        #expect(delays[3] >= Backoff.initial * 8)
+        #expect(policy.next(after: .success(SyncReport()), random: &random) == .settled)
+        #expect(!policy.retryPending)
+        if case .retry(let delay) = policy.next(after: .failure(failure), random: &random) {
+            #expect(delay <= Backoff.initial * 1.25)
+        } else {
+            Issue.record("expected a retry")
+        }
+    }
+
+    @Test func failuresThatRetryingCannotFixEndTheLoopOrWait() {
+        var random = SystemRandomNumberGenerator()
+        var policy = LoopPolicy(dataVersion: 1)
+        #expect(policy.next(after: .failure(SyncError.notJoined), random: &random) == .waitForJoin)
+        #expect(policy.next(after: .failure(SyncError.deviceIdentityChanged), random: &random) == .exit(.deviceIdentityChanged))
+        let upgraded = JournalFileError.newerSchema(path: "/j.db", version: 9, supported: 3)
+        #expect(policy.next(after: .failure(upgraded), random: &random) == .exit(.journalUpgraded(upgraded.description)))
+        #expect(policy.next(after: .failure(CancellationError()), random: &random) == .stop)
+        #expect(!policy.retryPending)
+    }
+
+    @Test func aCommitDuringASyncStillCountsAfterIt() {
+        var policy = LoopPolicy(dataVersion: 1)
+        #expect(policy.plan(.tick, dataVersion: nil).sync)
+        // Read just before the sync; a commit by another process during the sync moves it on.
+        policy.syncStarts(dataVersion: 4)
+        #expect(policy.plan(.database, dataVersion: 5).sync)
+        policy.syncStarts(dataVersion: 5)
+        #expect(!policy.plan(.database, dataVersion: 5).sync)
+    }
+
+    @Test func theEngineIsMadeAnewWhenTheJournalJoinsAnotherHubOrPlace() {
+        let joined = HubRecord(hubID: "h1", kind: "folder", location: "/a")
+        #expect(LoopPolicy.needsEngine(current: nil, joined: joined))
+        #expect(!LoopPolicy.needsEngine(current: ("h1", "/a"), joined: joined))
+        #expect(LoopPolicy.needsEngine(current: ("h1", "/b"), joined: joined))
+        #expect(LoopPolicy.needsEngine(current: ("h2", "/a"), joined: joined))
+        #expect(LoopPolicy.needsEngine(current: ("h1", "/a"), joined: nil))
+    }
+}

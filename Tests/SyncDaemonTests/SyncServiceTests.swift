@@ -1,0 +1,137 @@
+import Foundation
+import JournalKit
+import JournalSync
+import Logging
+import ServiceLifecycleTestKit
+import Testing
+import TestSupport
+
+@testable import journal_syncd
+
+/// The daemon's service and loop in this process, over real journals and a real folder hub, with a
+/// notification socket of the test's own: shutdown, and the watchdog during long syncs.
+@Suite(.serialized) struct SyncServiceTests {
+    /// A journal with `count` drinks published one per segment to a hub in `folder`, and a second
+    /// journal joined to that hub that has not synced yet.
+    static func publishedHub(_ folder: String, count: Int) async throws -> (reader: JournalStore, hub: FolderHub, key: SyncKey) {
+        let key = SyncKey()
+        try FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
+        let hub = try FolderHub.create(folder: folder + "/hub", key: key)
+        let writer = try await JournalStore(path: folder + "/writer.db")
+        try await writer.joinHub(id: hub.id, kind: "folder", location: hub.location)
+        for minute in 0..<count {
+            _ = try await writer.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: Timestamp(milliseconds: 1_795_200_000_000 + Int64(minute) * 60_000)))
+        }
+        _ = try await SyncEngine(store: writer, hub: hub, key: key, segmentSize: 1).sync()
+        let reader = try await JournalStore(path: folder + "/reader.db")
+        try await reader.joinHub(id: hub.id, kind: "folder", location: hub.location)
+        return (reader, hub, key)
+    }
+
+    static func service(_ store: JournalStore, notifySocket: String, watchdog: Duration?, hub: any Hub, key: SyncKey) -> SyncService {
+        var service = SyncService(
+            store: store, interval: .seconds(3600), watchdogInterval: watchdog,
+            notifier: SystemdNotifier(environment: { $0 == "NOTIFY_SOCKET" ? notifySocket : nil }),
+            logger: Logger(label: "test"), executor: SerialThreadExecutor())
+        service.makeEngine = { SyncEngine(store: $0, hub: hub, key: key, segmentSize: 1) }
+        return service
+    }
+
+    @Test func gracefulShutdownStopsTheServiceAfterTheSegmentInFlight() async throws {
+        try await withTemporaryDirectory { folder in
+            let (reader, hub, key) = try await Self.publishedHub(folder, count: 20)
+            let socket = try NotifySocket(path: folder + "/notify.sock")
+            let slow = SlowHub(base: hub, delay: .milliseconds(100))
+            try await testGracefulShutdown { trigger in
+                let service = Self.service(reader, notifySocket: socket.path, watchdog: nil, hub: slow, key: key)
+                let running = Task { try await service.run() }
+                #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(10)) != nil)
+                // Shut down in the middle of the first sync: 20 segments of 100 ms each.
+                while slow.reads < 3 { try await Task.sleep(for: .milliseconds(10)) }
+                let asked = ContinuousClock.now
+                trigger.triggerGracefulShutdown()
+                try await running.value
+                #expect(ContinuousClock.now - asked < .seconds(2))
+                #expect(socket.receive(until: { $0 == "STOPPING=1" }, timeout: .seconds(1)) != nil)
+            }
+            // Whole segments only, each with its anchor: what was applied is exactly what the anchor says.
+            let anchor = try await reader.anchors(hubID: hub.id).values.first ?? 0
+            #expect(anchor > 0 && anchor < 20)
+            #expect(try await reader.drinks().count == anchor)
+        }
+    }
+
+    @Test func aLongSyncThatMovesFeedsTheWatchdogAndAStuckOneDoesNot() async throws {
+        try await withTemporaryDirectory { folder in
+            let (reader, hub, key) = try await Self.publishedHub(folder, count: 12)
+            let socket = try NotifySocket(path: folder + "/notify.sock")
+            // Each segment takes 120 ms; the watchdog wants a ping every 50 ms. Before the first
+            // segment, the hub hangs for 600 ms without any progress.
+            let slow = SlowHub(base: hub, delay: .milliseconds(120), stallBeforeFirstRead: .milliseconds(600))
+            try await testGracefulShutdown { trigger in
+                let service = Self.service(reader, notifySocket: socket.path, watchdog: .milliseconds(50), hub: slow, key: key)
+                let running = Task { try await service.run() }
+                defer { trigger.triggerGracefulShutdown() }
+                var pings: [ContinuousClock.Instant] = []
+                var readyAt: ContinuousClock.Instant?
+                let deadline = ContinuousClock.now + .seconds(20)
+                while ContinuousClock.now < deadline, try await reader.drinks().count < 12 || slow.reads < 12 {
+                    guard let message = socket.receive(timeout: .milliseconds(100)) else { continue }
+                    if message == "READY=1" { readyAt = .now }
+                    if message == "WATCHDOG=1" { pings.append(.now) }
+                }
+                trigger.triggerGracefulShutdown()
+                try await running.value
+                let stalledUntil = try #require(slow.firstReadAt)
+                let start = try #require(readyAt)
+                // Ticks come to the loop while it is stuck in the sync: none is answered.
+                #expect(pings.filter { $0 > start + .milliseconds(100) && $0 < stalledUntil - .milliseconds(100) }.isEmpty, "\(pings)")
+                // Once segments flow, pings flow: about one per segment (120 ms) at least.
+                #expect(pings.filter { $0 > stalledUntil }.count >= 6, "\(pings.count) pings")
+            }
+        }
+    }
+}
+
+/// A folder hub behind a slow network: each segment read takes `delay`, and the first may come only
+/// after a stall that moves nothing.
+final class SlowHub: Hub, @unchecked Sendable {
+    let base: FolderHub
+    let delay: Duration
+    let stallBeforeFirstRead: Duration
+    private let lock = NSLock()
+    private var readCount = 0
+    private var firstRead: ContinuousClock.Instant?
+
+    init(base: FolderHub, delay: Duration, stallBeforeFirstRead: Duration = .zero) {
+        self.base = base
+        self.delay = delay
+        self.stallBeforeFirstRead = stallBeforeFirstRead
+    }
+
+    var reads: Int { lock.withLock { readCount } }
+    var firstReadAt: ContinuousClock.Instant? { lock.withLock { firstRead } }
+
+    var id: String { base.id }
+    var location: String { base.location }
+    func devices() throws -> [DeviceID] { try base.devices() }
+    func segments(of device: DeviceID) throws -> [SegmentName] { try base.segments(of: device) }
+
+    func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
+        if lock.withLock({ readCount == 0 }) { Thread.sleep(forTimeInterval: Self.seconds(stallBeforeFirstRead)) }
+        Thread.sleep(forTimeInterval: Self.seconds(delay))
+        lock.withLock {
+            readCount += 1
+            if firstRead == nil { firstRead = .now }
+        }
+        return try base.read(segment, of: device)
+    }
+
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws {
+        try base.write(bytes, as: segment, of: device)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
