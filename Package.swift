@@ -36,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["JournalKit"]
+            dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "journal",

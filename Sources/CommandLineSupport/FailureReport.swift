@@ -1,8 +1,6 @@
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one error policy of the journal's programs: every failure is one message on stderr, prefixed
 /// with the program's name, and an exit status from its kind. Never a stack trace.

@@ -1,8 +1,6 @@
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Writing to stdout and stderr without buffering, so a failed write (a full disk under
 /// `journal export > file`) is seen: the command then exits 1 instead of 0.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The file operations the journal needs, on the C library directly (no Foundation at start-up), with
 /// the durability a shared folder requires: a file written atomically appears whole under its final
@@ -82,7 +78,7 @@ public enum FileSystem {
         try syncFolder(folder)
     }
 
-    public static func syncFolder(_ folder: String) throws(Failure) {
+    static func syncFolder(_ folder: String) throws(Failure) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(folder) }
         defer { close(descriptor) }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Where the journal's files live, following the XDG base directory specification.
 public struct JournalPaths: Sendable, Equatable {

@@ -1,10 +1,6 @@
 import Dispatch
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A serial executor that runs its jobs on one thread of its own.
 ///
@@ -66,6 +62,12 @@ public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecke
 
     /// True on this executor's thread: lets tests check that the store's work really runs there.
     public var isCurrentThread: Bool { queue.isDrainingThread() }
+
+    /// Lets `assumeIsolated` and the runtime's isolation checks confirm they run on this executor,
+    /// rather than trapping because it cannot tell.
+    public func checkIsolated() {
+        precondition(isCurrentThread || queue.fallback != nil, "not on the journal store's thread")
+    }
 }
 
 private final class ThreadBody {

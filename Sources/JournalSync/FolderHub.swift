@@ -1,11 +1,7 @@
 import FoundationEssentials
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A hub in a plain folder: a local disk, an NFS mount, or a folder Syncthing or Dropbox copies.
 ///
@@ -14,7 +10,7 @@ import Musl
 /// changed. Names starting with "." are other tools' temporaries and are ignored. No SQLite file ever
 /// lives here: SQLite's locks do not hold over network file systems.
 public struct FolderHub: Hub {
-    public static let folderName = "journal-hub-v1"
+    static let folderName = "journal-hub-v1"
     /// The hub format this journal writes and reads.
     public static let format = 1
 

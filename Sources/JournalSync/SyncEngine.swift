@@ -26,7 +26,7 @@ public actor SyncEngine {
     /// it stops between segments, having applied whole segments only. Each segment is a step of
     /// `progress`.
     public func sync(progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
-        let lock = try SyncLock.acquire(databasePath: store.path)
+        let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         // Checked under the lock, which `journal sync new-device` holds while it changes the id.
         guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }

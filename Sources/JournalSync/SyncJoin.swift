@@ -41,7 +41,7 @@ public enum SyncJoin {
     /// Gives the journal a device id of its own (a copied database), under the sync lock so that no
     /// sync runs meanwhile. The store keeps the old id: open the journal again to use the new one.
     public static func takeNewDeviceID(_ store: JournalStore) async throws -> DeviceID {
-        let lock = try SyncLock.acquire(databasePath: store.path)
+        let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         return try await store.adoptNewDeviceIdentity()
     }

@@ -2,11 +2,7 @@ import Crypto
 import FoundationEssentials
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The journal's 32-byte sync key: everything on the hub is sealed with it. Written as 64 hex
 /// characters, stored 0600, and never printed except by `journal sync key`.
@@ -42,7 +38,7 @@ public struct SyncKey: Sendable {
     }
 
     /// Writes the key to `path`, readable by its owner only; the folder is created 0700.
-    public func save(to path: String) throws {
+    func save(to path: String) throws {
         try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
         try FileSystem.writeAtomically(Array((hex + "\n").utf8), to: path, mode: 0o600)
     }

@@ -41,7 +41,7 @@ public struct SyncOverview: Sendable {
         }
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
-            lastSyncResult: joined.lastSyncResult, daemonPID: DaemonPresence.runningDaemon(databasePath: store.path),
+            lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices)
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Notices writes to the journal by other processes (the CLI): inotify on the database's folder, for
 /// the database and its WAL. In-process notification cannot see another process's commit. A write

@@ -2,11 +2,7 @@ import JournalKit
 import JournalSync
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Notices new segments in other devices' logs of a folder hub: inotify on the hub's devices folder
 /// (a device joining) and on each other device's folder (a segment renamed into place, by journal or

@@ -2,18 +2,13 @@
 import JournalKit
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// One inotify instance, its events delivered as an `AsyncStream` from a dispatch read source: no
 /// thread of its own and no polling, so an idle daemon sleeps.
 final class Inotify: Sendable {
+    /// One event: the name of the file it is about, in the watched folder.
     struct Event: Sendable {
-        let watch: Int32
-        let mask: UInt32
         let name: String
     }
 
@@ -25,16 +20,11 @@ final class Inotify: Sendable {
         guard descriptor >= 0 else { throw WatcherError(path: "inotify", reason: String(cString: strerror(errno))) }
     }
 
-    /// Watches `path` for `mask`; returns the watch descriptor. Watching a path again updates it.
-    @discardableResult
-    func watch(_ path: String, mask: Int32) throws(WatcherError) -> Int32 {
-        let watch = inotify_add_watch(descriptor, path, UInt32(bitPattern: mask))
-        guard watch >= 0 else { throw WatcherError(path: path, reason: String(cString: strerror(errno))) }
-        return watch
-    }
-
-    func unwatch(_ watch: Int32) {
-        inotify_rm_watch(descriptor, watch)
+    /// Watches `path` for `mask`. Watching a path again updates its mask.
+    func watch(_ path: String, mask: Int32) throws(WatcherError) {
+        guard inotify_add_watch(descriptor, path, UInt32(bitPattern: mask)) >= 0 else {
+            throw WatcherError(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// The events, batch by batch. Ending the stream (or cancelling its consumer) closes the descriptor.
@@ -63,13 +53,12 @@ final class Inotify: Sendable {
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
-                let (watch, mask, length) = buffer.withUnsafeBytes { raw in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
+                let length = buffer.withUnsafeBytes { raw in
+                    Int(raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len)
                 }
                 let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)]
                 let name = String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-                events.append(Event(watch: watch, mask: mask, name: name))
+                events.append(Event(name: name))
                 offset += header + length
             }
         }

@@ -5,11 +5,7 @@ import JournalSync
 import Logging
 import ServiceLifecycle
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 @main
 struct SyncDaemon: AsyncParsableCommand {
@@ -39,20 +35,7 @@ struct SyncDaemon: AsyncParsableCommand {
     static let loopExecutor = SerialThreadExecutor()
 
     static func main() async {
-        do {
-            try await withTaskExecutorPreference(loopExecutor) {
-                // Parsing errors, --help and --version are the argument parser's to print.
-                var command: any ParsableCommand
-                do { command = try parseAsRoot() } catch { exit(withError: error) }
-                if var command = command as? AsyncParsableCommand {
-                    try await command.run()
-                } else {
-                    try command.run()
-                }
-            }
-        } catch {
-            FailureReport.exit(error, program: "journal-syncd")
-        }
+        await runAsMain(program: "journal-syncd", executor: loopExecutor)
     }
 
     func run() async throws {
@@ -71,8 +54,8 @@ struct SyncDaemon: AsyncParsableCommand {
             if !report.failures.isEmpty { throw SyncError.segmentsFailed(report.failures) }
             return
         }
-        guard let presence = try DaemonPresence.claim(databasePath: path) else {
-            throw DaemonError.alreadyRunning(path: path, pid: DaemonPresence.runningDaemon(databasePath: path))
+        guard let presence = try FileLock.daemon(databasePath: path) else {
+            throw DaemonError.alreadyRunning(path: path, pid: FileLock.runningDaemon(databasePath: path))
         }
         let service = SyncService(
             store: store, interval: interval.duration, watchdogInterval: SystemdNotifier.watchdogInterval(),

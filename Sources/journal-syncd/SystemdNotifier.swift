@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// systemd's notification protocol, written directly: datagrams to the socket in `NOTIFY_SOCKET`
 /// (a path, or an abstract name written with a leading "@"). Without `NOTIFY_SOCKET` it does nothing.
@@ -13,8 +9,6 @@ struct SystemdNotifier: Sendable {
         let path = environment("NOTIFY_SOCKET")
         socketPath = (path?.isEmpty ?? true) ? nil : path
     }
-
-    var isActive: Bool { socketPath != nil }
 
     func ready() { send("READY=1") }
     func watchdog() { send("WATCHDOG=1") }

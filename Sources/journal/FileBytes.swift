@@ -1,10 +1,6 @@
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Reading a whole file given on the command line, `-` meaning stdin.
 enum FileBytes {

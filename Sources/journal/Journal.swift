@@ -18,23 +18,9 @@ struct Journal: AsyncParsableCommand {
     /// Runs the command, turning every error into a message on stderr and an exit status: 64 for bad
     /// usage, 65 for bad data, 1 for anything else. Never a stack trace.
     static func main() async {
-        do {
-            // The command's code runs on the store's thread, so talking to the store hands no work
-            // between threads.
-            try await withTaskExecutorPreference(storeExecutor) {
-                // Parsing errors, --help and --version are the argument parser's to print.
-                var command: any ParsableCommand
-                do { command = try parseAsRoot() } catch { exit(withError: error) }
-                if var asyncCommand = command as? AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
-                }
-            }
-            if let failure = StandardStreams.writeFailure { throw OutputError(code: failure) }
-        } catch {
-            FailureReport.exit(error, program: "journal")
-        }
+        // The command's code runs on the store's thread, so talking to the store hands no work
+        // between threads.
+        await runAsMain(program: "journal", executor: storeExecutor)
     }
 
     /// The thread the journal store of this process runs on.

@@ -1,11 +1,7 @@
 import CommandLineSupport
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Writing to stdout and stderr, with colour only for a terminal and never under NO_COLOR.
 enum Output {

@@ -127,9 +127,16 @@ import TestSupport
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptsCoverTheCommands(shell: String) async throws {
         try await withTemporaryDirectory { home in
-            let result = try JournalCLI(home: home).run("--generate-completion-script", shell)
+            let journal = JournalCLI(home: home)
+            let result = try journal.run("--generate-completion-script", shell)
             #expect(result.status == 0)
-            for word in ["journal", "status", "stats", "drinks", "sync"] { #expect(result.stdout.contains(word)) }
+            // Every command and subcommand the binary defines, as its own help describes them.
+            let commands = try journal.commandPaths()
+            #expect(commands.contains(["sync", "new-device"]) && commands.contains(["drinks", "rm"]) && commands.count > 15)
+            for path in commands {
+                let marker = shell == "fish" ? "\"journal \(path.joined(separator: " "))\"" : "_journal_\(path.joined(separator: "_"))()"
+                #expect(result.stdout.contains(marker), "\(shell) completion lacks \(path.joined(separator: " "))")
+            }
         }
     }
 

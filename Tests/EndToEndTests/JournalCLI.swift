@@ -31,6 +31,21 @@ struct JournalCLI {
         try run("sql", "select * from drinks order by id; select * from meta order by key; select * from undo_log order by change_id, drink_id", "--format", "csv").stdout
     }
 
+    /// Every command path the binary defines (["add"], ["sync", "init"], ...), from its own help dump.
+    func commandPaths() throws -> [[String]] {
+        let dump = try run("--experimental-dump-help")
+        guard let root = (try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])?["command"] as? [String: Any]
+        else { throw CLIFailure(result: dump) }
+        func walk(_ command: [String: Any], _ path: [String]) -> [[String]] {
+            let subcommands = command["subcommands"] as? [[String: Any]] ?? []
+            return subcommands.flatMap { sub -> [[String]] in
+                guard let name = sub["commandName"] as? String, name != "help" else { return [] }
+                return [path + [name]] + walk(sub, path + [name])
+            }
+        }
+        return walk(root, [])
+    }
+
     func json(_ arguments: String...) throws -> Any {
         let result = try run(arguments)
         guard result.status == 0 else { throw CLIFailure(result: result) }

@@ -26,7 +26,7 @@ import TestSupport
             let (a, b, hub, key) = (joined.machines[0], joined.machines[1], joined.hub, joined.key)
             #expect(try a.run(["import", "-"], stdin: Self.export(from: 0, count: Self.initialDrinks)).status == 0)
 
-            var generator = SystemRandomNumberGenerator()
+            var generator = SeededGenerator.fromEnvironment()
             var interrupted = 0
             var next = Self.initialDrinks
             for _ in 0..<Self.rounds {
@@ -42,24 +42,24 @@ import TestSupport
                 }
             }
             // Most kills must land mid-sync, or this test would prove nothing.
-            #expect(interrupted >= Self.rounds / 2, "only \(interrupted) kills found a sync running")
+            #expect(interrupted >= Self.rounds / 2, "only \(interrupted) kills found a sync running; \(generator.replay)")
             for machine in [a, b, a, b] {
                 let finished = try machine.run("sync")
-                #expect(finished.status == 0, "\(finished.stderr)")
+                #expect(finished.status == 0, "\(finished.stderr); \(generator.replay)")
             }
 
             let total = Self.initialDrinks + Self.rounds * Self.drinksPerRound
             for machine in [a, b] {
                 let counts = try machine.run("sql", "select count(*), count(distinct id) from history; pragma integrity_check", "--format", "csv").stdout
-                #expect(counts.contains("\(total),\(total)\r\n"), "\(counts)")
-                #expect(counts.contains("integrity_check\r\nok\r\n"), "\(counts)")
+                #expect(counts.contains("\(total),\(total)\r\n"), "\(counts); \(generator.replay)")
+                #expect(counts.contains("integrity_check\r\nok\r\n"), "\(counts); \(generator.replay)")
             }
             let fresh = JournalCLI(home: folder + "/fresh")
             try fresh.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
             let pulled = try fresh.run("sync")
             #expect(pulled.status == 0, "\(pulled.stderr)")
             let freshCount = try fresh.run("sql", "select count(*), count(distinct id), sum(caffeine_mg) from history", "--format", "csv").stdout
-            #expect(freshCount.hasSuffix("\(total),\(total),\(total * 64)\r\n"), "\(freshCount)")
+            #expect(freshCount.hasSuffix("\(total),\(total),\(total * 64)\r\n"), "\(freshCount); \(generator.replay)")
         }
     }
 }

@@ -23,6 +23,26 @@ import TestSupport
         return try condition()
     }
 
+    /// A daemon for `machine`, started as systemd would and waited for until it says READY=1 on a
+    /// notification socket of the test's own (its path is `socketPath`). The caller owns the process.
+    func startDaemon(
+        _ machine: JournalCLI, _ arguments: [String] = [], socketPath: String, stderrPath: String? = nil
+    ) throws -> (Process, NotifySocket) {
+        let socket = try NotifySocket(path: socketPath)
+        var environment = machine.environment
+        environment["NOTIFY_SOCKET"] = socket.path
+        let process = try ProcessRunner.start(Self.daemon, arguments, environment: environment, stderrPath: stderrPath)
+        guard socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(15)) != nil else {
+            ProcessRunner.stop(process)
+            throw DaemonNotReady(arguments: arguments)
+        }
+        return (process, socket)
+    }
+
+    struct DaemonNotReady: Error {
+        let arguments: [String]
+    }
+
     func notes(_ machine: JournalCLI) throws -> [String] {
         let drinks = try JSONSerialization.jsonObject(with: Data(try machine.run("list", "--json").stdout.utf8)) as? [[String: Any]]
         return (drinks ?? []).map { ($0["note"] as? String) ?? ($0["drink"] as? String ?? "") }
@@ -64,11 +84,11 @@ import TestSupport
     @Test func twoDaemonsCarryEveryChangeAndSurviveTheHubGoingAway() async throws {
         try await withTemporaryDirectory { folder in
             let (a, b, hub) = try twoMachines(folder)
-            let daemonA = try ProcessRunner.start(Self.daemon, ["--log-level", "debug"], environment: a.environment)
+            let (daemonA, socketA) = try startDaemon(a, ["--log-level", "debug"], socketPath: folder + "/a.sock")
             defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
-            let daemonB = try ProcessRunner.start(Self.daemon, ["--log-level", "debug"], environment: b.environment)
+            let (daemonB, socketB) = try startDaemon(b, ["--log-level", "debug"], socketPath: folder + "/b.sock")
             defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
-            try await Task.sleep(for: .milliseconds(300))
+            defer { withExtendedLifetime((socketA, socketB)) {} }
 
             try a.run("add", "espresso", "--note", "added on a")
             #expect(try await eventually { try notes(b) == ["added on a"] })
@@ -110,26 +130,42 @@ import TestSupport
 
     @Test func stopsCleanlyInTheMiddleOfASync() async throws {
         try await withTemporaryDirectory { folder in
-            let (a, b, _) = try twoMachines(folder)
-            for round in 0..<3 {
-                let daemon = try ProcessRunner.start(Self.daemon, [], environment: a.environment)
+            let (a, b, hub) = try twoMachines(folder)
+            let rounds = 4
+            var interrupted = 0
+            func segmentCount() -> Int {
+                let devices = hub + "/journal-hub-v1/devices"
+                let folders = (try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []
+                return folders.reduce(0) { $0 + ((try? FileManager.default.contentsOfDirectory(atPath: devices + "/" + $1))?.count ?? 0) }
+            }
+            for round in 0..<rounds {
+                let log = folder + "/daemon-\(round).log"
+                let (daemon, socket) = try startDaemon(a, socketPath: folder + "/notify-\(round).sock", stderrPath: log)
                 defer { ProcessRunner.stop(daemon) }
-                try await Task.sleep(for: .milliseconds(300))
-                // A big import: the daemon notices it and starts publishing many segments.
+                // A big import: the daemon notices it and starts publishing many segments. The signal
+                // comes once the first of them is on the hub, or a little later.
+                let before = segmentCount()
                 let imported = try a.run(["import", "-"], stdin: SyncCrashTests.export(from: round * 8000, count: 8000))
                 #expect(imported.status == 0)
-                try await Task.sleep(for: .milliseconds(30 + round * 40))
+                _ = try await eventually(.seconds(10)) { segmentCount() > before }
+                try await Task.sleep(for: .milliseconds(round * 3))
                 let asked = ContinuousClock.now
                 kill(daemon.processIdentifier, SIGTERM)
                 daemon.waitUntilExit()
+                withExtendedLifetime(socket) {}
                 #expect(ContinuousClock.now - asked < .seconds(10))
                 #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0, "round \(round)")
+                // The daemon says so when the signal stopped a sync in flight.
+                let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if said.contains("stopped after the segment in flight") { interrupted += 1 }
             }
+            // Most stops must land mid-sync, or this test would prove nothing.
+            #expect(interrupted >= rounds / 2, "only \(interrupted) of \(rounds) stops found a sync running")
             #expect(try a.run("sync").status == 0)
             let finished = try b.run("sync")
             #expect(finished.status == 0, "\(finished.stderr)")
             let count = try b.run("sql", "select count(*) from history", "--format", "csv").stdout
-            #expect(count.hasSuffix("24000\r\n"), "\(count)")
+            #expect(count.hasSuffix("32000\r\n"), "\(count)")
         }
     }
 
@@ -137,9 +173,9 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let a = JournalCLI(home: folder + "/a", now: nil)
             try a.run("add", "espresso")
-            let daemon = try ProcessRunner.start(Self.daemon, [], environment: a.environment)
+            let (daemon, socket) = try startDaemon(a, socketPath: folder + "/notify.sock")
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
-            try await Task.sleep(for: .milliseconds(500))
+            defer { withExtendedLifetime(socket) {} }
             #expect(daemon.isRunning)
             let hub = folder + "/hub"
             try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
@@ -154,9 +190,9 @@ import TestSupport
     @Test func oneDaemonPerJournal() async throws {
         try await withTemporaryDirectory { folder in
             let (a, _, _) = try twoMachines(folder)
-            let first = try ProcessRunner.start(Self.daemon, [], environment: a.environment)
+            let (first, socket) = try startDaemon(a, socketPath: folder + "/notify.sock")
             defer { ProcessRunner.stop(first, signal: SIGTERM) }
-            try await Task.sleep(for: .milliseconds(500))
+            defer { withExtendedLifetime(socket) {} }
             let second = try ProcessRunner.run(Self.daemon, [], environment: a.environment)
             #expect(second.status == 78)
             #expect(second.stderr.contains("already syncs"))

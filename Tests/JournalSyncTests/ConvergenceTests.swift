@@ -108,24 +108,11 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
         guard from.deviceID != to.deviceID else { return }
         let own = try await from.ownChanges(after: 0, limit: 10_000)
         guard !own.isEmpty else { return }
-        var generator = SplitMix(seed: UInt64(shuffle + 1))
+        var generator = SeededGenerator(seed: UInt64(shuffle + 1))
         let shuffled = own.records.shuffled(using: &generator)
         let cut = Int(generator.next() % UInt64(shuffled.count + 1))
         for batch in [Array(shuffled[..<cut]), Array(shuffled[cut...]), Array(shuffled.reversed())] where !batch.isEmpty {
             _ = try await to.applyReceived(batch, from: from.deviceID, through: 0, hubID: "direct")
         }
-    }
-}
-
-/// A small seeded generator, so a shuffle is the same every run of a given history.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -51,12 +51,19 @@ public enum ProcessRunner {
 }
 
 extension ProcessRunner {
-    /// Starts `executable` without waiting for it; its output is discarded. The caller owns the process
-    /// and must end it (`stop`) even when the test fails.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Process {
+    /// Starts `executable` without waiting for it; its output is discarded, or its stderr written to
+    /// `stderrPath`. The caller owns the process and must end it (`stop`) even when the test fails.
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String], stderrPath: String? = nil
+    ) throws -> Process {
         let process = prepare(executable, arguments, environment: environment)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let stderrPath {
+            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// How caffeine leaves the body: exponential decay with a half-life (5 hours by default, as in
 /// Apple's Coffee Tracker sample).

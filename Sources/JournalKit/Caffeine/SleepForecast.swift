@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension CaffeineModel {
     /// The moment from which the level stays under `threshold` mg, counting every drink (also ones

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Where "now" comes from. Injected so tests never depend on the machine's clock.
 public protocol JournalClock: Sendable {

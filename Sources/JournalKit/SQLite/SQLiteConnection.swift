@@ -1,9 +1,5 @@
 import CSQLite
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// One open SQLite database handle: prepare, run, query and transactions, nothing journal-specific.
 ///

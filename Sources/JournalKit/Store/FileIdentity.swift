@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Which file a journal is: the machine, the file system and the file's inode. SQLite never
 /// replaces its file, so the identity stays for the journal's life; a copy of the file, or a backup

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Opens a journal's SQLite file the way DESIGN.md lays out, and nothing more: start-up cost is
 /// part of every command.

@@ -1,6 +1,6 @@
 extension JournalStore {
     /// The drinks the user defined, live ones only, by name.
-    public func customDrinkKinds() throws -> [DrinkKind] {
+    func customDrinkKinds() throws -> [DrinkKind] {
         try customDrinks(includingRemoved: false).map(\.catalogKind)
     }
 

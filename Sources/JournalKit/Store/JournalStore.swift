@@ -36,7 +36,7 @@ public actor JournalStore {
     }
 
     /// True when called on the store's own thread; for tests of where SQLite work runs.
-    public func isOnStoreThread() -> Bool { executor.isCurrentThread }
+    func isOnStoreThread() -> Bool { executor.isCurrentThread }
 
     /// Runs `body` in one IMMEDIATE transaction with a write context: the clock, the next sequence
     /// number, and an undo group.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A wall-clock reading in the machine's time zone (`TZ`, else /etc/localtime).
 public struct LocalDateTime: Hashable, Sendable {
@@ -112,10 +108,6 @@ public enum LocalTime {
         // Where midnight is skipped by daylight saving, mktime moves it to the first instant that exists.
         let seconds = makeTime(date, 0, 0, 0, daylightSaving: -1) ?? 0
         return Timestamp(milliseconds: Int64(seconds) * 1000)
-    }
-
-    public static func startOfDay(containing instant: Timestamp) -> Timestamp {
-        startOfDay(components(instant).date)
     }
 
     /// `2026-11-21T08:30:00+01:00`, with milliseconds only when there are some.

@@ -13,27 +13,19 @@ struct Add: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A drink from `journal drinks`, such as espresso or \"double espresso\".", valueName: "drink"))
     var drink: [String]
 
-    @Option(name: .long, parsing: .unconditional, help: "Caffeine in mg, instead of the catalog's amount.")
-    var mg: Double?
-
-    @Option(name: .long, help: ArgumentHelp("When you had it.", valueName: "time"))
-    var at: String?
-
-    @Option(name: .long, help: "A note to keep with the drink.")
-    var note: String?
-
+    @OptionGroup var fields: DrinkFieldOptions
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let name = drink.joined(separator: " ")
-        if let mg { _ = try CaffeineDose.validated(mg) }
+        let mg = try fields.caffeine()
         let clock = try global.clock()
-        let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
+        let consumedAt = try fields.time(clock) ?? clock.now()
         let store = try await global.openStore(clock: clock)
         let kind = try await KindLookup.resolve(name, in: store)
-        let mg = try CaffeineDose.validated(mg ?? kind.caffeineMg)
-        let added = try await store.add(NewDrink(kind: kind.name, caffeineMg: mg, consumedAt: consumedAt, note: note))
+        let added = try await store.add(
+            NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: fields.note))
         if output.json {
             Output.line(DrinkExchange.json(added).prettyText)
         } else {

@@ -13,35 +13,26 @@ struct Edit: AsyncParsableCommand {
     @Option(name: .long, help: "Another drink from `journal drinks`.")
     var drink: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Caffeine in mg.")
-    var mg: Double?
-
-    @Option(name: .long, help: ArgumentHelp("When you had it.", valueName: "time"))
-    var at: String?
-
-    @Option(name: .long, help: "The note; \"\" removes it.")
-    var note: String?
-
+    @OptionGroup var fields: DrinkFieldOptions
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if drink == nil, mg == nil, at == nil, note == nil {
+        if drink == nil, fields.mg == nil, fields.at == nil, fields.note == nil {
             throw ValidationError("nothing to change: give --drink, --mg, --at or --note.")
         }
     }
 
     func run() async throws {
-        if let mg { _ = try CaffeineDose.validated(mg) }
+        let mg = try fields.caffeine()
         let clock = try global.clock()
-        let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) }
+        let consumedAt = try fields.time(clock)
         let store = try await global.openStore(clock: clock)
         var kind: DrinkKind?
         if let drink { kind = try await KindLookup.resolve(drink, in: store) }
-        let mg = try (mg ?? kind?.caffeineMg).map { try CaffeineDose.validated($0) }
         let target = try await store.drink(idPrefix: id)
         let edited = try await store.edit(
-            target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg, consumedAt: consumedAt, note: note))
+            target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg ?? kind?.caffeineMg, consumedAt: consumedAt, note: fields.note))
         if output.json {
             Output.line(DrinkExchange.json(edited).prettyText)
         } else {

@@ -1,11 +1,7 @@
 import ArgumentParser
 import JournalKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -33,16 +33,16 @@ struct Stats: AsyncParsableCommand {
                 ("from", .string(first.description)), ("to", .string(last.description)),
                 ("days", .array(totals.map { day in
                     .object([
-                        ("date", .string(day.date.description)), ("caffeine_mg", .number(rounded(day.caffeineMg))),
+                        ("date", .string(day.date.description)), ("caffeine_mg", .number(roundedToHundredths(day.caffeineMg))),
                         ("drinks", .number(Double(day.drinks))),
                     ])
                 })),
-                ("average_mg", .number(rounded(average))),
+                ("average_mg", .number(roundedToHundredths(average))),
                 ("daily_limit_mg", .number(settings.dailyLimitMg)),
                 ("days_over_limit", .number(Double(overLimit))),
                 ("drinks", .array(kinds.map { kind in
                     .object([
-                        ("drink", .string(kind.kind)), ("caffeine_mg", .number(rounded(kind.caffeineMg))),
+                        ("drink", .string(kind.kind)), ("caffeine_mg", .number(roundedToHundredths(kind.caffeineMg))),
                         ("count", .number(Double(kind.drinks))),
                         ("share", .number(sum > 0 ? (kind.caffeineMg / sum * 1000).rounded() / 1000 : 0)),
                     ])
@@ -89,5 +89,4 @@ struct Stats: AsyncParsableCommand {
         return names[LocalTime.components(LocalTime.startOfDay(date) + .seconds(12 * 3600)).weekday]
     }
 
-    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }

@@ -17,12 +17,12 @@ struct Status: AsyncParsableCommand {
         if output.json {
             Output.line(JSONValue.object([
                 ("at", .string(LocalTime.iso8601(status.at))),
-                ("current_mg", .number(rounded(status.currentMg))),
-                ("today_mg", .number(rounded(status.todayMg))),
-                ("cups_today", .number(rounded(status.cupsToday))),
+                ("current_mg", .number(roundedToHundredths(status.currentMg))),
+                ("today_mg", .number(roundedToHundredths(status.todayMg))),
+                ("cups_today", .number(roundedToHundredths(status.cupsToday))),
                 ("drinks_today", .number(Double(status.drinksToday))),
                 ("daily_limit_mg", .number(settings.dailyLimitMg)),
-                ("remaining_today_mg", .number(rounded(remaining))),
+                ("remaining_today_mg", .number(roundedToHundredths(remaining))),
                 ("sleep_threshold_mg", .number(settings.sleepThresholdMg)),
                 ("sleep_ready_at", status.sleepReadyAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
                 ("half_life_hours", .number(settings.halfLifeHours)),
@@ -55,7 +55,6 @@ struct Status: AsyncParsableCommand {
         return LocalTime.display(instant)
     }
 
-    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
     private func cups(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())

@@ -1,0 +1,24 @@
+import ArgumentParser
+import JournalKit
+
+extension AsyncParsableCommand {
+    /// Parses the command line and runs the command with `executor` preferred for its tasks, then
+    /// exits by the one error policy: parsing errors, `--help` and `--version` are the argument
+    /// parser's to print; every other failure is `program: message` and its exit status.
+    public static func runAsMain(program: String, executor: SerialThreadExecutor) async {
+        do {
+            try await withTaskExecutorPreference(executor) {
+                var command: any ParsableCommand
+                do { command = try parseAsRoot() } catch { exit(withError: error) }
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+            }
+            if let failure = StandardStreams.writeFailure { throw OutputError(code: failure) }
+        } catch {
+            FailureReport.exit(error, program: program)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import JournalKit
+
+/// `--mg`, `--at` and `--note`: what `add` and `edit` take to say what a drink was.
+struct DrinkFieldOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: "Caffeine in mg (default: the drink's amount in the catalog).")
+    var mg: Double?
+
+    @Option(name: .long, help: ArgumentHelp("When you had it: 08:30, 3pm, yesterday 21:00, 30 min ago, ISO 8601.", valueName: "time"))
+    var at: String?
+
+    @Option(name: .long, help: "A note to keep with the drink; with edit, \"\" removes it.")
+    var note: String?
+
+    /// `--mg`, checked before anything opens the journal.
+    func caffeine() throws -> Double? {
+        try mg.map { try CaffeineDose.validated($0) }
+    }
+
+    /// `--at` read against `clock`'s now.
+    func time(_ clock: any JournalClock) throws -> Timestamp? {
+        try at.map { try TimeExpression(now: clock.now()).parse($0) }
+    }
+}
