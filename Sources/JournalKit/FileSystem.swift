@@ -8,9 +8,41 @@ public enum FileSystem {
         public let path: String
         public let reason: String
         public let code: Int32
-        public var kind: FailureKind { code == EROFS ? .setup : .failure }
+
+        public init(path: String, reason: String, code: Int32) {
+            self.path = path
+            self.reason = reason
+            self.code = code
+        }
+
+        /// A file that is not what it must be (too large, not a regular file) is bad data; a read-only
+        /// disk is a setup to change; the rest is a failure.
+        public var kind: FailureKind {
+            switch code {
+            case EFBIG, EFTYPE: return .badData
+            case EROFS: return .setup
+            default: return .failure
+            }
+        }
         public var description: String { "\(path): \(reason)" }
         public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+    }
+
+    /// Not a regular file (Linux has no EFTYPE; this value, which no errno takes, stands for it).
+    public static let EFTYPE: Int32 = -1
+
+    /// Writes all of `bytes` to `descriptor`; a write of 0 bytes is a failure, not a loop.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(Failure) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(name)
+            }
+            if count == 0 { throw Failure(path: name, reason: String(cString: strerror(EIO)), code: EIO) }
+            written += count
+        }
     }
 
     /// The failure `errno` describes, for `path`.
@@ -18,15 +50,33 @@ public enum FileSystem {
         Failure(path: path, reason: String(cString: strerror(errno)), code: errno)
     }
 
-    public static func readFile(_ path: String) throws(Failure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(path) }
+    /// The bytes of the regular file at `path`, at most `limit` of them: a larger file is refused, and
+    /// so is anything but a regular file (a FIFO, a device, a folder), opened without blocking. With
+    /// `followingLinks: false` a symbolic link is refused too. `what` names the file in the refusal:
+    /// "a segment", "an import file".
+    public static func readFile(_ path: String, limit: Int, what: String, followingLinks: Bool = true) throws(Failure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw Failure(path: path, reason: "it is a symbolic link, which is not followed here", code: EFTYPE) }
+            throw failure(path)
+        }
         defer { close(descriptor) }
-        return try readAll(descriptor, name: path)
+        return try readRegularFile(descriptor, name: path, limit: limit, what: what)
     }
 
-    /// Everything left to read from `descriptor` (a file, or stdin).
-    public static func readAll(_ descriptor: Int32, name: String) throws(Failure) -> [UInt8] {
+    /// The bytes of the regular file open as `descriptor`, at most `limit`.
+    public static func readRegularFile(_ descriptor: Int32, name: String, limit: Int, what: String) throws(Failure) -> [UInt8] {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(name) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw Failure(path: name, reason: "it is not a regular file (a FIFO, a device or a folder cannot be \(what))", code: EFTYPE)
+        }
+        guard info.st_size <= limit else { throw tooLarge(name, limit: limit, what: what) }
+        return try readAll(descriptor, name: name, limit: limit, what: what)
+    }
+
+    /// Everything left to read from `descriptor` (a file, or stdin), refused past `limit` bytes.
+    public static func readAll(_ descriptor: Int32, name: String, limit: Int, what: String) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -36,8 +86,13 @@ public enum FileSystem {
                 if errno == EINTR { continue }
                 throw failure(name)
             }
+            guard bytes.count + count <= limit else { throw tooLarge(name, limit: limit, what: what) }
             bytes.append(contentsOf: buffer[0..<count])
         }
+    }
+
+    private static func tooLarge(_ name: String, limit: Int, what: String) -> Failure {
+        Failure(path: name, reason: "it is larger than \(ByteCount(limit)), more than \(what) can be", code: EFBIG)
     }
 
     /// Writes `bytes` to a temporary name beginning with a dot (which readers ignore), flushes it to
@@ -49,17 +104,12 @@ public enum FileSystem {
         let temporary = folder + "/." + name + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure(temporary) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = failure(temporary)
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            written += count
+        do {
+            try writeAll(bytes, to: descriptor, name: temporary)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
         }
         guard fsync(descriptor) == 0 else {
             let error = failure(temporary)
@@ -126,5 +176,23 @@ public enum FileSystem {
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         let current = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return path == "." ? current : current + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+}
+
+/// A size in bytes as people read it: "64 KiB", "256 MiB".
+public struct ByteCount: CustomStringConvertible, Sendable {
+    public let bytes: Int
+
+    public init(_ bytes: Int) { self.bytes = bytes }
+
+    public var description: String {
+        let units = ["bytes", "KiB", "MiB", "GiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) bytes" : "\(formatMilligrams(value)) \(units[unit])"
     }
 }

@@ -7,21 +7,24 @@ import Glibc
 ///
 /// `<folder>/journal-hub-v1/hub.json` says the format and holds the key check;
 /// `devices/<device-id>/<first>-<last>.seg` are the segments, each written once, whole, and never
-/// changed. Names starting with "." are other tools' temporaries and are ignored. No SQLite file ever
-/// lives here: SQLite's locks do not hold over network file systems.
+/// changed; `set-aside/<device-id>/` keeps files a device found in its log but did not write. Names
+/// starting with "." are temporaries and are ignored. Nothing inside is reached through a link. No
+/// SQLite file ever lives here: SQLite's locks do not hold over network file systems.
 public struct FolderHub: Hub {
     static let folderName = "journal-hub-v1"
     /// The hub format this journal writes and reads.
     public static let format = 1
+    /// The most `hub.json` can be.
+    static let descriptorLimit = 64 * 1024
 
     public let id: String
     public let location: String
-    let root: String
+    let files: FolderAccess
 
     init(id: String, location: String) {
         self.id = id
         self.location = location
-        self.root = location + "/" + FolderHub.folderName
+        files = FolderAccess(location: location, folderMode: 0o700, fileMode: 0o600)
     }
 
     /// True when `folder` holds a hub (of any format). A hub folder without its `hub.json` is one a
@@ -40,7 +43,7 @@ public struct FolderHub: Hub {
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
     public static func open(folder: String, key: SyncKey) throws(SyncError) -> FolderHub {
         let location = FileSystem.absolute(folder)
-        let descriptor = try HubDescriptor.read(from: location + "/" + folderName + "/hub.json", hub: location)
+        let descriptor = try HubDescriptor.read(from: FolderAccess(location: location, folderMode: 0o700, fileMode: 0o600), hub: location)
         guard descriptor.format <= format else {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: format)
         }
@@ -48,15 +51,16 @@ public struct FolderHub: Hub {
         return FolderHub(id: descriptor.hubID, location: location)
     }
 
-    /// Makes a new, empty hub in `folder` for `key`.
+    /// Makes a new, empty hub in `folder` (made 0700 when missing) for `key`.
     public static func create(folder: String, key: SyncKey) throws(SyncError) -> FolderHub {
         let location = FileSystem.absolute(folder)
         let hub = FolderHub(id: UUIDText.random(), location: location)
         do {
-            try FileSystem.makeFolders(hub.root + "/devices", mode: 0o700)
+            try FileSystem.makeFolders(location, mode: 0o700)
+            _ = try hub.files.folder([folderName, "devices"], creating: true)
             let descriptor = HubDescriptor(format: format, hubID: hub.id, keyCheck: key.check)
             // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
-            try FileSystem.writeAtomically(descriptor.encoded, to: hub.root + "/hub.json", mode: 0o600, replacing: false)
+            try hub.files.writeNew(descriptor.encoded, as: "hub.json", in: [folderName])
         } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
@@ -65,55 +69,86 @@ public struct FolderHub: Hub {
 
     public func devices() throws -> [DeviceID] {
         try available()
-        let names: [String]
-        do { names = try FileSystem.list(root + "/devices") } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
-        }
-        return names.filter { UUIDText.canonical($0) == $0 }.sorted().map { DeviceID(rawValue: $0) }
+        return try hubCall { try files.names(in: [Self.folderName, "devices"]) }
+            .filter { UUIDText.canonical($0) == $0 }.sorted().map { DeviceID(rawValue: $0) }
     }
 
-    public func segments(of device: DeviceID) throws -> [SegmentName] {
+    public func log(of device: DeviceID) throws -> DeviceLog {
         try available()
-        let folder = deviceFolder(device)
-        guard FileSystem.isFolder(folder) else { return [] }
+        let names: [String]
         do {
-            return try FileSystem.list(folder).compactMap(SegmentName.init(fileName:)).sorted()
+            names = try files.names(in: deviceComponents(device))
+        } catch where error.isMissing {
+            return DeviceLog()
+        } catch where error.kind == .badData {
+            throw SyncError.unusableFile(hub: location, reason: error.description)
         } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
+        var log = DeviceLog()
+        for name in names where !name.hasPrefix(".") {
+            guard let segment = SegmentName(fileName: name) else {
+                log.strays.append(name)
+                continue
+            }
+            // Gone between the listing and now: a sync tool at work; the next sync sees it as it is.
+            guard let fingerprint = try hubCall({ try files.fingerprint(of: name, in: deviceComponents(device)) }) else { continue }
+            log.segments.append(SegmentEntry(name: segment, fingerprint: fingerprint))
+        }
+        log.segments.sort { $0.name < $1.name }
+        log.strays.sort()
+        return log
     }
 
     public func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
-        do {
-            return try FileSystem.readFile(deviceFolder(device) + "/" + segment.fileName)
-        } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+        try hubCall {
+            try files.read(segment.fileName, in: deviceComponents(device), limit: SegmentName.maximumBytes, what: "a segment")
         }
     }
 
-    public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws {
+    public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
         try available()
-        let folder = deviceFolder(device)
         do {
-            try FileSystem.makeFolders(folder, mode: 0o700)
-            // Segments are written once: never over one that is there (another copy's).
-            try FileSystem.writeAtomically(bytes, to: folder + "/" + segment.fileName, mode: 0o600, replacing: false)
+            return try files.writeNew(bytes, as: segment.fileName, in: deviceComponents(device))
         } catch {
             if error.code == EEXIST { throw SyncError.segmentExists(segment.fileName) }
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
     }
 
+    public func remove(_ segment: SegmentName, of device: DeviceID) throws {
+        try hubCall { try files.remove(segment.fileName, in: deviceComponents(device)) }
+    }
+
+    public func setAside(_ name: String, of device: DeviceID) throws {
+        try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
+    }
+
     /// The folder of `device`'s log, also what the daemon watches for new segments.
-    public func deviceFolder(_ device: DeviceID) -> String { root + "/devices/" + device.rawValue }
+    public func deviceFolder(_ device: DeviceID) -> String { devicesFolder + "/" + device.rawValue }
 
     /// The folder holding every device's log.
-    public var devicesFolder: String { root + "/devices" }
+    public var devicesFolder: String { location + "/" + Self.folderName + "/devices" }
+
+    private func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
 
     /// A hub folder that vanished (an unmounted disk, a stopped share) is unavailable, not empty.
     private func available() throws(SyncError) {
-        guard FileSystem.exists(root + "/hub.json") else {
-            throw SyncError.hubUnavailable(hub: location, reason: "\(root) is missing (is the folder mounted?)")
+        guard FileSystem.exists(location + "/" + Self.folderName + "/hub.json") else {
+            throw SyncError.hubUnavailable(hub: location, reason: "\(location)/\(Self.folderName) is missing (is the folder mounted?)")
+        }
+    }
+
+    /// Runs a file operation, its failure said as the hub being unavailable, or as a file in it that
+    /// cannot be used.
+    private func hubCall<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do { return try body() } catch let error as FileSystem.Failure {
+            if error.kind == .badData { throw SyncError.unusableFile(hub: location, reason: error.description) }
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError.hubUnavailable(hub: location, reason: "\(error)")
         }
     }
 }
@@ -136,10 +171,11 @@ struct HubDescriptor: Codable, Equatable {
         return Array((try? encoder.encode(self)) ?? Data()) + [10]
     }
 
-    static func read(from path: String, hub: String) throws(SyncError) -> HubDescriptor {
+    static func read(from files: FolderAccess, hub: String) throws(SyncError) -> HubDescriptor {
         let bytes: [UInt8]
-        do { bytes = try FileSystem.readFile(path) } catch {
-            if error.isMissing { throw SyncError.hubUnavailable(hub: hub, reason: "there is no hub there (no \(path))") }
+        do { bytes = try files.read("hub.json", in: [FolderHub.folderName], limit: FolderHub.descriptorLimit, what: "a hub.json") } catch {
+            if error.isMissing { throw SyncError.hubUnavailable(hub: hub, reason: "there is no hub there (no \(error.path))") }
+            if error.kind == .badData { throw SyncError.corruptHub(hub: hub, problem: "hub.json: \(error.reason)") }
             throw SyncError.hubUnavailable(hub: hub, reason: error.reason)
         }
         // The format first: a newer one may lay out the rest differently, so say that before anything else.

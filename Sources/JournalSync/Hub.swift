@@ -3,7 +3,7 @@ import JournalKit
 /// Where devices meet: one append-only log per device, each a series of sealed segments. A hub stores
 /// bytes it cannot read; sealing, ordering and merging are the engine's.
 ///
-/// `FolderHub` keeps the logs as files in a shared folder; a PostgreSQL hub can keep them as rows.
+/// `FolderHub` keeps the logs as files in a shared folder; a PostgreSQL hub keeps them as rows.
 public protocol Hub: Sendable {
     /// The hub's own random id: anchors and published ranges are kept per hub.
     var id: String { get }
@@ -11,10 +11,45 @@ public protocol Hub: Sendable {
     var location: String { get }
     /// Devices that have a log on the hub.
     func devices() throws -> [DeviceID]
-    /// The segments of a device's log, in order.
-    func segments(of device: DeviceID) throws -> [SegmentName]
+    /// What is in a device's log: its segments in order, and what else is there.
+    func log(of device: DeviceID) throws -> DeviceLog
+    /// A segment's sealed bytes; refused past `SegmentName.maximumBytes`.
     func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8]
     /// Adds a segment to a device's log; it appears whole or not at all, and never over a segment of
-    /// that name already there (`SyncError.segmentExists`).
-    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws
+    /// that name already there (`SyncError.segmentExists`). Returns its fingerprint.
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String
+    /// Removes a segment from this device's own log: one a larger segment now covers, or one that is
+    /// damaged and is about to be written again.
+    func remove(_ segment: SegmentName, of device: DeviceID) throws
+    /// Moves a file this device did not write out of its log, keeping it for a person to look at.
+    func setAside(_ name: String, of device: DeviceID) throws
+}
+
+/// A device's log as the hub holds it.
+public struct DeviceLog: Sendable, Equatable {
+    /// The segments, ordered by position.
+    public var segments: [SegmentEntry] = []
+    /// Names in the log that are not segments a journal writes (a junk file, a sync tool's conflict
+    /// copy); dot-named temporaries are not listed.
+    public var strays: [String] = []
+
+    public init(segments: [SegmentEntry] = [], strays: [String] = []) {
+        self.segments = segments
+        self.strays = strays
+    }
+
+    /// The segments' names.
+    public var names: [SegmentName] { segments.map(\.name) }
+}
+
+/// One segment in a log, and what tells whether it changed since it was written.
+public struct SegmentEntry: Sendable, Hashable {
+    public let name: SegmentName
+    /// Size and modification time for a folder hub: equal means untouched.
+    public let fingerprint: String
+
+    public init(name: SegmentName, fingerprint: String) {
+        self.name = name
+        self.fingerprint = fingerprint
+    }
 }

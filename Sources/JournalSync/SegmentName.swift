@@ -9,15 +9,22 @@ public struct SegmentName: Hashable, Comparable, Sendable, CustomStringConvertib
         self.last = last
     }
 
-    /// Reads a file name; nil for anything else (temporaries, conflict copies of sync tools).
+    /// Reads a file name, exactly as `fileName` writes it; nil for anything else (temporaries, conflict
+    /// copies of sync tools, names a journal never writes), so that a name always names its file.
     public init?(fileName: String) {
-        guard fileName.hasSuffix(".seg"), !fileName.hasPrefix(".") else { return nil }
-        let parts = fileName.dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
-            let first = Int64(parts[0]), let last = Int64(parts[1]), first >= 1, first <= last
+        let bytes = Array(fileName.utf8)
+        guard bytes.count == 29, bytes[12] == UInt8(ascii: "-"), fileName.hasSuffix(".seg"),
+            bytes[0..<12].allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes[13..<25].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let first = Int64(String(decoding: bytes[0..<12], as: UTF8.self)),
+            let last = Int64(String(decoding: bytes[13..<25], as: UTF8.self)), first >= 1, first <= last
         else { return nil }
         self.init(first: first, last: last)
     }
+
+    /// The most a segment's sealed bytes can be: `SyncEngine.maximumSegmentRecords` records of the
+    /// largest kind (a drink with a 1000-character note, every character escaped: about 6.3 KB), with
+    /// room to spare. A larger file in a log is refused without being read.
+    public static let maximumBytes = 32 * 1024 * 1024
 
     public var fileName: String { "\(Self.padded(first))-\(Self.padded(last)).seg" }
 

@@ -17,11 +17,12 @@ public enum SyncError: JournalFailure, Equatable {
     case segmentsFailed([SegmentFailure])
     case deviceIdentityChanged
     case hubReplaced(hub: String)
+    case unusableFile(hub: String, reason: String)
 
     public var kind: FailureKind {
         switch self {
         case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
-        case .corruptHub, .hubFormatTooNew, .segmentsFailed: return .badData
+        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile: return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced:
             return .failure
@@ -36,7 +37,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedDatabase, .copiedFile: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .joinHub
-        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed: return nil
+        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed, .unusableFile:
+            return nil
         }
     }
 
@@ -70,6 +72,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedFile(let path):
             return "\(path) is not the file this journal was made in: it was copied, moved or restored from a backup. "
                 + "Two copies syncing as one device would lose changes, so nothing was published."
+        case .unusableFile(let hub, let reason):
+            return "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
         case .hubReplaced(let hub):
             return "\(hub) holds another hub than the one this journal joined (its id changed)."
         case .segmentExists(let name):
@@ -79,19 +83,4 @@ public enum SyncError: JournalFailure, Equatable {
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."
         }
     }
-}
-
-/// A segment that could not be applied, and why.
-public struct SegmentFailure: Sendable, Equatable, CustomStringConvertible {
-    public let device: DeviceID
-    public let segment: String
-    public let reason: String
-
-    public init(device: DeviceID, segment: String, reason: String) {
-        self.device = device
-        self.segment = segment
-        self.reason = reason
-    }
-
-    public var description: String { "segment \(segment) of device \(device) cannot be applied: \(reason)" }
 }

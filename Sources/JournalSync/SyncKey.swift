@@ -33,7 +33,7 @@ public struct SyncKey: Sendable {
     /// Reads the key file at `path`; nil when there is none.
     public static func load(from path: String) throws -> SyncKey? {
         guard access(path, F_OK) == 0 else { return nil }
-        let bytes = try FileSystem.readFile(path)
+        let bytes = try FileSystem.readFile(path, limit: 4096, what: "a key file")
         return try SyncKey(hex: String(decoding: bytes, as: UTF8.self), source: path)
     }
 

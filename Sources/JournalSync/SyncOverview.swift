@@ -31,7 +31,7 @@ public struct SyncOverview: Sendable {
         do {
             let engine = try await SyncSetup.engine(for: store)
             for device in try engine.hub.devices() where device != store.deviceID {
-                available[device] = try engine.hub.segments(of: device).last?.last ?? 0
+                available[device] = try engine.hub.log(of: device).names.map(\.last).max() ?? 0
             }
         } catch {
             hubProblem = failureMessage(error)

@@ -1,6 +1,6 @@
 import JournalKit
 
-/// What one sync moved.
+/// What one sync moved, and what it found wrong.
 public struct SyncReport: Sendable, Equatable {
     /// This device's changes sent to the hub.
     public var published = 0
@@ -11,31 +11,57 @@ public struct SyncReport: Sendable, Equatable {
     public var unchanged = 0
     /// Devices whose changes arrived in this sync.
     public var devicesHeardFrom: Set<DeviceID> = []
+    /// Segments that cannot be applied, each holding its device back.
     public var failures: [SegmentFailure] = []
+    /// Files in other devices' logs that do not open, passed over for a segment that does.
+    public var skipped: [SegmentFailure] = []
     /// Records other devices published that break the rules: refused here as on every device.
     public var refused: [RefusedRecord] = []
-    /// Devices whose next segment has not arrived yet (a sync tool still copying it).
+    /// This device's own changes that break the rules (an older journal let them in): not published.
+    public var unpublishable = 0
+    /// Files this device found in its own log and moved out of it.
+    public var setAside: [SetAsideFile] = []
+    /// This device's segments that were missing or damaged on the hub, written again.
+    public var republished: [String] = []
+    /// Devices whose next segment is not on the hub yet (a sync tool still copying it).
     public var waiting: [SegmentGap] = []
+    /// When the sync ran: how long a device has been waited for is counted to here.
+    public var at = Timestamp(milliseconds: 0)
 
     public init() {}
 
-    public var movedAnything: Bool { published > 0 || received > 0 || unchanged > 0 }
+    public var movedAnything: Bool { published > 0 || received > 0 || unchanged > 0 || !republished.isEmpty }
 
-    /// One line for people: what went up, what came down.
+    /// One paragraph for people: what went up, what came down, and what it waits for.
     public var summary: String {
-        let gaps = waiting.map { " Waiting for the changes of device \($0.device) at positions \($0.first) to \($0.last): their segment has not arrived yet." }.joined()
-        guard movedAnything else { return "Nothing to sync: this journal and the hub agree." + gaps }
-        var parts: [String] = []
-        if published > 0 {
-            parts.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))")
-        }
+        var sentences: [String] = []
+        var moved: [String] = []
+        if published > 0 { moved.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))") }
         if received > 0 || unchanged > 0 {
             var text = "received \(plural(received, "change")) from \(plural(devicesHeardFrom.count, "device"))"
             if unchanged > 0 { text += " (\(unchanged) already here)" }
-            parts.append(text)
+            moved.append(text)
         }
-        let sentence = parts.joined(separator: "; ")
-        return sentence.prefix(1).uppercased() + sentence.dropFirst() + "." + gaps
+        if !republished.isEmpty { moved.append("wrote again \(plural(republished.count, "segment")) missing or damaged on the hub") }
+        if !moved.isEmpty {
+            let sentence = moved.joined(separator: "; ")
+            sentences.append(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
+        } else if waiting.isEmpty && failures.isEmpty {
+            sentences.append("Nothing to sync: this journal and the hub agree.")
+        } else {
+            sentences.append("Nothing new to apply.")
+        }
+        for gap in waiting {
+            sentences.append(
+                "Waiting for device \(gap.device): its changes at positions \(gap.first) to \(gap.last) are not on the hub yet "
+                    + "(missing since \(LocalTime.display(gap.since)), \(Self.span(from: gap.since, to: at))).")
+        }
+        for file in setAside { sentences.append("Set aside \(file.name) from this device's log: \(file.reason).") }
+        if unpublishable > 0 {
+            sentences.append("\(plural(unpublishable, "change")) of this journal break the journal's rules and were not published.")
+        }
+        if !refused.isEmpty { sentences.append("Refused \(plural(refused.count, "record")) from other devices that break the journal's rules.") }
+        return sentences.joined(separator: " ")
     }
 
     /// The summary with the segments that failed, as the journal records it for `journal sync status`.
@@ -43,37 +69,39 @@ public struct SyncReport: Sendable, Equatable {
         failures.isEmpty ? summary : summary + " \(failures.count) segment(s) could not be applied."
     }
 
-    public var json: JSONValue {
-        .object([
-            ("published", .number(Double(published))), ("segments_written", .number(Double(segmentsWritten))),
-            ("received", .number(Double(received))), ("unchanged", .number(Double(unchanged))),
-            ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
-            ("waiting", .array(waiting.map { gap in
-                .object([("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last))])
-            })),
-            ("refused", .array(refused.map { record in
-                .object([
-                    ("device", .string(record.device.rawValue)), ("segment", .string(record.segment)),
-                    ("kind", .string(record.kind)), ("index", .integer(Int64(record.index))), ("reason", .string(record.reason)),
-                ])
-            })),
-            ("failures", .array(failures.map { failure in
-                .object([
-                    ("device", .string(failure.device.rawValue)), ("segment", .string(failure.segment)),
-                    ("reason", .string(failure.reason)),
-                ])
-            })),
-        ])
+    /// "3 min", "2 h", "4 days": how long a device has been waited for.
+    static func span(from start: Timestamp, to end: Timestamp) -> String {
+        let minutes = max(0, (end.milliseconds - start.milliseconds) / 60_000)
+        if minutes < 120 { return "\(minutes) min" }
+        if minutes < 48 * 60 { return "\(minutes / 60) h" }
+        return "\(minutes / (24 * 60)) days"
     }
 
     private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 }
 
-/// Positions of a device's log that this journal has not received, though later ones are on the hub.
+/// Positions of a device's log that this journal has not received, though later ones are on the hub,
+/// and since when it has waited for them.
 public struct SegmentGap: Sendable, Equatable {
     public let device: DeviceID
     public let first: Int64
     public let last: Int64
+    public let since: Timestamp
+}
+
+/// A segment that could not be applied, and why.
+public struct SegmentFailure: Sendable, Equatable, CustomStringConvertible {
+    public let device: DeviceID
+    public let segment: String
+    public let reason: String
+
+    public init(device: DeviceID, segment: String, reason: String) {
+        self.device = device
+        self.segment = segment
+        self.reason = reason
+    }
+
+    public var description: String { "segment \(segment) of device \(device) cannot be applied: \(reason)" }
 }
 
 /// A record from another device that breaks the rules, refused on its own; its segment's other

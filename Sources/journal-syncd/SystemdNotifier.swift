@@ -42,10 +42,12 @@ struct SystemdNotifier: Sendable {
             raw.copyBytes(from: pathBytes)
         }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count + (pathBytes.first == 0 ? 0 : 1))
+        // Never waits: a socket nobody reads (its buffer full) must not stop the daemon, so a message
+        // that does not fit is dropped.
         _ = message.withCString { text in
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
+                    sendto(descriptor, text, strlen(text), Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, length)
                 }
             }
         }

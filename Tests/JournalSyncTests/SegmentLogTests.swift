@@ -20,7 +20,7 @@ import TestSupport
             try await a.sync()
             try await b.sync()
             let hub = a.engine.hub as! FolderHub
-            let segments = try hub.segments(of: a.store.deviceID)
+            let segments = try hub.log(of: a.store.deviceID).names
             #expect(segments.count == 3)
             let victim = segments[1]
             let path = hub.deviceFolder(a.store.deviceID) + "/" + victim.fileName
@@ -52,15 +52,17 @@ import TestSupport
             for minute in 0..<6 { _ = try await a.store.add(drink(minute: Int64(minute))) }
             try await a.sync()
             let hub = a.engine.hub as! FolderHub
-            let segments = try hub.segments(of: a.store.deviceID)
+            let segments = try hub.log(of: a.store.deviceID).names
             let middle = hub.deviceFolder(a.store.deviceID) + "/" + segments[1].fileName
             // Syncthing or Dropbox may bring the later segments first.
             try FileManager.default.moveItem(atPath: middle, toPath: folder + "/in-transit")
             let early = try await c.sync()
             #expect(early.failures.isEmpty)
             #expect(early.received == 2)
-            #expect(early.waiting == [SegmentGap(device: a.store.deviceID, first: 3, last: 4)])
-            #expect(early.summary.contains("has not arrived yet"))
+            #expect(early.waiting.map { [$0.first, $0.last] } == [[3, 4]])
+            #expect(early.waiting.first?.device == a.store.deviceID)
+            #expect(early.summary.contains("its changes at positions 3 to 4 are not on the hub yet"), "\(early.summary)")
+            #expect(!early.summary.contains("agree"))
             try FileManager.default.moveItem(atPath: folder + "/in-transit", toPath: middle)
             let late = try await c.sync()
             #expect(late.received == 4)
@@ -82,7 +84,7 @@ import TestSupport
                 for minute in 0..<3 { _ = try await a.store.add(drink(minute: Int64(round * 10 + minute))) }
                 try await a.sync()
             }
-            let segments = try a.engine.hub.segments(of: a.store.deviceID)
+            let segments = try a.engine.hub.log(of: a.store.deviceID).names
             #expect(segments.first?.first == 1)
             for (earlier, later) in zip(segments, segments.dropFirst()) {
                 #expect(later.first == earlier.last + 1, "\(earlier) then \(later)")
@@ -107,10 +109,10 @@ enum SegmentDamage: String, CaseIterable, Sendable {
         case .replacedWithGarbage: bytes = Array("not a segment at all".utf8)
         case .movedFromAnotherPosition:
             // The first segment's bytes, put where the second belongs.
-            let first = try hub.segments(of: device)[0]
+            let first = try hub.log(of: device).names[0]
             bytes = try hub.read(first, of: device)
         case .movedFromAnotherDevice:
-            let theirs = try hub.segments(of: otherDevice)[0]
+            let theirs = try hub.log(of: otherDevice).names[0]
             bytes = try hub.read(theirs, of: otherDevice)
         case .fromANewerJournal:
             // Authentic, but in a segment format this journal does not know yet.

@@ -115,7 +115,7 @@ final class SlowHub: Hub, @unchecked Sendable {
     var id: String { base.id }
     var location: String { base.location }
     func devices() throws -> [DeviceID] { try base.devices() }
-    func segments(of device: DeviceID) throws -> [SegmentName] { try base.segments(of: device) }
+    func log(of device: DeviceID) throws -> DeviceLog { try base.log(of: device) }
 
     func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
         if lock.withLock({ readCount == 0 }) { Thread.sleep(forTimeInterval: Self.seconds(stallBeforeFirstRead)) }
@@ -127,9 +127,12 @@ final class SlowHub: Hub, @unchecked Sendable {
         return try base.read(segment, of: device)
     }
 
-    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws {
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
         try base.write(bytes, as: segment, of: device)
     }
+
+    func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
+    func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -6,6 +6,9 @@ import FoundationEssentials
 public enum DrinkExchange {
     public static let fields = ["id", "drink", "caffeine_mg", "consumed_at", "note"]
 
+    /// The largest export `journal import` reads: over a million drinks, and still memory a laptop has.
+    public static let importSizeLimit = 256 * 1024 * 1024
+
     public static func json(_ drink: Drink) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .string(drink.id.rawValue)), ("drink", .string(drink.kind)),

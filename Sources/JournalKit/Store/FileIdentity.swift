@@ -12,7 +12,7 @@ enum FileIdentity {
 
     /// /etc/machine-id, which systemd makes once per installation; empty where there is none.
     private static let machineID: String = {
-        guard let bytes = try? FileSystem.readFile("/etc/machine-id") else { return "" }
+        guard let bytes = try? FileSystem.readFile("/etc/machine-id", limit: 4096, what: "a machine id") else { return "" }
         return String(decoding: bytes, as: UTF8.self).trimmingSpaces
     }()
 }

@@ -28,11 +28,21 @@ extension JournalStore {
         }
     }
 
-    /// Segments this journal wrote, or was about to write, to the hub.
-    public func publishedRanges(hubID: String) throws -> [PublishedRange] {
+    /// Segments this journal wrote, or was about to write, to the hub, each with its fingerprint as
+    /// written (nil until known).
+    public func publishedSegments(hubID: String) throws -> [PublishedSegment] {
         try connection.query(
-            "SELECT first, last FROM sync_published WHERE hub_id = ? ORDER BY first, last", [.text(hubID)]
-        ) { PublishedRange(first: $0.int64(0), last: $0.int64(1)) }
+            "SELECT first, last, fingerprint FROM sync_published WHERE hub_id = ? ORDER BY first, last", [.text(hubID)]
+        ) { PublishedSegment(range: PublishedRange(first: $0.int64(0), last: $0.int64(1)), fingerprint: $0.optionalText(2)) }
+    }
+
+    /// Remembers what a segment this journal wrote looks like on the hub, to notice when it changes.
+    public func recordFingerprint(_ fingerprint: String, of range: PublishedRange, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "UPDATE sync_published SET fingerprint = ? WHERE hub_id = ? AND first = ? AND last = ?",
+                .text(fingerprint), .text(hubID), .integer(range.first), .integer(range.last))
+        }
     }
 
     /// Remembers that a segment is about to be written, before it is: a crash after the write then
@@ -60,6 +70,43 @@ extension JournalStore {
             try connection.run(
                 "UPDATE sync_hub SET published_through = max(published_through, ?) WHERE hub_id = ?",
                 .integer(position), .text(hubID))
+        }
+    }
+
+    /// Notes that this journal waits for positions `first` through `last` of `device`'s log, and
+    /// returns since when it has waited for that device.
+    public func noteWaiting(for device: DeviceID, first: Int64, last: Int64, at instant: Timestamp, hubID: String) throws -> Timestamp {
+        try write(nil) { _ in
+            try connection.run(
+                """
+                INSERT INTO sync_waiting (hub_id, device_id, first, last, since) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (hub_id, device_id) DO UPDATE SET first = excluded.first, last = excluded.last
+                """,
+                .text(hubID), .text(device.rawValue), .integer(first), .integer(last), .integer(instant.milliseconds))
+            let since = try connection.queryInteger(
+                "SELECT since FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID), .text(device.rawValue))
+            return Timestamp(milliseconds: since ?? instant.milliseconds)
+        }
+    }
+
+    /// Notes that this journal no longer waits for anything of `device`.
+    public func clearWaiting(for device: DeviceID, hubID: String) throws {
+        guard try connection.queryInteger(
+            "SELECT count(*) FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID), .text(device.rawValue)) ?? 0 > 0
+        else { return }
+        try write(nil) { _ in
+            try connection.run("DELETE FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID), .text(device.rawValue))
+        }
+    }
+
+    /// What this journal waits for, device by device.
+    public func waiting(hubID: String) throws -> [WaitingPositions] {
+        try connection.query(
+            "SELECT device_id, first, last, since FROM sync_waiting WHERE hub_id = ? ORDER BY device_id", [.text(hubID)]
+        ) {
+            WaitingPositions(
+                device: DeviceID(rawValue: $0.text(0)), first: $0.int64(1), last: $0.int64(2),
+                since: Timestamp(milliseconds: $0.int64(3)))
         }
     }
 

@@ -30,6 +30,16 @@ extension JournalStore {
         return OwnChanges(records: valid, refused: invalid, through: through)
     }
 
+    /// This device's own records whose last write is in `positions`, of every kind, that pass the
+    /// rules: what a segment covering those positions holds now, to write it again.
+    public func ownRecords(in positions: ClosedRange<Int64>) throws -> [AnyReplicated] {
+        var records: [AnyReplicated] = []
+        for kind in RecordKinds.stored {
+            records += try ownRecords(kind, after: positions.lowerBound - 1, through: positions.upperBound, limit: .max)
+        }
+        return records.filter { (try? $0.base.validate()) != nil }.sorted { $0.sequence < $1.sequence }
+    }
+
     private func ownRecords<Payload: StoredPayload>(
         _ kind: Payload.Type, after position: Int64, through: Int64, limit: Int
     ) throws -> [AnyReplicated] {

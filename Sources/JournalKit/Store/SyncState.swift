@@ -21,6 +21,20 @@ public struct HubRecord: Sendable, Equatable {
     }
 }
 
+/// A segment this journal wrote to a hub, and what it looked like there when written.
+public struct PublishedSegment: Hashable, Sendable {
+    public let range: PublishedRange
+    public let fingerprint: String?
+}
+
+/// Positions of another device's log that this journal waits for, since an instant.
+public struct WaitingPositions: Hashable, Sendable {
+    public let device: DeviceID
+    public let first: Int64
+    public let last: Int64
+    public let since: Timestamp
+}
+
 /// A range of this device's change sequence written to a hub as one segment.
 public struct PublishedRange: Hashable, Sendable, Comparable {
     public let first: Int64

@@ -15,7 +15,7 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let bytes = try FileBytes.read(file)
+        let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
         let drinks = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())

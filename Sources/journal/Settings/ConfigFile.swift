@@ -14,6 +14,9 @@ struct ConfigFile {
     let settings: JournalSettings
     let sources: [JournalSettings.Key: Source]
 
+    /// A settings file is a few lines; anything near this is not one.
+    static let sizeLimit = 64 * 1024
+
     static func defaultPath() throws -> String {
         try JournalPaths.fromEnvironment().configFolder + "/config.toml"
     }
@@ -28,7 +31,7 @@ struct ConfigFile {
 
         let text: String
         do {
-            text = String(decoding: try FileBytes.read(path), as: UTF8.self)
+            text = String(decoding: try FileBytes.read(path, limit: Self.sizeLimit, what: "a settings file"), as: UTF8.self)
         } catch {
             throw SettingsError(path: path, line: nil, key: nil, problem: error.description)
         }

@@ -1,0 +1,155 @@
+import JournalKit
+
+import Glibc
+
+/// Files inside a shared folder, reached one folder at a time from the folder the person chose, never
+/// through a symbolic link: a link in a hub (planted by anyone who can write the share) must not make
+/// this device read a file elsewhere, nor write its segments elsewhere. Files are opened without
+/// blocking (a FIFO never hangs a sync) and read only when regular and within a size limit.
+struct FolderAccess: Sendable {
+    /// The folder the person chose; a link there is theirs to make, so it is followed.
+    let location: String
+    /// Permissions of what this device creates: 0700 folders and 0600 files unless the hub is shared.
+    let folderMode: mode_t
+    let fileMode: mode_t
+
+    /// An open folder, closed when released.
+    final class Folder {
+        let descriptor: Int32
+        let path: String
+        init(descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+        }
+        deinit { close(descriptor) }
+    }
+
+    /// The folder at `components` under `location`, each one opened without following a link; made
+    /// (with `folderMode`) where missing when `creating`.
+    func folder(_ components: [String], creating: Bool = false) throws(FileSystem.Failure) -> Folder {
+        let root = open(location, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { throw FileSystem.failure(location) }
+        var current = Folder(descriptor: root, path: location)
+        for name in components {
+            let path = current.path + "/" + name
+            var next = openat(current.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0, errno == ENOENT, creating {
+                if mkdirat(current.descriptor, name, folderMode) != 0, errno != EEXIST { throw FileSystem.failure(path) }
+                // Applied again: the umask may have taken group bits a shared hub needs.
+                next = openat(current.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if next >= 0 { fchmod(next, folderMode) }
+            }
+            guard next >= 0 else { throw Self.refusal(path) }
+            current = Folder(descriptor: next, path: path)
+        }
+        return current
+    }
+
+    /// Names in the folder at `components`, without "." and "..".
+    func names(in components: [String]) throws(FileSystem.Failure) -> [String] {
+        let folder = try folder(components)
+        let copy = dup(folder.descriptor)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            throw FileSystem.failure(folder.path)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The bytes of the regular file `name` in the folder at `components`, at most `limit`.
+    func read(_ name: String, in components: [String], limit: Int, what: String) throws(FileSystem.Failure) -> [UInt8] {
+        let folder = try folder(components)
+        let path = folder.path + "/" + name
+        let descriptor = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.refusal(path) }
+        defer { close(descriptor) }
+        return try FileSystem.readRegularFile(descriptor, name: path, limit: limit, what: what)
+    }
+
+    /// What tells whether the file `name` changed since it was written: its size and modification
+    /// time; nil when it is missing.
+    func fingerprint(of name: String, in components: [String]) throws(FileSystem.Failure) -> String? {
+        let folder = try folder(components)
+        var info = stat()
+        guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileSystem.failure(folder.path + "/" + name)
+        }
+        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
+    /// Writes `bytes` as `name` in the folder at `components` (made when missing), whole or not at all,
+    /// and never over a file of that name (EEXIST): to a dot-named temporary first, flushed, then
+    /// linked into place, and the folder flushed. Returns the new file's fingerprint.
+    @discardableResult
+    func writeNew(_ bytes: [UInt8], as name: String, in components: [String], replacing: Bool = false) throws(FileSystem.Failure)
+        -> String
+    {
+        let folder = try folder(components, creating: true)
+        let temporary = "." + name + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let descriptor = openat(folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fileMode)
+        guard descriptor >= 0 else { throw FileSystem.failure(folder.path + "/" + temporary) }
+        do throws(FileSystem.Failure) {
+            fchmod(descriptor, fileMode)
+            try FileSystem.writeAll(bytes, to: descriptor, name: folder.path + "/" + temporary)
+            guard fsync(descriptor) == 0 else { throw FileSystem.failure(folder.path + "/" + temporary) }
+            close(descriptor)
+        } catch {
+            close(descriptor)
+            unlinkat(folder.descriptor, temporary, 0)
+            throw error
+        }
+        // linkat refuses to replace; renameat replaces atomically.
+        let placed = replacing
+            ? renameat(folder.descriptor, temporary, folder.descriptor, name)
+            : linkat(folder.descriptor, temporary, folder.descriptor, name, 0)
+        let error = placed == 0 ? nil : FileSystem.failure(folder.path + "/" + name)
+        if !replacing || placed != 0 { unlinkat(folder.descriptor, temporary, 0) }
+        if let error { throw error }
+        // Some network file systems cannot flush a folder; the link is then as durable as they allow.
+        if fsync(folder.descriptor) != 0 && errno != EINVAL && errno != ENOTSUP { throw FileSystem.failure(folder.path) }
+        return try fingerprint(of: name, in: components) ?? ""
+    }
+
+    /// Removes the file `name` from the folder at `components`; a file already gone is fine.
+    func remove(_ name: String, in components: [String]) throws(FileSystem.Failure) {
+        let folder = try folder(components)
+        guard unlinkat(folder.descriptor, name, 0) == 0 || errno == ENOENT else { throw FileSystem.failure(folder.path + "/" + name) }
+    }
+
+    /// Moves `name` from the folder at `components` to the folder at `destination` (made when missing),
+    /// under a name of its own there if one is taken.
+    func move(_ name: String, in components: [String], to destination: [String]) throws(FileSystem.Failure) {
+        let source = try folder(components)
+        let target = try folder(destination, creating: true)
+        var candidate = name
+        var attempt = 1
+        while true {
+            // A link, then the old name removed: a move that never replaces what is there.
+            if linkat(source.descriptor, name, target.descriptor, candidate, 0) == 0 {
+                guard unlinkat(source.descriptor, name, 0) == 0 || errno == ENOENT else { throw FileSystem.failure(source.path + "/" + name) }
+                return
+            }
+            guard errno == EEXIST, attempt < 100 else { throw FileSystem.failure(source.path + "/" + name) }
+            attempt += 1
+            candidate = name + ".\(attempt)"
+        }
+    }
+
+    /// The failure for a path that could not be opened, saying so plainly when it is a link.
+    private static func refusal(_ path: String) -> FileSystem.Failure {
+        if errno == ELOOP || errno == ENOTDIR {
+            return FileSystem.Failure(
+                path: path, reason: "it is a symbolic link or not a folder, which is not followed inside a hub", code: FileSystem.EFTYPE)
+        }
+        return FileSystem.failure(path)
+    }
+}

@@ -1,0 +1,78 @@
+import JournalKit
+
+extension SyncEngine {
+    /// Checks this device's own log on the hub against what this journal wrote, before publishing:
+    ///
+    /// - a file that is not a segment, or a segment this journal did not write and that does not open
+    ///   with the key, is junk: set aside (kept for a person to look at) and reported by its name;
+    /// - a segment this journal did not write that opens with the key was written by another copy of
+    ///   this database: refused, nothing published;
+    /// - a segment of this journal's that changed and no longer opens is set aside, and, with every
+    ///   segment that went missing, written again from what this journal holds for its positions.
+    ///
+    /// A crash between remembering a segment and marking it published is settled here too: kept if it
+    /// reached the hub, forgotten if not (its changes are still to publish).
+    func checkOwnLog(publishedThrough: Int64, into report: inout SyncReport, progress: SyncProgress) async throws {
+        let device = store.deviceID
+        let log = try hub.log(of: device)
+        for stray in log.strays {
+            try hub.setAside(stray, of: device)
+            report.setAside.append(SetAsideFile(name: stray, reason: "it is not a segment this journal writes"))
+        }
+        var ours: [PublishedRange: PublishedSegment] = [:]
+        for segment in try await store.publishedSegments(hubID: hub.id) { ours[segment.range] = segment }
+        var present = Set<PublishedRange>()
+        var foreign: [String] = []
+        for entry in log.segments {
+            let range = PublishedRange(first: entry.name.first, last: entry.name.last)
+            let written = ours[range]
+            if let written, written.fingerprint == entry.fingerprint {
+                present.insert(range)
+                continue
+            }
+            // Changed since written (or written before fingerprints were kept), or not written here:
+            // whether it opens with the key tells a segment from junk.
+            let opens = (try? open(entry.name, of: device)) != nil
+            progress.step()
+            switch (written != nil, opens) {
+            case (true, true):
+                try await store.recordFingerprint(entry.fingerprint, of: range, hubID: hub.id)
+                present.insert(range)
+            case (false, true):
+                foreign.append(entry.name.fileName)
+            case (true, false):
+                try hub.setAside(entry.name.fileName, of: device)
+                report.setAside.append(SetAsideFile(name: entry.name.fileName, reason: "it was damaged; it is written again"))
+            case (false, false):
+                try hub.setAside(entry.name.fileName, of: device)
+                report.setAside.append(SetAsideFile(name: entry.name.fileName, reason: "it was not written by this journal"))
+            }
+        }
+        guard foreign.isEmpty else { throw SyncError.copiedDatabase(device: device, foreign: foreign) }
+        var through = publishedThrough
+        for range in ours.keys.sorted() {
+            if present.contains(range) {
+                // Written, but the process died before marking it published.
+                through = max(through, range.last)
+                continue
+            }
+            if range.last > publishedThrough {
+                // Remembered, but the process died before it reached the hub: its changes are still to publish.
+                try await store.forgetPublishing(range, hubID: hub.id)
+                continue
+            }
+            try Task.checkCancellation()
+            let name = SegmentName(first: range.first, last: range.last)
+            try await writeOwn(name, records: store.ownRecords(in: range.first...range.last))
+            report.republished.append(name.fileName)
+            progress.step()
+        }
+        if through > publishedThrough { try await store.markPublished(through: through, hubID: hub.id) }
+    }
+}
+
+/// A file this device found in its own log and moved out of it.
+public struct SetAsideFile: Sendable, Equatable {
+    public let name: String
+    public let reason: String
+}

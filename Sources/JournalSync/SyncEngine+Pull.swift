@@ -1,0 +1,64 @@
+import JournalKit
+
+extension SyncEngine {
+    /// Applies every other device's segments after its anchor, in order. Where several segments start
+    /// at or before the next position (a larger one that covers smaller ones, or a file that is not
+    /// that device's), the one reaching furthest that opens is applied; what does not open is reported
+    /// and never holds the log back while another segment can be applied. When no segment starts
+    /// there, one has not arrived yet (Syncthing and Dropbox copy files in any order): that device
+    /// waits for it, and the journal remembers since when. The other devices still sync.
+    func pull(into report: inout SyncReport, progress: SyncProgress) async throws {
+        let anchors = try await store.anchors(hubID: hub.id)
+        for device in try hub.devices() where device != store.deviceID {
+            var anchor = anchors[device] ?? 0
+            var waiting: (first: Int64, last: Int64)?
+            let segments = try hub.log(of: device).names
+            while true {
+                try Task.checkCancellation()
+                let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
+                    .sorted { ($0.last, $0.first) > ($1.last, $1.first) }
+                guard !candidates.isEmpty else {
+                    if let next = segments.filter({ $0.first > anchor + 1 }).min() { waiting = (anchor + 1, next.first - 1) }
+                    break
+                }
+                var failures: [SegmentFailure] = []
+                var applied = false
+                for segment in candidates {
+                    let content: SegmentContent
+                    do { content = try open(segment, of: device) } catch {
+                        failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
+                        continue
+                    }
+                    for refused in content.refused {
+                        report.refused.append(RefusedRecord(
+                            device: device, segment: segment.fileName, kind: refused.kind.noun, index: refused.index,
+                            reason: refused.reason))
+                    }
+                    let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, hubID: hub.id)
+                    report.received += outcome.applied
+                    report.unchanged += outcome.unchanged
+                    report.devicesHeardFrom.insert(device)
+                    progress.step(applied: outcome.applied)
+                    anchor = segment.last
+                    applied = true
+                    break
+                }
+                progress.step()
+                if applied {
+                    report.skipped += failures
+                } else {
+                    // Not applied, and the anchor stays before it; later segments of this device wait too.
+                    report.failures += failures
+                    break
+                }
+            }
+            if let waiting {
+                let since = try await store.noteWaiting(
+                    for: device, first: waiting.first, last: waiting.last, at: store.clock.now(), hubID: hub.id)
+                report.waiting.append(SegmentGap(device: device, first: waiting.first, last: waiting.last, since: since))
+            } else {
+                try await store.clearWaiting(for: device, hubID: hub.id)
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import JournalKit
+
+extension SyncReport {
+    /// The report as `journal sync --json` prints it.
+    public var json: JSONValue {
+        func failures(_ list: [SegmentFailure]) -> JSONValue {
+            .array(list.map { failure in
+                .object([
+                    ("device", .string(failure.device.rawValue)), ("segment", .string(failure.segment)),
+                    ("reason", .string(failure.reason)),
+                ])
+            })
+        }
+        return .object([
+            ("published", .integer(Int64(published))), ("segments_written", .integer(Int64(segmentsWritten))),
+            ("received", .integer(Int64(received))), ("unchanged", .integer(Int64(unchanged))),
+            ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
+            ("waiting", .array(waiting.map { gap in
+                .object([
+                    ("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last)),
+                    ("since", .string(LocalTime.iso8601(gap.since))),
+                ])
+            })),
+            ("failures", failures(self.failures)),
+            ("skipped", failures(skipped)),
+            ("refused", .array(refused.map { record in
+                .object([
+                    ("device", .string(record.device.rawValue)), ("segment", .string(record.segment)),
+                    ("kind", .string(record.kind)), ("index", .integer(Int64(record.index))), ("reason", .string(record.reason)),
+                ])
+            })),
+            ("set_aside", .array(setAside.map { .object([("name", .string($0.name)), ("reason", .string($0.reason))]) })),
+            ("republished", .array(republished.map { .string($0) })),
+            ("unpublishable", .integer(Int64(unpublishable))),
+            ("summary", .string(summary)),
+        ])
+    }
+}
