@@ -2,6 +2,7 @@
 #define JOURNAL_CSQLITE_SHIM_H
 
 #include <sqlite3.h>
+#include <strings.h>
 
 // Swift cannot call C variadic functions nor import function-like macros,
 // so the few that the store needs are wrapped here.
@@ -12,6 +13,37 @@ static inline int journal_sqlite3_db_config_flag(sqlite3 *db, int op, int enable
 
 static inline sqlite3_destructor_type journal_sqlite3_transient(void) {
     return SQLITE_TRANSIENT;
+}
+
+// The authorizer of connections that run SQL a person typed: what a read-only connection still allows
+// and could change is refused while preparing. A pragma with an argument sets something, unless it is
+// one whose argument names what to read about; attaching files and loading extensions are refused.
+static int journal_reading_authorizer(void *context, int action, const char *first, const char *second,
+                                      const char *database, const char *trigger) {
+    (void)context; (void)database; (void)trigger;
+    static const char *const reading[] = {
+        "table_info", "table_xinfo", "table_list", "index_info", "index_xinfo", "index_list",
+        "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check", 0,
+    };
+    switch (action) {
+    case SQLITE_PRAGMA:
+        if (second == 0) return SQLITE_OK;
+        for (int index = 0; reading[index] != 0; index++) {
+            if (first != 0 && strcasecmp(first, reading[index]) == 0) return SQLITE_OK;
+        }
+        return SQLITE_DENY;
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH:
+        return SQLITE_DENY;
+    case SQLITE_FUNCTION:
+        return (second != 0 && strcasecmp(second, "load_extension") == 0) ? SQLITE_DENY : SQLITE_OK;
+    default:
+        return SQLITE_OK;
+    }
+}
+
+static inline int journal_allow_only_reading(sqlite3 *db) {
+    return sqlite3_set_authorizer(db, journal_reading_authorizer, 0);
 }
 
 #endif

@@ -25,7 +25,8 @@ public enum FailureReport {
     /// Prints `error` as `program: message` on stderr and exits with its status.
     public static func exit(_ error: any Error, program: String) -> Never {
         let (message, status) = describe(error)
-        StandardStreams.writeError(program + ": " + message)
+        // A message can quote what a person typed or another device wrote: shown, never acted on.
+        StandardStreams.writeError(program + ": " + TerminalText.escapedKeepingLines(message))
         Glibc.exit(status)
     }
 }

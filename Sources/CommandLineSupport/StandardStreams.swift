@@ -18,6 +18,9 @@ public enum StandardStreams {
                     offset += written
                 } else if written == 0 {
                     writeFailure = EIO
+                } else if errno == EPIPE {
+                    // The reader is gone (`journal sql ... | head -1`): nothing more is wanted.
+                    Glibc.exit(0)
                 } else if errno != EINTR {
                     writeFailure = errno
                 }

@@ -29,9 +29,15 @@ public struct JournalPaths: Sendable, Equatable {
 
     /// The database `--db`, else `JOURNAL_DB`, else the default names.
     public static func database(explicit: String?) throws(JournalPathError) -> String {
-        if let explicit, !explicit.isEmpty { return explicit }
-        if let variable = environment("JOURNAL_DB"), !variable.isEmpty { return variable }
+        if let explicit, !explicit.isEmpty { return try usable(explicit) }
+        if let variable = environment("JOURNAL_DB"), !variable.isEmpty { return try usable(variable) }
         return try fromEnvironment().defaultDatabase
+    }
+
+    /// SQLite takes ":memory:" for a database that vanishes at exit, not a file: nothing would be kept.
+    private static func usable(_ path: String) throws(JournalPathError) -> String {
+        guard path != ":memory:" else { throw JournalPathError.notAFile(path) }
+        return path
     }
 
     public static func environment(_ name: String) -> String? {
@@ -42,11 +48,15 @@ public struct JournalPaths: Sendable, Equatable {
 /// Why the journal's folders cannot be found.
 public enum JournalPathError: JournalFailure, Equatable {
     case noHome
+    case notAFile(String)
 
-    public var kind: FailureKind { .failure }
+    public var kind: FailureKind { self == .noHome ? .failure : .usage }
     public var remedy: Remedy? { .chooseDatabase }
 
     public var description: String {
-        "cannot tell where the journal lives: HOME is not set to an absolute path."
+        switch self {
+        case .noHome: return "cannot tell where the journal lives: HOME is not set to an absolute path."
+        case .notAFile(let path): return "'\(path)' is not a file: a journal is kept in a file, such as ./journal.db."
+        }
     }
 }

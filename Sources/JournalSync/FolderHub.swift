@@ -53,18 +53,29 @@ public struct FolderHub: Hub {
 
     /// Makes a new, empty hub in `folder` (made 0700 when missing) for `key`.
     public static func create(folder: String, key: SyncKey) throws(SyncError) -> FolderHub {
-        let location = FileSystem.absolute(folder)
-        let hub = FolderHub(id: UUIDText.random(), location: location)
+        let hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder))
+        try hub.makeHere(key: key)
+        return hub
+    }
+
+    /// Makes this hub, empty, in its folder (made 0700 when missing).
+    func makeHere(key: SyncKey) throws(SyncError) {
         do {
             try FileSystem.makeFolders(location, mode: 0o700)
-            _ = try hub.files.folder([folderName, "devices"], creating: true)
-            let descriptor = HubDescriptor(format: format, hubID: hub.id, keyCheck: key.check)
+            _ = try files.folder([Self.folderName, "devices"], creating: true)
+            let descriptor = HubDescriptor(format: Self.format, hubID: id, keyCheck: key.check)
             // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
-            try hub.files.writeNew(descriptor.encoded, as: "hub.json", in: [folderName])
+            try files.writeNew(descriptor.encoded, as: "hub.json", in: [Self.folderName])
         } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
-        return hub
+    }
+
+    /// Removes a hub this process just made and nothing else used: its `hub.json` and empty folders.
+    func unmake() {
+        try? files.remove("hub.json", in: [Self.folderName])
+        _ = rmdir(location + "/" + Self.folderName + "/devices")
+        _ = rmdir(location + "/" + Self.folderName)
     }
 
     public func devices() throws -> [DeviceID] {

@@ -1,5 +1,7 @@
 import JournalKit
 
+import Glibc
+
 /// Why sync refused or failed, each with what to do about it. Never includes the key.
 public enum SyncError: JournalFailure, Equatable {
     case notJoined
@@ -18,11 +20,14 @@ public enum SyncError: JournalFailure, Equatable {
     case deviceIdentityChanged
     case hubReplaced(hub: String)
     case unusableFile(hub: String, reason: String)
+    case keyUnprotected(path: String, problem: KeyFileProblem)
+    case noHubToJoin(hub: String)
 
     public var kind: FailureKind {
         switch self {
-        case .malformedKey, .wrongKey, .keyRequiredToJoin: return .usage
-        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile: return .badData
+        case .keyRequiredToJoin, .noHubToJoin: return .usage
+        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
+        case .keyUnprotected: return .setup
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced:
             return .failure
@@ -37,7 +42,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedDatabase, .copiedFile: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .joinHub
-        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed, .unusableFile:
+        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed, .unusableFile,
+            .keyUnprotected, .noHubToJoin:
             return nil
         }
     }
@@ -72,6 +78,17 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedFile(let path):
             return "\(path) is not the file this journal was made in: it was copied, moved or restored from a backup. "
                 + "Two copies syncing as one device would lose changes, so nothing was published."
+        case .keyUnprotected(let path, .mode(let mode)):
+            return "the sync key \(path) can be read or written by other users (mode \(String(mode, radix: 8))), so it was "
+                + "not used: anyone who reads it can read the hub. Make it yours alone with: chmod 600 '\(path)'"
+        case .keyUnprotected(let path, .owner(let uid)):
+            return "the sync key \(path) belongs to another user (uid \(uid)), so it was not used. Make it yours with: "
+                + "chown \(geteuid()) '\(path)' && chmod 600 '\(path)'"
+        case .noHubToJoin(let hub):
+            return "there is no hub in \(hub) yet, and a key was given to join one, so nothing was made (a new hub "
+                + "there would split your machines between two hubs). If a sync tool such as Syncthing or Dropbox is "
+                + "still copying it from another machine, wait until \(hub)/journal-hub-v1/hub.json has arrived and run "
+                + "this again. To start a new hub there instead, join without giving a key."
         case .unusableFile(let hub, let reason):
             return "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
         case .hubReplaced(let hub):
@@ -83,4 +100,12 @@ public enum SyncError: JournalFailure, Equatable {
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."
         }
     }
+}
+
+/// What is wrong with a key file's protection.
+public enum KeyFileProblem: Sendable, Equatable {
+    /// Others may read or write it: these are its permission bits.
+    case mode(mode_t)
+    /// Another user owns it.
+    case owner(uid_t)
 }

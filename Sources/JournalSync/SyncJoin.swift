@@ -1,4 +1,7 @@
 import JournalKit
+import Synchronization
+
+import Glibc
 
 /// Joining a journal to a hub: a new hub made with this machine's key, or an existing one opened with
 /// the key it was made with, checked before anything is written.
@@ -12,30 +15,53 @@ public enum SyncJoin {
     }
 
     /// Joins `store` to the hub in `folder`. `givenKey` is the key the person passed (to join another
-    /// machine's hub); without it this machine's key is used, or made for a new hub. The key file is
-    /// written only when the journal records the hub, and the journal only once the key opens it.
+    /// machine's hub); without it this machine's key is used, or made for a new hub. Whole or not at
+    /// all: a new hub and a new key file are written in the journal's join transaction, and removed
+    /// again if it does not commit, so a failure leaves the key, the journal and the folder as they were.
     public static func join(folder: String, givenKey: SyncKey?, store: JournalStore) async throws -> Outcome {
         let keyPath = try SyncSetup.keyPath()
         let localKey = try SyncSetup.loadKey(keyPath)
-        guard FileSystem.isFolder(folder) else {
-            throw SyncError.hubUnavailable(hub: folder, reason: "there is no such folder; create or mount it first")
-        }
-        let hub: FolderHub
+        let exists = try FolderHub.exists(in: folder)
         let key: SyncKey
-        let made: Bool
-        if try FolderHub.exists(in: folder) {
+        let hub: FolderHub
+        if exists {
             guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: folder) }
             hub = try FolderHub.open(folder: folder, key: candidate)
             key = candidate
-            made = false
         } else {
-            key = givenKey ?? localKey ?? SyncKey()
-            hub = try FolderHub.create(folder: folder, key: key)
-            made = true
+            // A key given means joining another machine's hub: with none here yet (a sync tool still
+            // copying it), making one would split the devices between two hubs.
+            guard givenKey == nil else { throw SyncError.noHubToJoin(hub: FileSystem.absolute(folder)) }
+            key = localKey ?? SyncKey()
+            hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder))
         }
-        if localKey?.hex != key.hex { try key.save(to: keyPath) }
-        try await store.joinHub(id: hub.id, kind: "folder", location: hub.location)
-        return Outcome(madeHub: made, hub: hub, device: store.deviceID)
+        let previousKey = try FileSystem.exists(keyPath) ? FileSystem.readFile(keyPath, limit: 4096, what: "a key file") : nil
+        let wrote = Mutex<(hub: Bool, key: Bool)>((false, false))
+        do {
+            try await store.joinHub(id: hub.id, kind: "folder", location: hub.location) {
+                if !exists {
+                    try hub.makeHere(key: key)
+                    wrote.withLock { $0.hub = true }
+                }
+                if localKey?.hex != key.hex {
+                    try key.save(to: keyPath)
+                    wrote.withLock { $0.key = true }
+                }
+            }
+        } catch {
+            // The transaction did not commit: take back what was written for it.
+            let written = wrote.withLock { $0 }
+            if written.hub { hub.unmake() }
+            if written.key {
+                if let previousKey {
+                    try? FileSystem.writeAtomically(previousKey, to: keyPath, mode: 0o600)
+                } else {
+                    _ = unlink(keyPath)
+                }
+            }
+            throw error
+        }
+        return Outcome(madeHub: !exists, hub: hub, device: store.deviceID)
     }
 
     /// Gives the journal a device id of its own (a copied database), under the sync lock so that no

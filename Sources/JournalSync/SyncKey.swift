@@ -30,10 +30,23 @@ public struct SyncKey: Sendable {
         return Hex.encode(code.prefix(16))
     }
 
-    /// Reads the key file at `path`; nil when there is none.
+    /// Reads the key file at `path`; nil when there is none. Refused, as OpenSSH refuses a private
+    /// key, when another user owns it or others can read or write it: anyone who can read the key can
+    /// read the hub, and anyone who can replace it can make this journal publish to them.
     public static func load(from path: String) throws -> SyncKey? {
-        guard access(path, F_OK) == 0 else { return nil }
-        let bytes = try FileSystem.readFile(path, limit: 4096, what: "a key file")
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw FileSystem.failure(path)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileSystem.failure(path) }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            guard info.st_uid == geteuid() else { throw SyncError.keyUnprotected(path: path, problem: .owner(info.st_uid)) }
+            guard info.st_mode & 0o077 == 0 else { throw SyncError.keyUnprotected(path: path, problem: .mode(info.st_mode & 0o777)) }
+        }
+        let bytes = try FileSystem.readRegularFile(descriptor, name: path, limit: 4096, what: "a key file")
         return try SyncKey(hex: String(decoding: bytes, as: UTF8.self), source: path)
     }
 

@@ -34,6 +34,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             recheck?.cancel()
         }
         for await reasons in events {
+            // A journal deleted or replaced under the daemon: systemd starts it again on the new file.
+            guard store.isStillAtItsPath() else { throw SyncLoopExit.journalReplaced(store.path) }
             let version = LoopPolicy.needsDataVersion(reasons) ? try? await store.dataVersion() : nil
             let plan = policy.plan(reasons, dataVersion: version)
             if plan.scheduleRecheck { recheck = after(.milliseconds(100), send: .recheck) }
@@ -151,6 +153,8 @@ enum SyncLoopExit: JournalFailure, Equatable {
     case deviceIdentityChanged
     /// The file's schema is newer than this daemon's: it was upgraded, and must be restarted.
     case journalUpgraded(String)
+    /// The journal's file was deleted or replaced since the daemon opened it.
+    case journalReplaced(String)
 
     var kind: FailureKind { .failure }
 
@@ -158,6 +162,8 @@ enum SyncLoopExit: JournalFailure, Equatable {
         switch self {
         case .deviceIdentityChanged: return "this journal was given a new device id; exiting to be started on it."
         case .journalUpgraded(let reason): return "\(reason) Exiting so that the new journal-syncd starts."
+        case .journalReplaced(let path):
+            return "\(path) was deleted or replaced since this daemon opened it; exiting to be started on the file there now."
         }
     }
 }

@@ -15,7 +15,11 @@ struct GlobalOptions: ParsableArguments {
     /// tests use to ask "what if it were then".
     func clock() throws -> any JournalClock {
         guard let text = JournalPaths.environment("JOURNAL_NOW"), !text.isEmpty else { return SystemClock() }
-        return FixedClock(try TimeExpression(now: SystemClock().now()).parse(text, allowFuture: true))
+        do {
+            return FixedClock(try TimeExpression(now: SystemClock().now()).parse(text, allowFuture: true))
+        } catch {
+            throw EnvironmentValueError(name: "JOURNAL_NOW", problem: error.description)
+        }
     }
 
     /// The journal, on the store thread the command runs on.
@@ -28,4 +32,13 @@ struct GlobalOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
+}
+
+/// An environment variable the journal reads whose value it cannot use.
+struct EnvironmentValueError: JournalFailure {
+    let name: String
+    let problem: String
+
+    var kind: FailureKind { .badData }
+    var description: String { "\(name) in the environment: \(problem)" }
 }

@@ -28,45 +28,18 @@ enum Output {
     /// True when stdout is a terminal (colour aside): where charts are drawn.
     static let isTerminal: Bool = isatty(STDOUT_FILENO) == 1
 
-    /// Columns padded to line up; a row ends at its last non-empty cell, without trailing spaces.
-    /// Plain loops on purpose: each generic sequence adapter costs a runtime type lookup at start-up.
+    /// A table with its header dimmed.
     static func table(_ header: [String], _ rows: [[String]]) -> String {
-        var widths = [Int](repeating: 0, count: header.count)
-        var counts: [[Int]] = []
-        counts.reserveCapacity(rows.count + 1)
-        for row in [header] + rows {
-            var rowCounts: [Int] = []
-            rowCounts.reserveCapacity(row.count)
-            for column in 0..<row.count {
-                let count = row[column].count
-                rowCounts.append(count)
-                if count > widths[column] { widths[column] = count }
-            }
-            counts.append(rowCounts)
-        }
-        var text = ""
-        var index = 0
-        for row in [header] + rows {
-            var last = row.count - 1
-            while last > 0 && row[last].isEmpty { last -= 1 }
-            var line = ""
-            for column in 0...max(last, 0) {
-                line += row[column]
-                if column < last {
-                    line += String(repeating: " ", count: widths[column] - counts[index][column] + 2)
-                }
-            }
-            if index > 0 { text += "\n" }
-            text += index == 0 ? dim(line) : line
-            index += 1
-        }
+        let layout = TableLayout(header: header, rows: rows)
+        var text = dim(layout.line(header))
+        for row in rows { text += "\n" + layout.line(row) }
         return text
     }
 
     /// A drink on one line, for what a command just did: "espresso 64 mg at 2026-11-21 08:30 (id 3f2a1b4c)".
     static func describe(_ drink: Drink) -> String {
-        var text = "\(drink.kind) \(formatMilligrams(drink.caffeineMg)) mg at \(LocalTime.display(drink.consumedAt))"
-        if let note = drink.note { text += " \u{2014} \(note)" }
+        var text = "\(TerminalText.escaped(drink.kind)) \(formatMilligrams(drink.caffeineMg)) mg at \(LocalTime.display(drink.consumedAt))"
+        if let note = drink.note { text += " \u{2014} \(TerminalText.escaped(note))" }
         return text + " (id \(drink.id.short))"
     }
 }

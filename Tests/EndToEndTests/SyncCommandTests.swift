@@ -77,12 +77,12 @@ import TestSupport
             try other.run("sync", "init", "--folder", folder + "/other-hub")
             let wrongKey = try other.run("sync", "key").stdout
             let wrong = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: wrongKey)
-            #expect(wrong.status == 64)
+            #expect(wrong.status == 65)
             #expect(wrong.stderr.contains("does not open \(hub)"))
             #expect(!wrong.stderr.contains(wrongKey.trimmingCharacters(in: .whitespacesAndNewlines)))
 
             let malformed = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: "hunter2\n")
-            #expect(malformed.status == 64)
+            #expect(malformed.status == 65)
             #expect(malformed.stderr.contains("64 hexadecimal characters"))
             #expect(!malformed.stderr.contains("hunter2"))
 
@@ -161,9 +161,11 @@ import TestSupport
             #expect(status.stdout.contains("Waiting      1 change to publish"))
             try FileManager.default.moveItem(atPath: folder + "/unmounted", toPath: hub)
             #expect(try a.run("sync").stdout == "Published 1 change in 1 segment.\n")
-            let missing = try a.run("sync", "init", "--folder", folder + "/no-such-folder")
-            #expect(missing.status == 1)
-            #expect(missing.stderr.contains("there is no such folder"))
+            // A folder that is not there yet is made, as the README says init does (0700).
+            let fresh = JournalCLI(home: folder + "/newcomer")
+            let made = try fresh.run("sync", "init", "--folder", folder + "/new/deeper")
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(try permissions(folder + "/new/deeper") == 0o700)
             // A hub a sync tool has only half copied yet is neither joined nor made anew.
             let half = folder + "/half"
             try FileManager.default.createDirectory(atPath: half + "/journal-hub-v1/devices", withIntermediateDirectories: true)

@@ -35,7 +35,7 @@ import TestSupport
                 #expect(try a.run(["import", "-"], stdin: Self.export(from: next, count: Self.drinksPerRound)).status == 0)
                 next += Self.drinksPerRound
                 let processes = try [a, b].map { try ProcessRunner.start(JournalCLI.binary, ["sync"], environment: $0.environment) }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 5...150, using: &generator)))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...80, using: &generator)))
                 for process in processes {
                     if process.isRunning { interrupted += 1 }
                     ProcessRunner.stop(process)

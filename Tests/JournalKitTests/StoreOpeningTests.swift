@@ -40,8 +40,7 @@ import TestSupport
         }
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db")
-            let version = try await store.readOnlyQuery("PRAGMA user_version")
-            #expect(version.first?.rows == [[.integer(Int64(files.count))]])
+            #expect(try queryRows("PRAGMA user_version", on: store.path) == [[.integer(Int64(files.count))]])
         }
     }
 

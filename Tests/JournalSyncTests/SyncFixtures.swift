@@ -52,7 +52,11 @@ struct RecordState: Hashable, CustomStringConvertible {
 
 /// Every custom drink row but its local sequence number, in name order.
 func customDrinkState(_ store: JournalStore) async throws -> [[SQLiteValue]] {
-    try await store.readOnlyQuery("SELECT name, caffeine_mg, deleted, hlc, origin FROM custom_drinks ORDER BY name").first?.rows ?? []
+    var rows: [[SQLiteValue]] = []
+    try UserSQL.run("SELECT name, caffeine_mg, deleted, hlc, origin FROM custom_drinks ORDER BY name", on: store.path) { event in
+        if case .row(let values) = event { rows.append(values) }
+    }
+    return rows
 }
 
 func drink(_ kind: String = "espresso", mg: Double = 64, minute: Int64 = 0, note: String? = nil) -> NewDrink {

@@ -7,20 +7,20 @@ public enum CaffeineDose {
     public static func validated(_ mg: Double) throws(InvalidRecordError) -> Double {
         guard mg.isFinite, mg >= 0, mg <= maximumMg else {
             throw InvalidRecordError(
-                problem: "caffeine of \(shown(mg)) mg is not possible for one drink: it is from 0 to "
+                problem: "caffeine of \(formatExactly(mg)) mg is not possible for one drink: it is from 0 to "
                     + "\(formatMilligrams(maximumMg)) mg", kind: .usage, remedy: .giveCaffeine)
         }
         return mg
     }
+}
 
-    /// The amount as a person typed it: "-5", "1e+308", "1000.0000000001", "nan".
-    private static func shown(_ mg: Double) -> String {
-        if mg.isNaN { return "nan" }
-        if mg.isInfinite { return mg < 0 ? "-inf" : "inf" }
-        // Rounded, a value just over the limit would read as the limit itself.
-        let rounded = formatMilligrams(mg)
-        return Double(rounded) == mg || abs(mg) >= 1e15 ? rounded : "\(mg)"
-    }
+/// A number as a person typed it, for messages that refuse it: "-5", "1e+308", "1000.0000000001",
+/// "nan". Rounded, a value just past a limit would read as the limit itself.
+public func formatExactly(_ value: Double) -> String {
+    if value.isNaN { return "nan" }
+    if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+    let rounded = formatMilligrams(value)
+    return Double(rounded) == value ? rounded : "\(value)"
 }
 
 /// "64" for 64.0, "62.5" for 62.5: milligrams as people write them.

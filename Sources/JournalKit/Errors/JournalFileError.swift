@@ -4,17 +4,19 @@ public enum JournalFileError: JournalFailure, Equatable {
     case notAJournal(path: String)
     case newerSchema(path: String, version: Int64, supported: Int64)
     case notWritable(path: String, reason: String)
+    case readOnlyDisk(path: String)
 
     public var kind: FailureKind {
         switch self {
         case .notADatabase, .notAJournal, .newerSchema: return .badData
         case .notWritable: return .failure
+        case .readOnlyDisk: return .setup
         }
     }
 
     public var remedy: Remedy? {
         switch self {
-        case .notADatabase, .notAJournal: return .chooseDatabase
+        case .notADatabase, .notAJournal, .readOnlyDisk: return .chooseDatabase
         case .newerSchema, .notWritable: return nil
         }
     }
@@ -28,6 +30,9 @@ public enum JournalFileError: JournalFailure, Equatable {
         case .newerSchema(let path, let version, let supported):
             return "\(path) was written by a newer journal (schema version \(version); this one knows up "
                 + "to \(supported)). It was left untouched; update journal to use it."
+        case .readOnlyDisk(let path):
+            return "cannot use \(path): it is on a read-only file system, and the journal writes to its file even "
+                + "to read (SQLite's write-ahead log). Mount it read-write."
         case .notWritable(let path, let reason):
             return "cannot use \(path): \(reason)"
         }

@@ -1,12 +1,39 @@
-/// RFC 4180 CSV: fields quoted when they hold a comma, a quote or a line break.
+/// RFC 4180 CSV: fields quoted when they hold a comma, a quote or a line break; every record, the
+/// last one too, ends with CRLF, so a file cut short shows.
+///
+/// Text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return, as OWASP lists them) is written with a `'` before it, which spreadsheets show as
+/// text; so is text that itself starts with `'`, so that reading takes exactly one off and gets the
+/// text back as it was.
 public enum CSV {
-    public static func line(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",") + "\r\n"
+    /// One record. `text` tells which fields are text (and may need the formula guard); numbers are
+    /// written as they are. On a terminal, what would act on it is shown escaped instead.
+    public static func line(_ fields: [String], text: [Bool]? = nil, forTerminal: Bool = false) -> String {
+        var written: [String] = []
+        written.reserveCapacity(fields.count)
+        for index in 0..<fields.count {
+            var value = fields[index]
+            if text?[index] ?? true { value = guarded(value) }
+            if forTerminal { value = TerminalText.escaped(value) }
+            written.append(field(value))
+        }
+        return written.joined(separator: ",") + "\r\n"
     }
 
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The text with the formula guard added where a spreadsheet needs it.
+    static func guarded(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r'".unicodeScalars.contains(first) else { return text }
+        return "'" + text
+    }
+
+    /// Text as it was before `guarded`.
+    static func unguarded(_ text: String) -> String {
+        text.hasPrefix("'") ? String(text.dropFirst()) : text
     }
 
     /// The records of `text`, each with the line it starts on (1-based).
@@ -65,7 +92,11 @@ public enum CSV {
             }
         }
         if quoted { throw ImportFormatError(location: "line \(recordLine)", problem: "a quote is never closed") }
-        if !field.isEmpty || !fields.isEmpty { endRecord() }
+        // An export ends every record with a line break: a last record without one was cut short.
+        if !field.isEmpty || !fields.isEmpty {
+            throw ImportFormatError(
+                location: "line \(recordLine)", problem: "the file ends in the middle of a record (was it cut short?)")
+        }
         return records
     }
 }

@@ -22,13 +22,16 @@ public enum DrinkExchange {
         JSONValue.array(drinks.map(json)).prettyText + "\n"
     }
 
-    public static func csv(_ drinks: [Drink]) -> String {
+    /// The drinks as CSV with a header row; `forTerminal` shows what would act on a terminal escaped.
+    public static func csv(_ drinks: [Drink], forTerminal: Bool = false) -> String {
         var text = CSV.line(fields)
+        let isText = [true, true, false, true, true]
         for drink in drinks {
-            text += CSV.line([
-                drink.id.rawValue, drink.kind, JSONValue.format(drink.caffeineMg),
-                LocalTime.iso8601(drink.consumedAt), drink.note ?? "",
-            ])
+            text += CSV.line(
+                [
+                    drink.id.rawValue, drink.kind, JSONValue.format(drink.caffeineMg),
+                    LocalTime.iso8601(drink.consumedAt), drink.note ?? "",
+                ], text: isText, forTerminal: forTerminal)
         }
         return text
     }
@@ -75,10 +78,16 @@ public enum DrinkExchange {
     }
 
     private static func csvRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.prefix(4096).contains(0) {
+            throw ImportFormatError(
+                location: "the file", problem: "it is UTF-16 or binary, not UTF-8 text; save the export as UTF-8 and import that")
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let rows = try CSV.records(text)
-        guard let header = rows.first else { return [] }
+        guard let header = rows.first else {
+            throw ImportFormatError(location: "the file", problem: "it is empty; an export has at least its header line")
+        }
         let names = header.fields.map { $0.trimmingSpaces.lowercased() }
         for required in ["id", "drink", "caffeine_mg", "consumed_at"] where !names.contains(required) {
             throw ImportFormatError(
@@ -90,7 +99,9 @@ public enum DrinkExchange {
                     location: "line \(row.line)", problem: "\(row.fields.count) fields where the header has \(names.count)")
             }
             var fields: [String: String?] = [:]
-            for (name, value) in zip(names, row.fields) { fields[name] = value.isEmpty && name == "note" ? .some(nil) : value }
+            for (name, value) in zip(names, row.fields) {
+                fields[name] = value.isEmpty && name == "note" ? .some(nil) : CSV.unguarded(value)
+            }
             return ("line \(row.line)", fields)
         }
     }

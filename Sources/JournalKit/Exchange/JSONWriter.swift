@@ -89,7 +89,9 @@ public enum JSONValue: Sendable, Equatable {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
+            // JSON must escape C0 controls; escaping everything else that acts on a terminal too keeps
+            // `--json` safe to print, and reads back as the same text.
+            case _ where TerminalText.acts(scalar):
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

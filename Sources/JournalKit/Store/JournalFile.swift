@@ -85,7 +85,8 @@ struct JournalFile {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            if errno == EACCES || errno == EROFS || errno == EISDIR {
+            if errno == EROFS { throw JournalFileError.readOnlyDisk(path: path) }
+            if errno == EACCES || errno == EISDIR {
                 throw JournalFileError.notWritable(path: path, reason: reason)
             }
             // Read-only media still allow reading an existing journal; let SQLite try.

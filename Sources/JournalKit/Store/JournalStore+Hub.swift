@@ -13,8 +13,11 @@ extension JournalStore {
     }
 
     /// Joins this journal to a hub. Joining the same hub again keeps what was published and applied;
-    /// another hub starts afresh (its anchors are its own).
-    public func joinHub(id: String, kind: String, location: String) throws {
+    /// another hub starts afresh (its anchors are its own). `beforeCommit` runs last in the transaction
+    /// (to write what must exist exactly when the join does); when it throws, nothing is joined.
+    public func joinHub(
+        id: String, kind: String, location: String, beforeCommit: @Sendable () throws -> Void = {}
+    ) throws {
         try write(nil) { _ in
             let current = try hub()
             if current?.hubID == id {
@@ -25,6 +28,7 @@ extension JournalStore {
                     "INSERT INTO sync_hub (singleton, hub_id, kind, location) VALUES (1, ?, ?, ?)",
                     .text(id), .text(kind), .text(location))
             }
+            try beforeCommit()
         }
     }
 

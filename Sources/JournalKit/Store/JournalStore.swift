@@ -16,6 +16,9 @@ public actor JournalStore {
     public nonisolated let path: String
     /// This journal's device identity: the `origin` of the writes made here.
     public nonisolated let deviceID: DeviceID
+    /// Which file was opened: the same path may later name another file (deleted and made anew,
+    /// replaced by a backup), which a long-running owner must open afresh.
+    private nonisolated let openedFile: String
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -30,10 +33,14 @@ public actor JournalStore {
         self.executor = executor
         self.connection = file.connection
         self.deviceID = file.deviceID
+        self.openedFile = FileIdentity.of(path)
         self.path = path
         self.clock = clock
         self.physicalClock = physicalClock
     }
+
+    /// True while `path` still names the file this store opened; false once it was deleted or replaced.
+    public nonisolated func isStillAtItsPath() -> Bool { FileIdentity.of(path) == openedFile }
 
     /// True when called on the store's own thread; for tests of where SQLite work runs.
     func isOnStoreThread() -> Bool { executor.isCurrentThread }

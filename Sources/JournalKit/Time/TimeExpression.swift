@@ -18,6 +18,12 @@ public struct TimeExpression: Sendable {
         guard !lowered.isEmpty else { throw failure(input, "it is empty") }
         var reader = Reader(input: input, text: lowered, now: now)
         let instant = try reader.read()
+        // The journal's rule for a drink's time, said in the words of a time typed.
+        guard instant >= DrinkRules.earliest, instant < DrinkRules.end else {
+            throw TimeParseError(
+                input: input, reason: "it is \(instant < DrinkRules.earliest ? "before 1900" : "after 2199"), which no drink's time can be",
+                example: Self.examples)
+        }
         if !allowFuture, instant > now + Self.futureTolerance {
             var example = "'now' or an earlier time"
             if reader.wasClockTimeToday, case let clock? = reader.clockText {

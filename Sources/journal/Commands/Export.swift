@@ -20,7 +20,7 @@ struct Export: AsyncParsableCommand {
         let drinks = try await store.drinks()
         switch format {
         case .json: Output.line(DrinkExchange.jsonArray(drinks), terminator: "")
-        case .csv: Output.line(DrinkExchange.csv(drinks), terminator: "")
+        case .csv: Output.line(DrinkExchange.csv(drinks, forTerminal: Output.isTerminal), terminator: "")
         }
     }
 }

@@ -24,42 +24,10 @@ struct SQL: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let store = try await global.openStore()
-        let results = try await store.readOnlyQuery(query)
-        switch format {
-        case .json:
-            let arrays = results.map { result in
-                JSONValue.array(result.rows.map { row in
-                    .object(zip(result.columns, row).map { ($0, Self.json($1)) })
-                })
-            }
-            Output.line((arrays.count == 1 ? arrays[0] : .array(arrays)).prettyText)
-        case .csv:
-            for result in results {
-                Output.line(CSV.line(result.columns) + result.rows.map { CSV.line($0.map(Self.text)) }.joined(), terminator: "")
-            }
-        case .table:
-            Output.line(results.map { Output.table($0.columns, $0.rows.map { $0.map(Self.text) }) }.joined(separator: "\n\n"))
-        }
-    }
-
-    static func text(_ value: SQLiteValue) -> String {
-        switch value {
-        case .null: return ""
-        case .integer(let number): return String(number)
-        case .real(let number): return JSONValue.format(number)
-        case .text(let text): return text
-        case .blob(let bytes): return "x'" + Hex.encode(bytes) + "'"
-        }
-    }
-
-    static func json(_ value: SQLiteValue) -> JSONValue {
-        switch value {
-        case .null: return .null
-        case .integer(let number): return .integer(number)
-        case .real(let number): return .number(number)
-        case .text(let text): return .string(text)
-        case .blob: return .string(text(value))
-        }
+        // Opening the store first makes (or brings up to date) the journal the SQL reads.
+        let path = try await global.openStore().path
+        var printer = QueryPrinter(format: format)
+        try UserSQL.run(query, on: path) { printer.take($0) }
+        printer.finish()
     }
 }

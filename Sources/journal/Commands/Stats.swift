@@ -61,7 +61,7 @@ struct Stats: AsyncParsableCommand {
         Output.line("")
         Output.line("Average \(formatMilligrams(average.rounded())) mg a day; \(overLimit) of \(days) day\(days == 1 ? "" : "s") over the limit")
         if !kinds.isEmpty, sum > 0 {
-            let shares = kinds.map { "\($0.kind) \(Int(($0.caffeineMg / sum * 100).rounded()))%" }
+            let shares = kinds.map { "\(TerminalText.escaped($0.kind)) \(Int(($0.caffeineMg / sum * 100).rounded()))%" }
             Output.line("From: " + shares.joined(separator: ", "))
         }
     }

@@ -29,11 +29,20 @@ struct ConfigFile {
         for key in JournalSettings.Key.allCases { sources[key] = .builtInDefault }
         guard FileSystem.exists(path) else { return ConfigFile(path: path, settings: settings, sources: sources) }
 
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = String(decoding: try FileBytes.read(path, limit: Self.sizeLimit, what: "a settings file"), as: UTF8.self)
+            bytes = try FileBytes.read(path, limit: Self.sizeLimit, what: "a settings file")
         } catch {
             throw SettingsError(path: path, line: nil, key: nil, problem: error.description)
+        }
+        // TOML is UTF-8 text: a NUL would hide the rest of the file from the parser, and repaired
+        // bytes would be settings nobody wrote.
+        if let nul = bytes.firstIndex(of: 0) {
+            let line = bytes[..<nul].filter { $0 == 10 }.count + 1
+            throw SettingsError(path: path, line: line, key: nil, problem: "it holds a NUL byte, which a settings file cannot")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SettingsError(path: path, line: nil, key: nil, problem: "it is not UTF-8 text")
         }
         let table: TOMLTable
         do {
@@ -57,7 +66,7 @@ struct ConfigFile {
             guard key.allowed.contains(number) else {
                 problems.append(SettingsError(
                     path: path, line: line, key: name,
-                    problem: "\(formatMilligrams(number)) is out of range: use \(formatMilligrams(key.allowed.lowerBound)) to "
+                    problem: "\(formatExactly(number)) is out of range: use \(formatMilligrams(key.allowed.lowerBound)) to "
                         + "\(formatMilligrams(key.allowed.upperBound)) \(key.unit)"))
                 continue
             }

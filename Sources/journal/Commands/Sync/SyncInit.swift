@@ -27,7 +27,8 @@ struct SyncInit: AsyncParsableCommand {
         }
         let store = try await global.openStore()
         let joined = try await SyncJoin.join(folder: folder, givenKey: givenKey, store: store)
-        Output.line(joined.madeHub ? "Made a new hub at \(joined.hub.location)." : "Joined the hub at \(joined.hub.location).")
+        let location = TerminalText.escaped(joined.hub.location)
+        Output.line(joined.madeHub ? "Made a new hub at \(location)." : "Joined the hub at \(location).")
         Output.line("This journal syncs through it as device \(joined.device).")
         Output.line("Run `journal sync` to sync now. To add another machine, run `journal sync key` here and, on that")
         Output.line("machine, `journal sync init --folder PATH --key-file -` with the key.")

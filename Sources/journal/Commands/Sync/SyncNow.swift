@@ -16,7 +16,7 @@ struct SyncNow: AsyncParsableCommand {
         if output.json {
             Output.line(report.json.prettyText)
         } else {
-            Output.line(report.summary)
+            Output.line(TerminalText.escaped(report.summary))
         }
         if !report.failures.isEmpty { throw SyncError.segmentsFailed(report.failures) }
     }

@@ -14,14 +14,14 @@ struct SyncStatus: AsyncParsableCommand {
         let overview = try await SyncOverview.gather(try await global.openStore())
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
-        Output.line("Hub          \(overview.hub)")
+        Output.line("Hub          \(TerminalText.escaped(overview.hub))")
         Output.line("This device  \(overview.device)")
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")
-        let last = overview.lastSyncAt.map { "\(LocalTime.display($0)): \(overview.lastSyncResult ?? "")" } ?? "never"
+        let last = overview.lastSyncAt.map { "\(LocalTime.display($0)): \(TerminalText.escaped(overview.lastSyncResult ?? ""))" } ?? "never"
         Output.line("Last sync    \(last)")
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
             ?? "not running; start it with systemctl --user enable --now journal-sync"))
-        if let problem = overview.hubProblem { Output.line("Hub problem  \(problem)") }
+        if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows = overview.devices.map { [$0.device.rawValue, String($0.appliedPosition), $0.hubPosition.map(String.init) ?? "?"] }
         Output.line("")
