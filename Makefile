@@ -15,12 +15,13 @@ APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: help deps build install test bench clean
+.PHONY: help deps build install test bench fuzz clean
 
 help:
 	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
 	@echo "make test      build and run every test"
 	@echo "make bench     release build, timed against the sqlite3 shell"
+	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser and settings reader ($(FUZZ_SECONDS) s each)"
 
 # Installs what a fresh Debian machine lacks (as root, or through sudo).
 deps:
@@ -59,5 +60,26 @@ test: deps
 bench: build
 	BIN="$(RELEASE_BIN)" Tests/Benchmarks/bench.sh
 
+# Each fuzz target runs for FUZZ_SECONDS from its seed corpus (Tests/Fuzz/Corpus); what it learns is
+# kept in .build-fuzz/corpus, and an input that crashes one is saved in .build-fuzz/findings and fails
+# the run. `.build/debug/fuzz-NAME FILE` replays a finding in an ordinary build.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := segments import time config
+
+fuzz: deps
+	@for target in $(FUZZ_TARGETS); do \
+		JOURNAL_FUZZ=1 swift build --product fuzz-$$target --scratch-path .build-fuzz -q || exit 1; \
+	done
+	@mkdir -p .build-fuzz/findings; status=0; \
+	for target in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$target; cp -n Tests/Fuzz/Corpus/$$target/* .build-fuzz/corpus/$$target/; \
+		.build-fuzz/debug/fuzz-$$target .build-fuzz/corpus/$$target -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$target- > .build-fuzz/$$target.log 2>&1 || status=1; \
+		runs=$$(grep -o 'stat::number_of_executed_units: *[0-9]*' .build-fuzz/$$target.log | grep -o '[0-9]*$$'); \
+		corpus=$$(ls .build-fuzz/corpus/$$target | wc -l); \
+		findings=$$(ls .build-fuzz/findings | grep -c "^$$target-" || true); \
+		printf '%-9s %10s executions, corpus %5s inputs, %s findings\n' $$target "$$runs" $$corpus $$findings; \
+	done; exit $$status
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

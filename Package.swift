@@ -1,6 +1,19 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// `make fuzz` sets JOURNAL_FUZZ: the code the fuzz targets exercise is then built with libFuzzer's
+/// coverage, and the fuzz targets link libFuzzer's driver instead of their own `main`.
+let fuzzing = Context.environment["JOURNAL_FUZZ"] != nil
+let fuzzCoverage: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"]), .define("FUZZING")] : []
+let fuzzDriver: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])] : []
+
+/// A fuzz target: a libFuzzer entry point over `dependencies`, which replays files in an ordinary build.
+func fuzzTarget(_ name: String, _ folder: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name, dependencies: dependencies + ["FuzzSupport"], path: "Tests/Fuzz/" + folder,
+        swiftSettings: fuzzCoverage, linkerSettings: fuzzDriver)
+}
+
 let package = Package(
     name: "journal",
     products: [
@@ -14,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -25,6 +37,7 @@ let package = Package(
         .target(
             name: "JournalKit",
             dependencies: ["CSQLite"],
+            swiftSettings: fuzzCoverage,
             plugins: ["EmbedMigrations"]
         ),
         .target(
@@ -32,7 +45,8 @@ let package = Package(
             dependencies: [
                 "JournalKit",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: fuzzCoverage
         ),
         .target(
             name: "CommandLineSupport",
@@ -45,7 +59,6 @@ let package = Package(
                 "CommandLineSupport",
                 "JournalSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(
@@ -73,6 +86,12 @@ let package = Package(
             name: "TestSupport",
             path: "Tests/TestSupport"
         ),
+        // Fuzz targets: libFuzzer entry points (`make fuzz`), which replay files in an ordinary build.
+        .target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzCoverage),
+        fuzzTarget("fuzz-time", "FuzzTime", ["JournalKit"]),
+        fuzzTarget("fuzz-import", "FuzzImport", ["JournalKit"]),
+        fuzzTarget("fuzz-config", "FuzzConfig", ["JournalKit"]),
+        fuzzTarget("fuzz-segments", "FuzzSegments", ["JournalKit", "JournalSync"]),
         .testTarget(
             name: "JournalKitTests",
             dependencies: ["JournalKit", "TestSupport"]

@@ -83,3 +83,13 @@ struct JoinedMachines {
         self.machines = machines
     }
 }
+
+extension JoinedMachines {
+    /// A machine that made a hub of its own in `folder/hub`: its key is another hub's key.
+    static func makeKey(in folder: String) -> JournalCLI {
+        let machine = JournalCLI(home: folder + "/home")
+        _ = try? FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
+        _ = try? machine.run("sync", "init", "--folder", folder + "/hub")
+        return machine
+    }
+}

@@ -1,0 +1,91 @@
+/// Reads `config.toml`: the few settings a person can change, each a line `key = number` in TOML's
+/// syntax (comments, blank lines, quoted keys, `_` between digits, exponents). Anything else a TOML
+/// file can hold (a table, a string, a date) is not a setting, and is refused with its line, as is a
+/// key set twice or a value out of range: never a silent default.
+///
+/// Written here rather than read with a TOML library: every error names its line (TOMLKit tells no
+/// positions for keys and values), a settings file needs one shape of line, and the everyday commands
+/// do not load a C++ TOML parser at every start.
+public enum SettingsFile {
+    /// The settings in `bytes` and the line each came from; `path` names the file in errors.
+    public static func parse(_ bytes: [UInt8], path: String) throws(SettingsError) -> (settings: JournalSettings, lines: [JournalSettings.Key: Int]) {
+        if let nul = bytes.firstIndex(of: 0) {
+            throw SettingsError(
+                path: path, line: bytes[..<nul].filter { $0 == 10 }.count + 1, key: nil,
+                problem: "it holds a NUL byte, which a settings file cannot")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SettingsError(path: path, line: nil, key: nil, problem: "it is not UTF-8 text")
+        }
+        var settings = JournalSettings.defaults
+        var lines: [JournalSettings.Key: Int] = [:]
+        var number = 0
+        // "\r\n" is one Character in Swift: both line ends are split on.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            number += 1
+            let line = rawLine.drop { $0 == " " || $0 == "\t" }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            func fail(_ key: String?, _ problem: String) -> SettingsError {
+                SettingsError(path: path, line: number, key: key, problem: problem)
+            }
+            if line.hasPrefix("[") {
+                let name = String(line.dropFirst().prefix { $0 != "]" }).trimmingSpaces
+                throw fail(name, "there is no such setting (settings are not in tables)")
+            }
+            guard let (name, rest) = key(line) else { throw fail(nil, "this line is not a setting, such as half_life_hours = 5") }
+            var value = rest.drop { $0 == " " || $0 == "\t" }
+            guard value.hasPrefix("=") else { throw fail(name, "this line is not a setting, such as \(name) = 5") }
+            value = value.dropFirst().drop { $0 == " " || $0 == "\t" }
+            if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
+            let valueText = String(value).trimmingSpaces
+            guard let key = JournalSettings.Key(rawValue: name) else { throw fail(name, "there is no such setting") }
+            guard let parsed = Self.number(valueText), parsed.isFinite else {
+                throw fail(name, "it must be a number of \(key.unit), such as \(name) = \(formatMilligrams(key.defaultValue))")
+            }
+            if let first = lines[key] { throw fail(name, "it is set twice (first on line \(first))") }
+            guard key.allowed.contains(parsed) else {
+                throw fail(
+                    name, "\(formatExactly(parsed)) is out of range: use \(formatMilligrams(key.allowed.lowerBound)) to "
+                        + "\(formatMilligrams(key.allowed.upperBound)) \(key.unit)")
+            }
+            settings[key] = parsed
+            lines[key] = number
+        }
+        return (settings, lines)
+    }
+
+    /// The key at the start of `line` (bare, or in double or single quotes) and what follows it.
+    private static func key(_ line: Substring) -> (String, Substring)? {
+        if let quote = line.first, quote == "\"" || quote == "'" {
+            let body = line.dropFirst()
+            guard let end = body.firstIndex(of: quote) else { return nil }
+            return (String(body[..<end]), body[body.index(after: end)...])
+        }
+        // Dotted keys (`limits.daily = 5`) are read whole, to be refused by their name.
+        let name = line.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
+        return name.isEmpty ? nil : (String(name), line.dropFirst(name.count))
+    }
+
+    /// A TOML integer or float in decimal (`5`, `+1_000`, `2.5`, `5e1`); nil for anything else.
+    static func number(_ text: String) -> Double? {
+        var digits = ""
+        var previous: Character = " "
+        for character in text {
+            if character == "_" {
+                // TOML allows `_` only between two digits.
+                guard previous.isASCII, previous.isNumber else { return nil }
+            } else {
+                if previous == "_", !(character.isASCII && character.isNumber) { return nil }
+                digits.append(character)
+            }
+            previous = character
+        }
+        guard previous != "_", let first = digits.first, first.isASCII, first.isNumber || first == "+" || first == "-",
+            digits.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
+        else { return nil }
+        // A leading zero only as the whole integer part, as TOML says.
+        let unsigned = digits.drop { $0 == "+" || $0 == "-" }
+        if unsigned.hasPrefix("0"), unsigned.count > 1, let second = unsigned.dropFirst().first, second.isNumber { return nil }
+        return Double(digits)
+    }
+}

@@ -1,0 +1,18 @@
+import FuzzSupport
+import JournalKit
+
+/// The settings file reader on any bytes: settings in range, or a `SettingsError`, never a crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let parsed = try? SettingsFile.parse(bytes, path: "config.toml") {
+        for key in JournalSettings.Key.allCases where !key.allowed.contains(parsed.settings[key]) {
+            fatalError("\(key) out of range")
+        }
+    }
+    return 0
+}
+
+@main struct FuzzConfig {
+    static func main() { FuzzMain.run(fuzzConfig) }
+}

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import JournalKit
+
+/// The settings file: TOML's `key = number` lines, every refusal with its line.
+@Suite struct SettingsFileTests {
+    func parse(_ text: String) throws(SettingsError) -> JournalSettings {
+        try SettingsFile.parse(Array(text.utf8), path: "config.toml").settings
+    }
+
+    @Test(arguments: [("5", 5.0), ("+5", 5), ("1_0", 10), ("5.5", 5.5), ("5e0", 5), ("0.5e1", 5), ("48", 48)])
+    func readsTOMLNumbers(text: String, value: Double) throws {
+        #expect(SettingsFile.number(text) == value)
+    }
+
+    @Test(arguments: ["05", "5_", "_5", "1__0", "inf", "nan", "0x10", "five", "\"5\"", "5 5", "", "1e", "--5"])
+    func refusesWhatIsNotADecimalNumber(text: String) {
+        #expect(SettingsFile.number(text) == nil || !(SettingsFile.number(text)?.isFinite ?? false))
+    }
+
+    @Test func readsCommentsQuotedKeysAndWindowsLineEnds() throws {
+        let settings = try parse("# mine\r\n\"half_life_hours\" = 6 # slower\r\n\n  'daily_limit_mg'=300\r\n")
+        #expect(settings.halfLifeHours == 6 && settings.dailyLimitMg == 300 && settings.sleepThresholdMg == 50)
+    }
+
+    @Test(arguments: [
+        ("half_life_hours = 5\nhalf_life_hours = 6\n", 2, "set twice (first on line 1)"),
+        ("half_life_hours = true\n", 1, "must be a number of hours"),
+        ("half_life_hours = \"\"\"\n5\n\"\"\"\n", 1, "must be a number"),
+        ("a.b = 5\n", 1, "no such setting"),
+        ("[t]\n", 1, "not in tables"),
+        ("= 5\n", 1, "not a setting"),
+        ("half_life_hours = 49\n", 1, "49 is out of range"),
+    ])
+    func refusesWithTheLine(text: String, line: Int, problem: String) {
+        let error = #expect(throws: SettingsError.self) { _ = try parse(text) }
+        #expect(error?.line == line)
+        #expect(error?.description.contains(problem) == true, "\(error?.description ?? "")")
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import JournalKit
+import Testing
+import TestSupport
+
+@testable import JournalSync
+
+/// A hub is input from outside: whatever anyone who can write the shared folder puts there, a sync
+/// neither crashes, hangs, follows a link, nor stalls while saying all is well.
+@Suite struct HostileHubTests {
+    /// Two machines on one hub, a with `count` drinks published in segments of two.
+    func twoMachines(_ folder: String, count: Int = 6) async throws -> (a: Machine, b: Machine, hub: FolderHub, key: SyncKey) {
+        let key = SyncKey()
+        let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key, segmentSize: 2)
+        let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+        for minute in 0..<count { _ = try await a.store.add(drink(minute: Int64(minute))) }
+        try await a.sync()
+        return (a, b, a.engine.hub as! FolderHub, key)
+    }
+
+    enum Planted: String, CaseIterable, Sendable {
+        case linkToDevZero, fifo, sparseTwoGigabytes
+    }
+
+    @Test(arguments: Planted.allCases)
+    func aSegmentThatIsNotAPlainSmallFileIsRefusedByName(planted: Planted) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, hub, _) = try await twoMachines(folder)
+            let segments = try hub.log(of: a.store.deviceID).names
+            let path = hub.deviceFolder(a.store.deviceID) + "/" + segments[1].fileName
+            try FileManager.default.removeItem(atPath: path)
+            switch planted {
+            case .linkToDevZero: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
+            case .fifo: #expect(mkfifo(path, 0o600) == 0)
+            case .sparseTwoGigabytes:
+                #expect(FileManager.default.createFile(atPath: path, contents: nil))
+                #expect(truncate(path, 2 << 30) == 0)
+            }
+            let started = ContinuousClock.now
+            let report = try await b.sync()
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(report.failures.map(\.segment) == [segments[1].fileName])
+            let reason = try #require(report.failures.first?.reason)
+            #expect(reason.contains(planted == .sparseTwoGigabytes ? "larger than 32 MiB" : "not"), "\(reason)")
+            #expect(report.received == 2)
+        }
+    }
+
+    @Test func aHubJsonThatIsAFifoOrALinkIsRefusedWithoutWaiting() async throws {
+        try await withTemporaryDirectory { folder in
+            let (_, _, hub, key) = try await twoMachines(folder)
+            let descriptor = hub.location + "/journal-hub-v1/hub.json"
+            let saved = try Data(contentsOf: URL(fileURLWithPath: descriptor))
+            try FileManager.default.removeItem(atPath: descriptor)
+            #expect(mkfifo(descriptor, 0o600) == 0)
+            #expect(throws: SyncError.self) { _ = try FolderHub.open(folder: hub.location, key: key) }
+            try FileManager.default.removeItem(atPath: descriptor)
+            try saved.write(to: URL(fileURLWithPath: folder + "/elsewhere.json"))
+            try FileManager.default.createSymbolicLink(atPath: descriptor, withDestinationPath: folder + "/elsewhere.json")
+            let refusal = #expect(throws: SyncError.self) { _ = try FolderHub.open(folder: hub.location, key: key) }
+            #expect("\(refusal.map { $0 } as Any)".contains("symbolic link"))
+        }
+    }
+
+    @Test func aDeviceFolderThatIsALinkDoesNotSendSegmentsElsewhere() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, _, hub, _) = try await twoMachines(folder)
+            let own = hub.deviceFolder(a.store.deviceID)
+            try FileManager.default.moveItem(atPath: own, toPath: folder + "/moved")
+            try FileManager.default.createDirectory(atPath: folder + "/elsewhere", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: own, withDestinationPath: folder + "/elsewhere")
+            _ = try await a.store.add(drink("cola"))
+            let refusal = await #expect(throws: SyncError.self) { try await a.sync() }
+            #expect(refusal?.description.contains("symbolic link") == true, "\(String(describing: refusal))")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/elsewhere").isEmpty)
+        }
+    }
+
+    @Test func aRecordThatBreaksTheRulesIsRefusedAloneAndTheSameWayEverywhere() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            let c = try await Machine.make(folder, name: "c", hubFolder: folder + "/hub", key: key)
+            let good = try await a.store.add(drink(note: "fine"))
+            try await a.sync()
+            // A device (an older journal, or a crafted one) publishes records no journal may hold: a
+            // time in the year -381281, a 5000-character note, a custom drink shadowing espresso.
+            let hub = a.engine.hub as! FolderHub
+            let device = DeviceID(rawValue: UUIDText.random())
+            let clock = "\(HybridTimestamp(milliseconds: 1_795_262_400_000).rawValue)"
+            let plaintext = """
+                {"drinks": [
+                  ["11111111-1111-4111-8111-111111111111", "espresso", 64, -12_094_000_000_000_000, null, 0, "\(clock)", "\(device)"],
+                  ["22222222-2222-4222-8222-222222222222", "espresso", 64, 1795200000000, "\(String(repeating: "n", count: 5000))", 0, "\(clock)", "\(device)"],
+                  ["33333333-3333-4333-8333-333333333333", "black-tea", 47, 1795200000000, "kept", 0, "\(clock)", "\(device)"]],
+                 "kinds": [["espresso", 0, 0, "\(clock)", "\(device)"], ["mate", 80, 0, "\(clock)", "\(device)"]]}
+                """.replacingOccurrences(of: "_", with: "")
+            let name = SegmentName(first: 1, last: 5)
+            let sealed = try SegmentSeal.seal(Array(plaintext.utf8), format: 2, key: key, device: device, name: name)
+            _ = try hub.write(sealed, as: name, of: device)
+            for machine in [b, c] {
+                let report = try await machine.sync()
+                #expect(report.failures.isEmpty)
+                #expect(report.refused.map(\.kind) == ["drink", "drink", "custom drink"])
+                #expect(report.refused.contains { $0.reason.contains("between 1900 and 2199") })
+                #expect(report.refused.contains { $0.reason.contains("at most 1000 characters") })
+                #expect(report.refused.contains { $0.reason.contains("built-in drink") })
+                #expect(try await machine.store.anchors(hubID: hub.id)[device] == 5)
+                #expect(Set(try await machine.store.drinks().map(\.note)) == [good.note, "kept"])
+                #expect(try await machine.store.catalog().kind(named: "espresso")?.caffeineMg == 64)
+            }
+            #expect(try await b.state() == c.state())
+            #expect(try await b.kinds() == c.kinds())
+        }
+    }
+
+    @Test func aDeviceWritesAgainWhatDisappearedOrChangedInItsLog() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, hub, _) = try await twoMachines(folder)
+            for minute in 10..<12 { _ = try await a.store.add(drink(minute: Int64(minute))) }
+            try await a.sync()
+            let segments = try hub.log(of: a.store.deviceID).names
+            #expect(segments.count == 4)
+            let own = hub.deviceFolder(a.store.deviceID)
+            // A sync tool loses the second segment; the third is damaged.
+            try FileManager.default.removeItem(atPath: own + "/" + segments[1].fileName)
+            var damaged = try Data(contentsOf: URL(fileURLWithPath: own + "/" + segments[2].fileName))
+            damaged[damaged.count / 2] ^= 0x40
+            try damaged.write(to: URL(fileURLWithPath: own + "/" + segments[2].fileName))
+
+            let waiting = try await b.sync()
+            #expect(waiting.waiting.map { [$0.first, $0.last] } == [[segments[1].first, segments[1].last]])
+            #expect(waiting.summary.contains("are not on the hub yet (missing since"), "\(waiting.summary)")
+            #expect(try await b.store.waiting(hubID: hub.id).count == 1)
+
+            let healed = try await a.sync()
+            #expect(healed.republished.sorted() == [segments[1].fileName, segments[2].fileName])
+            #expect(healed.setAside.map(\.name) == [segments[2].fileName])
+            #expect(try FileManager.default.fileExists(atPath: hub.location + "/journal-hub-v1/set-aside/\(a.store.deviceID)/\(segments[2].fileName)"))
+            let caught = try await b.sync()
+            #expect(caught.waiting.isEmpty && caught.failures.isEmpty)
+            #expect(try await b.state() == a.state())
+            #expect(try await b.store.waiting(hubID: hub.id).isEmpty)
+            // The next sync has nothing to mend.
+            let again = try await a.sync()
+            #expect(again.republished.isEmpty && again.setAside.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["000000000003-000000000003.seg", "3-3.seg", "000000000001-000000000009.seg", "notes.txt",
+                      "000000000001-000000000002.sync-conflict-20261121-101010-ABCDEFG.seg"])
+    func aFileTheDeviceDidNotWriteIsSetAsideAndBlocksNobody(name: String) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, hub, _) = try await twoMachines(folder)
+            let own = hub.deviceFolder(a.store.deviceID)
+            try Data("x\n".utf8).write(to: URL(fileURLWithPath: own + "/" + name))
+            // Readers pass over it to the segments that open; one claiming positions past the device's
+            // last is reported (a reader cannot tell it from a segment still to come) until its device
+            // sets it aside.
+            let read = try await b.sync()
+            #expect(read.failures.allSatisfy { $0.segment == name }, "\(read.failures)")
+            #expect(read.received == 6)
+            // Its device sets it aside, by its real name, and stays a healthy device (not a "copy").
+            _ = try await a.store.add(drink("cola"))
+            let report = try await a.sync()
+            #expect(report.setAside.map(\.name) == [name])
+            #expect(report.published == 1)
+            #expect(!FileManager.default.fileExists(atPath: own + "/" + name))
+            let after = try await b.sync()
+            #expect(after.received == 1 && after.failures.isEmpty)
+            #expect(try await b.state() == a.state())
+        }
+    }
+}
