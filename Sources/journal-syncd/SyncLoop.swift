@@ -57,6 +57,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     throw reason
                 case .stop:
                     logger.info("stopped after the segment in flight")
+                    return
                 }
             }
             if plan.pingWatchdog { notifier.watchdog() }

@@ -65,20 +65,23 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let (reader, hub, key) = try await Self.publishedHub(folder, count: 12)
             let socket = try NotifySocket(path: folder + "/notify.sock")
-            // Each segment takes 120 ms; the watchdog wants a ping every 50 ms. Before the first
+            // Each segment takes 150 ms; the watchdog wants a ping every 50 ms. Before the first
             // segment, the hub hangs for 600 ms without any progress.
-            let slow = SlowHub(base: hub, delay: .milliseconds(120), stallBeforeFirstRead: .milliseconds(600))
+            let slow = SlowHub(base: hub, delay: .milliseconds(150), stallBeforeFirstRead: .milliseconds(600))
             try await testGracefulShutdown { trigger in
                 let service = Self.service(reader, notifySocket: socket.path, watchdog: .milliseconds(50), hub: slow, key: key)
                 let running = Task { try await service.run() }
                 defer { trigger.triggerGracefulShutdown() }
+                // Only the socket is read here (the store is busy syncing): arrival times are send times.
                 var pings: [ContinuousClock.Instant] = []
                 var readyAt: ContinuousClock.Instant?
-                let deadline = ContinuousClock.now + .seconds(20)
-                while ContinuousClock.now < deadline, try await reader.drinks().count < 12 || slow.reads < 12 {
+                let deadline = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < deadline {
                     guard let message = socket.receive(timeout: .milliseconds(100)) else { continue }
                     if message == "READY=1" { readyAt = .now }
                     if message == "WATCHDOG=1" { pings.append(.now) }
+                    // The loop says how the sync went once it is over.
+                    if message.hasPrefix("STATUS=Last sync") { break }
                 }
                 trigger.triggerGracefulShutdown()
                 try await running.value
@@ -86,8 +89,9 @@ import TestSupport
                 let start = try #require(readyAt)
                 // Ticks come to the loop while it is stuck in the sync: none is answered.
                 #expect(pings.filter { $0 > start + .milliseconds(100) && $0 < stalledUntil - .milliseconds(100) }.isEmpty, "\(pings)")
-                // Once segments flow, pings flow: about one per segment (120 ms) at least.
-                #expect(pings.filter { $0 > stalledUntil }.count >= 6, "\(pings.count) pings")
+                // Once segments flow, pings flow: about one per segment (150 ms), however busy the machine.
+                #expect(pings.filter { $0 > stalledUntil }.count >= 5, "\(pings.count) pings")
+                #expect(try await reader.drinks().count == 12)
             }
         }
     }
