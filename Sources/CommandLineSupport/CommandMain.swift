@@ -7,7 +7,7 @@ extension AsyncParsableCommand {
     /// Parses the command line and runs the command with `executor` preferred for its tasks, then
     /// exits by the one error policy: parsing errors, `--help` and `--version` are the argument
     /// parser's to print; every other failure is `program: message` and its exit status.
-    public static func runAsMain(program: String, executor: SerialThreadExecutor) async {
+    @MainActor public static func runAsMain(program: String, executor: SerialThreadExecutor) async {
         // A closed pipe is seen as EPIPE on the write, which ends the command quietly, rather than as
         // a signal that kills it.
         signal(SIGPIPE, SIG_IGN)

@@ -11,7 +11,7 @@ struct DispatchTimerClock: Clock {
 
     /// True for deadlines on the wall clock, false for the monotonic clock.
     var wall = true
-    private let queue = DispatchQueue(label: "journal-syncd.timers")
+    private let queue = DispatchQueue(label: "journal-syncd.timers", qos: .utility)
 
     var now: Instant { .now }
     var minimumResolution: Duration { .milliseconds(1) }

@@ -13,7 +13,7 @@ final class Inotify: Sendable {
     }
 
     private let descriptor: Int32
-    private let queue = DispatchQueue(label: "journal-syncd.inotify")
+    private let queue = DispatchQueue(label: "journal-syncd.inotify", qos: .utility)
 
     init() throws(WatcherError) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
