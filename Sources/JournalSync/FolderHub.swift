@@ -19,25 +19,64 @@ public struct FolderHub: Hub {
 
     public let id: String
     public let location: String
+    /// Shared between users (a group): what devices write is readable and writable by the group, as
+    /// git's `core.sharedRepository = group`; otherwise by its owner alone.
+    public let isShared: Bool
     let files: FolderAccess
 
-    init(id: String, location: String) {
+    init(id: String, location: String, shared: Bool = false) {
         self.id = id
         self.location = location
-        files = FolderAccess(location: location, folderMode: 0o700, fileMode: 0o600)
+        isShared = shared
+        files = FolderAccess(location: location, folderMode: shared ? 0o2770 : 0o700, fileMode: shared ? 0o660 : 0o600)
     }
 
     /// True when `folder` holds a hub (of any format). A hub folder without its `hub.json` is one a
     /// sync tool is still copying: neither a hub to open nor a place to make one.
     public static func exists(in folder: String) throws(SyncError) -> Bool {
-        if FileSystem.exists(folder + "/" + folderName + "/hub.json") { return true }
-        if FileSystem.exists(folder + "/" + folderName) {
+        if try present(folder + "/" + folderName + "/hub.json") { return true }
+        if try present(folder + "/" + folderName) {
             throw SyncError.corruptHub(
                 hub: folder,
                 problem: "\(folderName) is there but its hub.json is not (a sync tool may still be copying it); "
                     + "wait for it to arrive, or remove \(folderName) if it is left over")
         }
         return false
+    }
+
+    /// True when something is at `path`; a permission refused is said as what it is, not taken for
+    /// nothing there.
+    private static func present(_ path: String) throws(SyncError) -> Bool {
+        var info = stat()
+        if lstat(path, &info) == 0 { return true }
+        if errno == EACCES { throw SyncError.permissionDenied(path: path) }
+        return false
+    }
+
+    /// Paths in the hub that users of this machine other than its owner can read (for a shared hub,
+    /// users outside its group): a sync tool that ignores permissions made them 0644 and 0755. Up to
+    /// `limit` of them, with the number found.
+    public func exposedPaths(limit: Int = 5) -> (paths: [String], count: Int) {
+        let mask: mode_t = isShared ? 0o007 : 0o077
+        var found: [String] = []
+        var count = 0
+        func check(_ components: [String], _ name: String) {
+            var info = stat()
+            let path = ([location] + components + [name]).joined(separator: "/")
+            guard lstat(path, &info) == 0, info.st_mode & mask & 0o444 != 0 else { return }
+            count += 1
+            if found.count < limit { found.append(path + " (" + String(info.st_mode & 0o7777, radix: 8) + ")") }
+        }
+        check([], Self.folderName)
+        check([Self.folderName], "hub.json")
+        check([Self.folderName], "devices")
+        for device in (try? files.names(in: [Self.folderName, "devices"])) ?? [] {
+            check([Self.folderName, "devices"], device)
+            for name in (try? files.names(in: [Self.folderName, "devices", device])) ?? [] {
+                check([Self.folderName, "devices", device], name)
+            }
+        }
+        return (found, count)
     }
 
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
@@ -48,12 +87,12 @@ public struct FolderHub: Hub {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: format)
         }
         guard descriptor.keyCheck == key.check else { throw SyncError.wrongKey(hub: location) }
-        return FolderHub(id: descriptor.hubID, location: location)
+        return FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
     }
 
     /// Makes a new, empty hub in `folder` (made 0700 when missing) for `key`.
-    public static func create(folder: String, key: SyncKey) throws(SyncError) -> FolderHub {
-        let hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder))
+    public static func create(folder: String, key: SyncKey, shared: Bool = false) throws(SyncError) -> FolderHub {
+        let hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder), shared: shared)
         try hub.makeHere(key: key)
         return hub
     }
@@ -63,7 +102,7 @@ public struct FolderHub: Hub {
         do {
             try FileSystem.makeFolders(location, mode: 0o700)
             _ = try files.folder([Self.folderName, "devices"], creating: true)
-            let descriptor = HubDescriptor(format: Self.format, hubID: id, keyCheck: key.check)
+            let descriptor = HubDescriptor(format: Self.format, hubID: id, keyCheck: key.check, shared: isShared ? true : nil)
             // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
             try files.writeNew(descriptor.encoded, as: "hub.json", in: [Self.folderName])
         } catch {
@@ -135,6 +174,18 @@ public struct FolderHub: Hub {
         try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
     }
 
+    /// A segment's temporary (`.NAME.seg.tmp-HEX`) left by a write that died; a sync tool would copy it
+    /// to every machine. Other tools' dot-names are left alone.
+    public func removeLeftovers(of device: DeviceID) throws {
+        let names: [String]
+        do { names = try files.names(in: deviceComponents(device)) } catch where error.isMissing { return } catch {
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+        }
+        for name in names where name.hasPrefix(".") && name.contains(".seg.tmp-") {
+            try hubCall { try files.remove(name, in: deviceComponents(device)) }
+        }
+    }
+
     /// The folder of `device`'s log, also what the daemon watches for new segments.
     public func deviceFolder(_ device: DeviceID) -> String { devicesFolder + "/" + device.rawValue }
 
@@ -161,49 +212,5 @@ public struct FolderHub: Hub {
         } catch {
             throw SyncError.hubUnavailable(hub: location, reason: "\(error)")
         }
-    }
-}
-
-/// `hub.json`: the hub's format, id and key check.
-struct HubDescriptor: Codable, Equatable {
-    let format: Int
-    let hubID: String
-    let keyCheck: String
-
-    enum CodingKeys: String, CodingKey {
-        case format
-        case hubID = "hub_id"
-        case keyCheck = "key_check"
-    }
-
-    var encoded: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return Array((try? encoder.encode(self)) ?? Data()) + [10]
-    }
-
-    static func read(from files: FolderAccess, hub: String) throws(SyncError) -> HubDescriptor {
-        let bytes: [UInt8]
-        do { bytes = try files.read("hub.json", in: [FolderHub.folderName], limit: FolderHub.descriptorLimit, what: "a hub.json") } catch {
-            if error.isMissing { throw SyncError.hubUnavailable(hub: hub, reason: "there is no hub there (no \(error.path))") }
-            if error.kind == .badData { throw SyncError.corruptHub(hub: hub, problem: "hub.json: \(error.reason)") }
-            throw SyncError.hubUnavailable(hub: hub, reason: error.reason)
-        }
-        // The format first: a newer one may lay out the rest differently, so say that before anything else.
-        guard let version = try? JSONDecoder().decode(FormatOnly.self, from: Data(bytes)) else {
-            throw SyncError.corruptHub(hub: hub, problem: "hub.json is not valid JSON with a format number")
-        }
-        guard (1..<1_000_000).contains(version.format) else {
-            throw SyncError.corruptHub(hub: hub, problem: "hub.json has no usable format number")
-        }
-        if version.format > FolderHub.format { return HubDescriptor(format: version.format, hubID: "", keyCheck: "") }
-        guard let descriptor = try? JSONDecoder().decode(HubDescriptor.self, from: Data(bytes)),
-            !descriptor.hubID.isEmpty, !descriptor.keyCheck.isEmpty
-        else { throw SyncError.corruptHub(hub: hub, problem: "hub.json lacks its id or key check") }
-        return descriptor
-    }
-
-    private struct FormatOnly: Decodable {
-        let format: Int
     }
 }

@@ -23,6 +23,9 @@ public protocol Hub: Sendable {
     func remove(_ segment: SegmentName, of device: DeviceID) throws
     /// Moves a file this device did not write out of its log, keeping it for a person to look at.
     func setAside(_ name: String, of device: DeviceID) throws
+    /// Removes what writes to this device's log left half done (a process killed while writing).
+    /// Called under the sync lock, when nothing of this device writes its log.
+    func removeLeftovers(of device: DeviceID) throws
 }
 
 /// A device's log as the hub holds it.
@@ -32,7 +35,6 @@ public struct DeviceLog: Sendable, Equatable {
     /// Names in the log that are not segments a journal writes (a junk file, a sync tool's conflict
     /// copy); dot-named temporaries are not listed.
     public var strays: [String] = []
-
     public init(segments: [SegmentEntry] = [], strays: [String] = []) {
         self.segments = segments
         self.strays = strays

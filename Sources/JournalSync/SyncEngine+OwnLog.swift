@@ -14,6 +14,7 @@ extension SyncEngine {
     /// reached the hub, forgotten if not (its changes are still to publish).
     func checkOwnLog(publishedThrough: Int64, into report: inout SyncReport, progress: SyncProgress) async throws {
         let device = store.deviceID
+        try hub.removeLeftovers(of: device)
         let log = try hub.log(of: device)
         for stray in log.strays {
             try hub.setAside(stray, of: device)

@@ -42,6 +42,7 @@ public actor SyncEngine {
         report.at = store.clock.now()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, into: &report, progress: progress)
         try await publish(into: &report, progress: progress)
+        try await compactOwnLog(into: &report, progress: progress)
         try await pull(into: &report, progress: progress)
         return report
     }

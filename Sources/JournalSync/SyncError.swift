@@ -22,10 +22,12 @@ public enum SyncError: JournalFailure, Equatable {
     case unusableFile(hub: String, reason: String)
     case keyUnprotected(path: String, problem: KeyFileProblem)
     case noHubToJoin(hub: String)
+    case permissionDenied(path: String)
 
     public var kind: FailureKind {
         switch self {
         case .keyRequiredToJoin, .noHubToJoin: return .usage
+        case .permissionDenied: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
         case .keyUnprotected: return .setup
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
@@ -41,10 +43,11 @@ public enum SyncError: JournalFailure, Equatable {
         case .wrongKey: return .useTheHubsKey
         case .copiedDatabase, .copiedFile: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
-        case .hubReplaced: return .joinHub
+        case .hubReplaced: return .rejoinHub
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed, .unusableFile,
             .keyUnprotected, .noHubToJoin:
             return nil
+        case .permissionDenied: return .shareHub
         }
     }
 
@@ -84,6 +87,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .keyUnprotected(let path, .owner(let uid)):
             return "the sync key \(path) belongs to another user (uid \(uid)), so it was not used. Make it yours with: "
                 + "chown \(geteuid()) '\(path)' && chmod 600 '\(path)'"
+        case .permissionDenied(let path):
+            return "permission denied: \(path) belongs to another user, who has not shared it with you."
         case .noHubToJoin(let hub):
             return "there is no hub in \(hub) yet, and a key was given to join one, so nothing was made (a new hub "
                 + "there would split your machines between two hubs). If a sync tool such as Syncthing or Dropbox is "
@@ -92,7 +97,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .unusableFile(let hub, let reason):
             return "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
         case .hubReplaced(let hub):
-            return "\(hub) holds another hub than the one this journal joined (its id changed)."
+            return "\(hub) holds another hub than the one this journal joined (its hub.json changed: two machines made a "
+                + "hub there, and a sync tool kept the other one's)."
         case .segmentExists(let name):
             return "segment \(name) is already on the hub; another copy of this journal wrote it."
         case .segmentsFailed(let failures):

@@ -18,7 +18,7 @@ public enum SyncJoin {
     /// machine's hub); without it this machine's key is used, or made for a new hub. Whole or not at
     /// all: a new hub and a new key file are written in the journal's join transaction, and removed
     /// again if it does not commit, so a failure leaves the key, the journal and the folder as they were.
-    public static func join(folder: String, givenKey: SyncKey?, store: JournalStore) async throws -> Outcome {
+    public static func join(folder: String, givenKey: SyncKey?, shared: Bool = false, store: JournalStore) async throws -> Outcome {
         let keyPath = try SyncSetup.keyPath()
         let localKey = try SyncSetup.loadKey(keyPath)
         let exists = try FolderHub.exists(in: folder)
@@ -33,7 +33,7 @@ public enum SyncJoin {
             // copying it), making one would split the devices between two hubs.
             guard givenKey == nil else { throw SyncError.noHubToJoin(hub: FileSystem.absolute(folder)) }
             key = localKey ?? SyncKey()
-            hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder))
+            hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder), shared: shared)
         }
         let previousKey = try FileSystem.exists(keyPath) ? FileSystem.readFile(keyPath, limit: 4096, what: "a key file") : nil
         let wrote = Mutex<(hub: Bool, key: Bool)>((false, false))

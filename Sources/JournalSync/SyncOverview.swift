@@ -13,12 +13,25 @@ public struct SyncOverview: Sendable {
     /// Why the hub could not be read, when it could not: the rest is still shown.
     public let hubProblem: String?
     public let devices: [DeviceState]
+    /// Hub files and folders other users can read, and how many there are.
+    public let exposed: (paths: [String], count: Int)
+    /// True for a hub shared between the users of a group.
+    public let hubIsShared: Bool
 
     /// One other device: how far its log was applied here, and how far it goes on the hub.
     public struct DeviceState: Sendable {
         public let device: DeviceID
         public let appliedPosition: Int64
         public let hubPosition: Int64?
+    }
+
+    /// The paragraph `journal sync status` shows when hub files are readable by others, or nil.
+    public var exposureWarning: String? {
+        guard exposed.count > 0 else { return nil }
+        return "\(exposed.count) file\(exposed.count == 1 ? "" : "s") and folders of the hub can be read by other users of "
+            + "this machine, such as \(exposed.paths.joined(separator: ", ")): a sync tool that ignores permissions made "
+            + "them so. What they hold is encrypted, but who syncs how often is not. Fix it with: "
+            + "chmod -R \(hubIsShared ? "o" : "go")-rwx '\(hub)/journal-hub-v1'"
     }
 
     /// Gathers the overview of `store`'s sync; refused when the journal is not joined.
@@ -28,8 +41,14 @@ public struct SyncOverview: Sendable {
         let anchors = try await store.anchors(hubID: joined.hubID)
         var available: [DeviceID: Int64] = [:]
         var hubProblem: String?
+        var exposed: (paths: [String], count: Int) = ([], 0)
+        var shared = false
         do {
             let engine = try await SyncSetup.engine(for: store)
+            if let folder = engine.hub as? FolderHub {
+                exposed = folder.exposedPaths()
+                shared = folder.isShared
+            }
             for device in try engine.hub.devices() where device != store.deviceID {
                 available[device] = try engine.hub.log(of: device).names.map(\.last).max() ?? 0
             }
@@ -42,7 +61,7 @@ public struct SyncOverview: Sendable {
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
-            hubProblem: hubProblem, devices: devices)
+            hubProblem: hubProblem, devices: devices, exposed: exposed, hubIsShared: shared)
     }
 
     public var json: JSONValue {
@@ -54,6 +73,7 @@ public struct SyncOverview: Sendable {
             ("daemon_running", .bool(daemonPID != nil)),
             ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
             ("hub_problem", .optional(hubProblem)),
+            ("readable_by_others", .array(exposed.paths.map { .string($0) })),
             ("devices", .array(devices.map { state in
                 .object([
                     ("device", .string(state.device.rawValue)), ("applied_position", .integer(state.appliedPosition)),

@@ -23,6 +23,8 @@ public struct SyncReport: Sendable, Equatable {
     public var setAside: [SetAsideFile] = []
     /// This device's segments that were missing or damaged on the hub, written again.
     public var republished: [String] = []
+    /// Pairs of this device's segments replaced by one, keeping its log small.
+    public var segmentsMerged = 0
     /// Devices whose next segment is not on the hub yet (a sync tool still copying it).
     public var waiting: [SegmentGap] = []
     /// When the sync ran: how long a device has been waited for is counted to here.

@@ -112,12 +112,21 @@ import TestSupport
             try journal.run("add", "chai", "--at", "9:00")
             let export = try journal.run("export").stdout
             try journal.run("drinks", "rm", "chai")
-            let fresh = JournalCLI(home: folder + "/b")
-            let elsewhere = try fresh.run(["import", "-"], stdin: export)
-            #expect(elsewhere.status == 65)
-            #expect(elsewhere.stderr.contains("journal drinks add NAME --mg N"))
-            try fresh.run("drinks", "add", "chai", "--mg", "40")
-            #expect(try fresh.run(["import", "-"], stdin: export).stdout == "Imported 1 drink.\n")
+            // The export carries the drink of one's own it needs: a fresh journal learns it.
+            for format in ["json", "csv"] {
+                let fresh = JournalCLI(home: folder + "/fresh-" + format)
+                let exported = try journal.run("export", "--format", format).stdout
+                let elsewhere = try fresh.run(["import", "-"], stdin: exported)
+                #expect(elsewhere.stdout == "Imported 1 drink.\n", "\(elsewhere.stderr)")
+                #expect(try fresh.run("drinks").stdout.contains("chai"))
+                #expect(try fresh.run("add", "chai").status == 0)
+            }
+            // Without the definition, an unknown drink is still refused with the way to define it.
+            let bare = export.replacingOccurrences(of: ",\n    \"drink_serving_mg\" : 40", with: "")
+                .replacingOccurrences(of: "\"drink_serving_mg\": 40", with: "")
+            #expect(!bare.contains("drink_serving_mg"), "\(bare)")
+            let refused = try JournalCLI(home: folder + "/b").run(["import", "-"], stdin: bare)
+            #expect(refused.status == 65 && refused.stderr.contains("journal drinks add NAME --mg N"), "\(refused.stderr)")
             let again = JournalCLI(home: folder + "/a")
             let copy = try again.run(["import", "-"], stdin: export)
             #expect(copy.stdout == "Imported 0 drinks (1 already in the journal).\n", "\(copy.stderr)")

@@ -13,15 +13,15 @@ import Testing
 
     @Test func jsonExportReadsBackExactly() throws {
         let text = DrinkExchange.jsonArray(drinks)
-        #expect(try DrinkExchange.parse(Array(text.utf8), catalog: .builtIn, now: now) == drinks)
+        #expect(try DrinkExchange.parse(Array(text.utf8), catalog: .builtIn, now: now).drinks == drinks)
         #expect(text.contains("\"caffeine_mg\": 64,"))
         #expect(!text.contains("\"note\": null"))
     }
 
     @Test func csvExportReadsBackExactly() throws {
         let text = DrinkExchange.csv(drinks)
-        #expect(text.hasPrefix("id,drink,caffeine_mg,consumed_at,note\r\n"))
-        #expect(try DrinkExchange.parse(Array(text.utf8), catalog: .builtIn, now: now) == drinks)
+        #expect(text.hasPrefix("id,drink,caffeine_mg,consumed_at,note,drink_serving_mg\r\n"))
+        #expect(try DrinkExchange.parse(Array(text.utf8), catalog: .builtIn, now: now).drinks == drinks)
     }
 
     @Test(arguments: [
@@ -48,7 +48,7 @@ import Testing
 
     @Test func aRepeatedIDMustRepeatTheSameDrink() throws {
         let twice = drinks + [drinks[0]]
-        #expect(try DrinkExchange.parse(Array(DrinkExchange.jsonArray(twice).utf8), catalog: .builtIn, now: now) == drinks)
+        #expect(try DrinkExchange.parse(Array(DrinkExchange.jsonArray(twice).utf8), catalog: .builtIn, now: now).drinks == drinks)
         var changed = drinks[0]
         changed.caffeineMg = 1
         let error = #expect(throws: ImportFormatError.self) {

@@ -137,6 +137,7 @@ final class SlowHub: Hub, @unchecked Sendable {
 
     func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
     func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
+    func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

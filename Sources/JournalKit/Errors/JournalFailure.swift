@@ -47,6 +47,10 @@ public enum Remedy: Sendable, Equatable {
     case showSettings
     /// Join the journal to a hub.
     case joinHub
+    /// Join the hub that is in the folder now, with its key, in place of the one joined before.
+    case rejoinHub
+    /// Share a hub between users: made shared, in a folder of a group they are in.
+    case shareHub
     /// Bring the hub's key from a machine that syncs and join with it.
     case joinWithKey
     /// Use the key of the hub (printed on a machine that syncs with it).

@@ -1,143 +1,40 @@
-import FoundationEssentials
-
 /// The journal's exchange format, shared by `--json` output, `export` and `import`: a drink is
 /// `{"id", "drink", "caffeine_mg", "consumed_at", "note"}` with an ISO 8601 time and offset; CSV has a
-/// header row with the same names.
+/// header row with the same names. In an export, a drink of the person's own also carries
+/// `drink_serving_mg`, its definition, so the export imports into a journal that lacks it.
 public enum DrinkExchange {
-    public static let fields = ["id", "drink", "caffeine_mg", "consumed_at", "note"]
+    public static let fields = ["id", "drink", "caffeine_mg", "consumed_at", "note", "drink_serving_mg"]
 
     /// The largest export `journal import` reads: over a million drinks, and still memory a laptop has.
     public static let importSizeLimit = 256 * 1024 * 1024
 
-    public static func json(_ drink: Drink) -> JSONValue {
+    /// A drink as JSON; `serving` is its custom drink's caffeine per serving, for an export.
+    public static func json(_ drink: Drink, serving: Double? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .string(drink.id.rawValue)), ("drink", .string(drink.kind)),
             ("caffeine_mg", .number(drink.caffeineMg)), ("consumed_at", .string(LocalTime.iso8601(drink.consumedAt))),
         ]
         if let note = drink.note { members.append(("note", .string(note))) }
+        if let serving { members.append(("drink_serving_mg", .number(serving))) }
         return .object(members)
     }
 
-    public static func jsonArray(_ drinks: [Drink]) -> String {
-        JSONValue.array(drinks.map(json)).prettyText + "\n"
+    /// The drinks as a JSON array; `servings` gives the custom drinks' servings, by name, for an export.
+    public static func jsonArray(_ drinks: [Drink], servings: [String: Double] = [:]) -> String {
+        JSONValue.array(drinks.map { json($0, serving: servings[$0.kind]) }).prettyText + "\n"
     }
 
     /// The drinks as CSV with a header row; `forTerminal` shows what would act on a terminal escaped.
-    public static func csv(_ drinks: [Drink], forTerminal: Bool = false) -> String {
+    public static func csv(_ drinks: [Drink], servings: [String: Double] = [:], forTerminal: Bool = false) -> String {
         var text = CSV.line(fields)
-        let isText = [true, true, false, true, true]
+        let isText = [true, true, false, true, true, false]
         for drink in drinks {
             text += CSV.line(
                 [
                     drink.id.rawValue, drink.kind, JSONValue.format(drink.caffeineMg),
-                    LocalTime.iso8601(drink.consumedAt), drink.note ?? "",
+                    LocalTime.iso8601(drink.consumedAt), drink.note ?? "", servings[drink.kind].map(JSONValue.format) ?? "",
                 ], text: isText, forTerminal: forTerminal)
         }
         return text
-    }
-
-    /// Reads an export (JSON when it starts with `[`, CSV otherwise). Every record is checked, the
-    /// first bad one is reported with its place in the file, and then nothing is imported.
-    public static func parse(
-        _ bytes: [UInt8], catalog: DrinkCatalog, now: Timestamp
-    ) throws(ImportFormatError) -> [Drink] {
-        let records: [(location: String, fields: [String: String?])]
-        let first = bytes.first(where: { ![32, 9, 10, 13, 0xEF, 0xBB, 0xBF].contains($0) })
-        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
-            records = try jsonRecords(bytes)
-        } else {
-            records = try csvRecords(bytes)
-        }
-        var byID: [DrinkID: Drink] = [:]
-        var drinks: [Drink] = []
-        for record in records {
-            let drink = try drink(from: record.fields, at: record.location, catalog: catalog, now: now)
-            if let earlier = byID[drink.id] {
-                guard earlier == drink else {
-                    throw ImportFormatError(
-                        location: record.location, problem: "id \(drink.id) appears earlier with different values")
-                }
-                continue
-            }
-            byID[drink.id] = drink
-            drinks.append(drink)
-        }
-        return drinks
-    }
-
-    private static func jsonRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
-        let elements: [ImportedFields]
-        do {
-            elements = try JSONDecoder().decode([ImportedFields].self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw ImportFormatError(decoding: error)
-        } catch {
-            throw ImportFormatError(location: "the file", problem: "\(error)")
-        }
-        return elements.enumerated().map { ("element \($0.offset + 1)", $0.element.fields) }
-    }
-
-    private static func csvRecords(_ bytes: [UInt8]) throws(ImportFormatError) -> [(location: String, fields: [String: String?])] {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.prefix(4096).contains(0) {
-            throw ImportFormatError(
-                location: "the file", problem: "it is UTF-16 or binary, not UTF-8 text; save the export as UTF-8 and import that")
-        }
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let rows = try CSV.records(text)
-        guard let header = rows.first else {
-            throw ImportFormatError(location: "the file", problem: "it is empty; an export has at least its header line")
-        }
-        let names = header.fields.map { $0.trimmingSpaces.lowercased() }
-        for required in ["id", "drink", "caffeine_mg", "consumed_at"] where !names.contains(required) {
-            throw ImportFormatError(
-                location: "line 1", problem: "the header has no '\(required)' column (expected \(fields.joined(separator: ",")))")
-        }
-        return try rows.dropFirst().map { row throws(ImportFormatError) in
-            guard row.fields.count == names.count else {
-                throw ImportFormatError(
-                    location: "line \(row.line)", problem: "\(row.fields.count) fields where the header has \(names.count)")
-            }
-            var fields: [String: String?] = [:]
-            for (name, value) in zip(names, row.fields) {
-                fields[name] = value.isEmpty && name == "note" ? .some(nil) : CSV.unguarded(value)
-            }
-            return ("line \(row.line)", fields)
-        }
-    }
-
-    private static func drink(
-        from fields: [String: String?], at location: String, catalog: DrinkCatalog, now: Timestamp
-    ) throws(ImportFormatError) -> Drink {
-        func fail(_ problem: String) -> ImportFormatError { ImportFormatError(location: location, problem: problem) }
-        if let unknown = fields.keys.sorted().first(where: { !DrinkExchange.fields.contains($0) }) {
-            throw fail("unknown field '\(unknown)' (the fields are \(DrinkExchange.fields.joined(separator: ", ")))")
-        }
-        func required(_ key: String) throws(ImportFormatError) -> String {
-            guard case let value?? = fields[key], !value.trimmingSpaces.isEmpty else { throw fail("\(key) is missing") }
-            return value.trimmingSpaces
-        }
-        let idText = try required("id")
-        guard let id = UUIDText.canonical(idText) else { throw fail("id '\(idText)' is not a UUID") }
-        let name = try required("drink")
-        let kind: DrinkKind
-        do { kind = try catalog.resolve(name) } catch { throw ImportFormatError(location: location, failure: error) }
-        let mgText = try required("caffeine_mg")
-        guard let mg = Double(mgText) else { throw fail("caffeine_mg '\(mgText)' is not a number") }
-        let timeText = try required("consumed_at")
-        guard ISO8601Reader.looksLikeDate(timeText) else {
-            throw fail("consumed_at '\(timeText)' is not an ISO 8601 time such as 2026-11-21T08:30:00+01:00")
-        }
-        let consumedAt: Timestamp
-        do { consumedAt = try ISO8601Reader.parse(timeText) } catch { throw fail(error.description) }
-        guard consumedAt <= now + TimeExpression.futureTolerance else {
-            throw fail("consumed_at \(timeText) is in the future")
-        }
-        let note = fields["note"].flatMap { $0 }
-        let drink = Drink(
-            id: DrinkID(rawValue: id), kind: kind.name, caffeineMg: mg,
-            consumedAt: consumedAt, note: note?.isEmpty == true ? nil : note)
-        do { try drink.validate() } catch { throw ImportFormatError(location: location, failure: error) }
-        return drink
     }
 }

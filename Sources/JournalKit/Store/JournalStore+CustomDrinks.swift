@@ -21,6 +21,14 @@ extension JournalStore {
         DrinkCatalog(kinds: DrinkCatalog.builtIn.kinds + (try customDrinks(includingRemoved: true).map(\.catalogKind)))
     }
 
+    /// The caffeine of one serving of each drink the user defined (removed ones too), by name: what an
+    /// export carries so that it imports into a journal without them.
+    public func customServings() throws -> [String: Double] {
+        var servings: [String: Double] = [:]
+        for drink in try customDrinks(includingRemoved: true) { servings[drink.name] = drink.caffeineMg }
+        return servings
+    }
+
     /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does.
     public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkKind {
         let drink = CustomDrink(name: DrinkCatalog.normalized(name), caffeineMg: caffeineMg)

@@ -13,8 +13,11 @@ extension JournalStore {
     }
 
     /// Joins this journal to a hub. Joining the same hub again keeps what was published and applied;
-    /// another hub starts afresh (its anchors are its own). `beforeCommit` runs last in the transaction
-    /// (to write what must exist exactly when the join does); when it throws, nothing is joined.
+    /// another hub elsewhere starts afresh (its anchors are its own). Another hub in the same folder
+    /// (a sync tool kept another machine's hub.json there: a split hub) holds the same logs, so what
+    /// was published and applied carries over, each segment to be checked again under the new key.
+    /// `beforeCommit` runs last in the transaction (to write what must exist exactly when the join
+    /// does); when it throws, nothing is joined.
     public func joinHub(
         id: String, kind: String, location: String, beforeCommit: @Sendable () throws -> Void = {}
     ) throws {
@@ -27,6 +30,14 @@ extension JournalStore {
                 try connection.run(
                     "INSERT INTO sync_hub (singleton, hub_id, kind, location) VALUES (1, ?, ?, ?)",
                     .text(id), .text(kind), .text(location))
+                if let current, current.location == location {
+                    let ids: [SQLiteValue] = [.text(id), .text(current.hubID)]
+                    try connection.run(
+                        "UPDATE sync_hub SET published_through = ?", .integer(current.publishedThrough))
+                    try connection.cached("UPDATE sync_published SET hub_id = ?, fingerprint = NULL WHERE hub_id = ?").run(ids)
+                    try connection.cached("UPDATE sync_anchors SET hub_id = ? WHERE hub_id = ?").run(ids)
+                    try connection.cached("UPDATE sync_waiting SET hub_id = ? WHERE hub_id = ?").run(ids)
+                }
             }
             try beforeCommit()
         }

@@ -7,10 +7,17 @@ public struct ImportSummary: Sendable, Equatable {
 }
 
 extension JournalStore {
-    /// Adds the drinks whose ids the journal does not have, in one transaction: all or nothing.
-    /// Importing the same file again changes nothing; a drink deleted here stays deleted.
-    public func importDrinks(_ drinks: [Drink]) throws -> ImportSummary {
+    /// Adds the drinks whose ids the journal does not have, and the custom drinks they need that it
+    /// does not have either, in one transaction: all or nothing. Importing the same file again
+    /// changes nothing; a drink deleted here stays deleted.
+    public func importDrinks(_ drinks: [Drink], defining customDrinks: [CustomDrink] = []) throws -> ImportSummary {
         try write(.import) { context in
+            for custom in customDrinks {
+                let current = try CustomDrink.table.find(custom.name, in: connection)
+                if current == nil || current?.isDeleted == true {
+                    _ = try context.writeLocal(custom, deleted: false, replacing: current)
+                }
+            }
             var added = 0
             for drink in drinks where try Drink.table.find(drink.id.rawValue, in: connection) == nil {
                 _ = try context.writeDrink(drink, deleted: false, replacing: nil)

@@ -40,6 +40,15 @@ extension JournalStore {
         return records.filter { (try? $0.base.validate()) != nil }.sorted { $0.sequence < $1.sequence }
     }
 
+    /// How many of this device's own records have their last write in `positions`.
+    public func ownRecordCount(in positions: ClosedRange<Int64>) throws -> Int {
+        var count: Int64 = 0
+        for kind in RecordKinds.stored {
+            count += try connection.queryInteger(kind.countOwnIn, .text(deviceID.rawValue), .integer(positions.lowerBound), .integer(positions.upperBound)) ?? 0
+        }
+        return Int(count)
+    }
+
     private func ownRecords<Payload: StoredPayload>(
         _ kind: Payload.Type, after position: Int64, through: Int64, limit: Int
     ) throws -> [AnyReplicated] {
@@ -101,6 +110,7 @@ extension JournalStore {
 
 extension StoredPayload {
     static var countOwn: String { table.ownCountAfter }
+    static var countOwnIn: String { "SELECT count(*) FROM \(table.name) WHERE origin = ? AND seq BETWEEN ? AND ?" }
     static var tableName: String { table.name }
 }
 

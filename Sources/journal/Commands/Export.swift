@@ -18,9 +18,10 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         let store = try await global.openStore()
         let drinks = try await store.drinks()
+        let servings = try await store.customServings()
         switch format {
-        case .json: Output.line(DrinkExchange.jsonArray(drinks), terminator: "")
-        case .csv: Output.line(DrinkExchange.csv(drinks, forTerminal: Output.isTerminal), terminator: "")
+        case .json: Output.line(DrinkExchange.jsonArray(drinks, servings: servings), terminator: "")
+        case .csv: Output.line(DrinkExchange.csv(drinks, servings: servings, forTerminal: Output.isTerminal), terminator: "")
         }
     }
 }

@@ -18,8 +18,8 @@ struct Import: AsyncParsableCommand {
         let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
-        let drinks = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
-        let summary = try await store.importDrinks(drinks)
+        let export = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
+        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks)
         let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
         Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")
     }

@@ -18,6 +18,9 @@ struct SyncInit: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file holding the hub's key, or - for stdin.", valueName: "file"))
     var keyFile: String?
 
+    @Flag(name: .long, help: "Make a new hub shared between users in the folder's group (as git's core.sharedRepository).")
+    var shared = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -26,7 +29,7 @@ struct SyncInit: AsyncParsableCommand {
             return try SyncKey(hex: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
         }
         let store = try await global.openStore()
-        let joined = try await SyncJoin.join(folder: folder, givenKey: givenKey, store: store)
+        let joined = try await SyncJoin.join(folder: folder, givenKey: givenKey, shared: shared, store: store)
         let location = TerminalText.escaped(joined.hub.location)
         Output.line(joined.madeHub ? "Made a new hub at \(location)." : "Joined the hub at \(location).")
         Output.line("This journal syncs through it as device \(joined.device).")

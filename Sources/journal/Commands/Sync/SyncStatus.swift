@@ -22,6 +22,7 @@ struct SyncStatus: AsyncParsableCommand {
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
             ?? "not running; start it with systemctl --user enable --now journal-sync"))
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
+        if let warning = overview.exposureWarning { Output.line("Warning      \(TerminalText.escaped(warning))") }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows = overview.devices.map { [$0.device.rawValue, String($0.appliedPosition), $0.hubPosition.map(String.init) ?? "?"] }
         Output.line("")

@@ -1,0 +1,108 @@
+import Foundation
+import JournalKit
+
+@testable import JournalSync
+
+/// A hub as a sync tool (Syncthing, Dropbox) shows it to each machine: a machine sees its own log as
+/// it writes it, and every other device's log as the tool has delivered it so far: file by file, in
+/// any order, new segments and removals mixed.
+final class LaggingHubs: @unchecked Sendable {
+    private let lock = NSLock()
+    /// What each device's log holds on the machine that writes it.
+    private var truth: [DeviceID: [SegmentName: [UInt8]]] = [:]
+    /// Per machine (by its device), the other logs as delivered there.
+    private var delivered: [DeviceID: [DeviceID: [SegmentName: [UInt8]]]] = [:]
+    /// Per machine, the changes still on their way to it.
+    private var pending: [DeviceID: [Change]] = [:]
+    let id = UUIDText.random()
+
+    enum Change {
+        case added(DeviceID, SegmentName, [UInt8])
+        case removed(DeviceID, SegmentName)
+    }
+
+    /// The hub as `machine` sees it.
+    func view(for machine: DeviceID) -> LaggingHub {
+        lock.withLock {
+            if delivered[machine] == nil { delivered[machine] = [:] }
+            if pending[machine] == nil { pending[machine] = [] }
+        }
+        return LaggingHub(hubs: self, machine: machine)
+    }
+
+    /// Delivers up to `count` of the changes on their way to `machine`, picked at random.
+    func deliver(_ count: Int, to machine: DeviceID, using generator: inout some RandomNumberGenerator) {
+        lock.withLock {
+            for _ in 0..<count {
+                guard var queue = pending[machine], !queue.isEmpty else { return }
+                let change = queue.remove(at: Int.random(in: 0..<queue.count, using: &generator))
+                pending[machine] = queue
+                switch change {
+                case .added(let device, let name, let bytes): delivered[machine, default: [:]][device, default: [:]][name] = bytes
+                case .removed(let device, let name): delivered[machine, default: [:]][device]?[name] = nil
+                }
+            }
+        }
+    }
+
+    /// Delivers everything still on its way, everywhere.
+    func deliverAll() {
+        var generator = SystemRandomNumberGenerator()
+        for machine in lock.withLock({ Array(pending.keys) }) { deliver(.max, to: machine, using: &generator) }
+    }
+
+    fileprivate func files(of device: DeviceID, seenBy machine: DeviceID) -> [SegmentName: [UInt8]] {
+        lock.withLock { device == machine ? truth[device] ?? [:] : delivered[machine]?[device] ?? [:] }
+    }
+
+    fileprivate func devices(seenBy machine: DeviceID) -> [DeviceID] {
+        lock.withLock {
+            var seen = Set(delivered[machine]?.filter { !$0.value.isEmpty }.keys ?? [:].keys)
+            if truth[machine] != nil { seen.insert(machine) }
+            return seen.sorted()
+        }
+    }
+
+    fileprivate func record(_ change: Change, by writer: DeviceID) {
+        lock.withLock {
+            switch change {
+            case .added(let device, let name, let bytes): truth[device, default: [:]][name] = bytes
+            case .removed(let device, let name): truth[device]?[name] = nil
+            }
+            for machine in pending.keys where machine != writer { pending[machine]?.append(change) }
+        }
+    }
+}
+
+/// One machine's view of `LaggingHubs`.
+struct LaggingHub: Hub {
+    let hubs: LaggingHubs
+    let machine: DeviceID
+
+    var id: String { hubs.id }
+    var location: String { "lagging hub" }
+
+    func devices() throws -> [DeviceID] { hubs.devices(seenBy: machine) }
+
+    func log(of device: DeviceID) throws -> DeviceLog {
+        let files = hubs.files(of: device, seenBy: machine)
+        return DeviceLog(segments: files.keys.sorted().map { SegmentEntry(name: $0, fingerprint: "\(files[$0]!.hashValue)") })
+    }
+
+    func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
+        guard let bytes = hubs.files(of: device, seenBy: machine)[segment] else {
+            throw SyncError.hubUnavailable(hub: location, reason: "\(segment) is gone")
+        }
+        return bytes
+    }
+
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
+        guard hubs.files(of: device, seenBy: machine)[segment] == nil else { throw SyncError.segmentExists(segment.fileName) }
+        hubs.record(.added(device, segment, bytes), by: machine)
+        return "\(bytes.hashValue)"
+    }
+
+    func remove(_ segment: SegmentName, of device: DeviceID) throws { hubs.record(.removed(device, segment), by: machine) }
+    func setAside(_ name: String, of device: DeviceID) throws {}
+    func removeLeftovers(of device: DeviceID) throws {}
+}
