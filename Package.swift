@@ -34,6 +34,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "CLinux"),
         .target(
             name: "JournalKit",
             dependencies: ["CSQLite"],
@@ -64,13 +65,13 @@ let package = Package(
         .executableTarget(
             name: "journal-syncd",
             dependencies: [
+                "CLinux",
                 "JournalKit",
                 "CommandLineSupport",
                 "JournalSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .plugin(

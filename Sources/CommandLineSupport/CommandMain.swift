@@ -24,6 +24,9 @@ extension AsyncParsableCommand {
             }
             if let failure = StandardStreams.writeFailure { throw OutputError(code: failure) }
         } catch {
+            // `--help` and `help` are commands of the parser's that end by throwing: its own errors (and
+            // a ValidationError or ExitCode a command throws) are its to print.
+            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { exit(withError: error) }
             FailureReport.exit(error, program: program)
         }
     }

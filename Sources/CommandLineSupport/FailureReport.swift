@@ -26,7 +26,8 @@ public enum FailureReport {
     public static func exit(_ error: any Error, program: String) -> Never {
         let (message, status) = describe(error)
         // A message can quote what a person typed or another device wrote: shown, never acted on.
-        StandardStreams.writeError(program + ": " + TerminalText.escapedKeepingLines(message))
+        let lines = (program + ": " + TerminalText.escapedKeepingLines(message)).split(separator: "\n", omittingEmptySubsequences: false)
+        StandardStreams.writeError(lines.map { (Journald.isStderr ? Journald.errorPrefix : "") + $0 }.joined(separator: "\n"))
         Glibc.exit(status)
     }
 }

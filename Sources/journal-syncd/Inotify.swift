@@ -1,10 +1,8 @@
-@preconcurrency import Dispatch
 import JournalKit
-import Synchronization
 
 import Glibc
 
-/// One inotify instance, its events delivered as an `AsyncStream` from a dispatch read source: no
+/// One inotify instance, its events delivered as an `AsyncStream` by the daemon's event loop: no
 /// thread of its own and no polling, so an idle daemon sleeps.
 final class Inotify: Sendable {
     /// One event: the name of the file it is about, in the watched folder.
@@ -13,7 +11,6 @@ final class Inotify: Sendable {
     }
 
     private let descriptor: Int32
-    private let queue = DispatchQueue(label: "journal-syncd.inotify", qos: .utility)
 
     init() throws(WatcherError) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -30,16 +27,19 @@ final class Inotify: Sendable {
     /// The events, batch by batch. Ending the stream (or cancelling its consumer) closes the descriptor.
     func events() -> AsyncStream<[Event]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [Event].self, bufferingPolicy: .unbounded)
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         let descriptor = self.descriptor
-        source.setEventHandler {
-            let events = Inotify.drain(descriptor)
-            if !events.isEmpty { continuation.yield(events) }
+        do {
+            try EventLoop.shared.add(descriptor) {
+                let events = Inotify.drain(descriptor)
+                if !events.isEmpty { continuation.yield(events) }
+            }
+        } catch {
+            continuation.finish()
         }
-        source.setCancelHandler { close(descriptor) }
-        let cancel = SourceCancellation(source)
-        continuation.onTermination = { _ in cancel.run() }
-        source.resume()
+        continuation.onTermination = { _ in
+            EventLoop.shared.remove(descriptor)
+            close(descriptor)
+        }
         return stream
     }
 
@@ -57,20 +57,11 @@ final class Inotify: Sendable {
                     Int(raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len)
                 }
                 let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)]
-                let name = String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-                events.append(Event(name: name))
+                events.append(Event(name: String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self)))
                 offset += header + length
             }
         }
     }
-}
-
-/// Cancels a dispatch source from the stream's termination handler. A source may be cancelled from
-/// any thread.
-private struct SourceCancellation: @unchecked Sendable {
-    let source: any DispatchSourceRead
-    init(_ source: any DispatchSourceRead) { self.source = source }
-    func run() { source.cancel() }
 }
 
 /// A folder that cannot be watched.

@@ -40,11 +40,7 @@ struct SyncDaemon: AsyncParsableCommand {
 
     func run() async throws {
         let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { _ in DaemonLogHandler(level: level) }
         let logger = Logger(label: "journal-syncd")
         let path = try JournalPaths.database(explicit: db)
         let store = try await JournalStore(path: path)
@@ -60,7 +56,16 @@ struct SyncDaemon: AsyncParsableCommand {
         let service = SyncService(
             store: store, interval: interval.duration, watchdogInterval: SystemdNotifier.watchdogInterval(),
             notifier: SystemdNotifier(), logger: logger, executor: Self.loopExecutor)
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ServiceGroup(services: [service], logger: logger)
+        // SIGTERM and SIGINT stop the daemon gracefully; SIGHUP and SIGUSR1 ask for a sync now.
+        try Signals.watch { signal in
+            if signal == SIGTERM || signal == SIGINT {
+                Task(executorPreference: Self.loopExecutor) { await group.triggerGracefulShutdown() }
+            } else {
+                logger.info("sync requested (\(Signals.name(signal)))")
+                service.events.send(.request)
+            }
+        }
         try await group.run()
         withExtendedLifetime(presence) {}
     }
@@ -105,7 +110,13 @@ struct IntervalArgument: ExpressibleByArgument, Sendable {
         duration = .seconds(seconds)
     }
 
-    static var defaultValueDescription: String { "5m" }
+    /// How `--help` shows a default: "5m", as one would type it.
+    var defaultValueDescription: String {
+        let seconds = duration.components.seconds
+        if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
+        if seconds % 60 == 0 { return "\(seconds / 60)m" }
+        return "\(seconds)s"
+    }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -2,7 +2,6 @@ import JournalKit
 import JournalSync
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 /// The daemon as a service of swift-service-lifecycle: arms the watchers, says READY, runs the sync
 /// loop, and on SIGTERM or SIGINT says STOPPING and lets the loop finish what is in flight. Every task
@@ -21,28 +20,23 @@ struct SyncService: Service, CustomStringConvertible {
 
     var description: String { "journal-syncd(\(store.path))" }
 
+    /// Where the watchers, the ticker, the daemon's signals and the watchdog send what they notice.
+    var events = ChangeEvents()
+
     func run() async throws {
-        let events = ChangeEvents()
         let database = try DatabaseWatcher(databasePath: store.path)
-        let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
         let hubWatchers = HubWatchers(logger: logger, executor: executor)
         let loop = SyncLoop(
-            store: store, events: events, notifier: notifier, logger: logger, clock: DispatchTimerClock(),
+            store: store, events: events, notifier: notifier, logger: logger, clock: EventLoopClock(),
             executor: executor, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
             watchHub: { hubWatchers.watch($0, events: events) })
 
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await database.feed(events) }
-                group.addTask { await Ticker(interval: interval, reason: .tick, clock: DispatchTimerClock()).feed(events) }
+                group.addTask { await Ticker(interval: interval, reason: .tick, clock: EventLoopClock()).feed(events) }
                 if let watchdogInterval {
-                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: DispatchTimerClock(wall: false)).feed(events) }
-                }
-                group.addTask {
-                    for await signal in signals {
-                        logger.info("sync requested (\(signal))")
-                        events.send(.request)
-                    }
+                    group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: EventLoopClock(countsSuspend: false)).feed(events) }
                 }
                 // The hub's watcher too is armed before READY, when the journal already has a hub.
                 if let engine = try? await makeEngine(store) { hubWatchers.watch(engine, events: events) }

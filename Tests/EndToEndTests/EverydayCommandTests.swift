@@ -84,6 +84,19 @@ import TestSupport
         }
     }
 
+    @Test func helpIsTheParsersToPrintAndSucceeds() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            for arguments in [["--help"], ["help", "add"], ["add", "--help"], ["sync", "init", "--help"]] {
+                let result = try journal.run(arguments)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                #expect(result.stdout.hasPrefix("OVERVIEW: ") && result.stderr.isEmpty, "\(arguments)")
+            }
+            let daemon = try ProcessRunner.run(ProcessRunner.executable("journal-syncd"), ["--help"], environment: journal.environment)
+            #expect(daemon.status == 0 && daemon.stdout.contains("(default: 5m)"), "\(daemon.stdout)")
+        }
+    }
+
     @Test func catalogListsEveryDrink() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)

@@ -59,7 +59,7 @@ extension ProcessRunner {
         let process = prepare(executable, arguments, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         if let stderrPath {
-            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            if !FileManager.default.fileExists(atPath: stderrPath) { FileManager.default.createFile(atPath: stderrPath, contents: nil) }
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         } else {
             process.standardError = FileHandle.nullDevice

@@ -1,0 +1,17 @@
+#ifndef JOURNAL_CLINUX_H
+#define JOURNAL_CLINUX_H
+
+// Linux interfaces the Glibc module does not bring to Swift: what the sync daemon's event loop
+// waits on (epoll) and its timers (timerfd); and a signal handler, which must be C.
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <signal.h>
+
+// EPOLLIN is an enum constant in C; as an int it crosses to Swift without casts.
+static inline unsigned int journal_epollin(void) { return EPOLLIN; }
+
+// Handles `signal` by writing its number, as one byte, to `descriptor` (a pipe's write end, which
+// the event loop watches): all a signal handler may safely do. Returns 0, or -1 with errno set.
+int journal_forward_signal(int signal, int descriptor);
+
+#endif
