@@ -80,12 +80,15 @@ public struct FolderHub: Hub {
     }
 
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
-    public static func open(folder: String, key: SyncKey) throws(SyncError) -> FolderHub {
+    /// With `expecting`, a hub there of another id (a sync tool kept another machine's hub.json) is
+    /// refused as replaced before its key is looked at.
+    public static func open(folder: String, key: SyncKey, expecting hubID: String? = nil) throws(SyncError) -> FolderHub {
         let location = FileSystem.absolute(folder)
         let descriptor = try HubDescriptor.read(from: FolderAccess(location: location, folderMode: 0o700, fileMode: 0o600), hub: location)
         guard descriptor.format <= format else {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: format)
         }
+        if let hubID, descriptor.hubID != hubID { throw SyncError.hubReplaced(hub: location) }
         guard descriptor.keyCheck == key.check else { throw SyncError.wrongKey(hub: location) }
         return FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
     }

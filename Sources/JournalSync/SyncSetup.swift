@@ -13,10 +13,7 @@ public enum SyncSetup {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let path = try keyPath()
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
-        let hub = try FolderHub.open(folder: joined.location, key: key)
-        guard hub.id == joined.hubID else {
-            throw SyncError.hubReplaced(hub: joined.location)
-        }
+        let hub = try FolderHub.open(folder: joined.location, key: key, expecting: joined.hubID)
         return SyncEngine(store: store, hub: hub, key: key)
     }
 
