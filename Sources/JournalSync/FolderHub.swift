@@ -120,6 +120,11 @@ public struct FolderHub: Hub {
         _ = rmdir(location + "/" + Self.folderName)
     }
 
+    public var canRemoveSegments: Bool { true }
+
+    /// A folder is read afresh at every call.
+    public func refresh() {}
+
     public func devices() throws -> [DeviceID] {
         try available()
         return try hubCall { try files.names(in: [Self.folderName, "devices"]) }

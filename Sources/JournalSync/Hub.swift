@@ -7,25 +7,32 @@ import JournalKit
 public protocol Hub: Sendable {
     /// The hub's own random id: anchors and published ranges are kept per hub.
     var id: String { get }
-    /// The hub for messages: "/mnt/shared/journal".
+    /// The hub for messages: "/mnt/shared/journal", "postgresql://alice@db.example.org/journal".
     var location: String { get }
+    /// True when segments can be removed from a log (to compact it, or to write a damaged one
+    /// again); a PostgreSQL hub's server refuses it: its segments are append-only.
+    var canRemoveSegments: Bool { get }
+    /// Takes a fresh look at the hub, once at the start of each sync (a server hub reads its whole
+    /// index in one round trip then).
+    func refresh() async throws
     /// Devices that have a log on the hub.
-    func devices() throws -> [DeviceID]
+    func devices() async throws -> [DeviceID]
     /// What is in a device's log: its segments in order, and what else is there.
-    func log(of device: DeviceID) throws -> DeviceLog
+    func log(of device: DeviceID) async throws -> DeviceLog
     /// A segment's sealed bytes; refused past `SegmentName.maximumBytes`.
-    func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8]
+    func read(_ segment: SegmentName, of device: DeviceID) async throws -> [UInt8]
     /// Adds a segment to a device's log; it appears whole or not at all, and never over a segment of
     /// that name already there (`SyncError.segmentExists`). Returns its fingerprint.
-    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) async throws -> String
     /// Removes a segment from this device's own log: one a larger segment now covers, or one that is
-    /// damaged and is about to be written again.
-    func remove(_ segment: SegmentName, of device: DeviceID) throws
+    /// damaged and is about to be written again. Only where `canRemoveSegments`.
+    func remove(_ segment: SegmentName, of device: DeviceID) async throws
     /// Moves a file this device did not write out of its log, keeping it for a person to look at.
-    func setAside(_ name: String, of device: DeviceID) throws
+    /// Only where `canRemoveSegments`.
+    func setAside(_ name: String, of device: DeviceID) async throws
     /// Removes what writes to this device's log left half done (a process killed while writing).
     /// Called under the sync lock, when nothing of this device writes its log.
-    func removeLeftovers(of device: DeviceID) throws
+    func removeLeftovers(of device: DeviceID) async throws
 }
 
 /// A device's log as the hub holds it.

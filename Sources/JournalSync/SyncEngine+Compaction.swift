@@ -13,7 +13,7 @@ extension SyncEngine {
     /// last write is in its positions. A reader that applied an old segment re-applies its records
     /// unchanged; one that finds neither waits, as for any segment on its way.
     func compactOwnLog(into report: inout SyncReport, progress: SyncProgress) async throws {
-        guard let published = try await store.hub()?.publishedThrough else { return }
+        guard hub.canRemoveSegments, let published = try await store.hub()?.publishedThrough else { return }
         var segments = try await store.publishedSegments(hubID: hub.id).map(\.range).filter { $0.last <= published }
         // A segment inside another is left from a compaction the process did not finish.
         for inner in segments where segments.contains(where: { $0 != inner && $0.first <= inner.first && inner.last <= $0.last }) {
@@ -48,7 +48,7 @@ extension SyncEngine {
 
     /// Removes one of this device's segments from the hub, then forgets it.
     private func drop(_ range: PublishedRange) async throws {
-        try hub.remove(SegmentName(first: range.first, last: range.last), of: store.deviceID)
+        try await hub.remove(SegmentName(first: range.first, last: range.last), of: store.deviceID)
         try await store.forgetPublishing(range, hubID: hub.id)
     }
 }

@@ -14,12 +14,9 @@ extension SyncEngine {
     /// reached the hub, forgotten if not (its changes are still to publish).
     func checkOwnLog(publishedThrough: Int64, into report: inout SyncReport, progress: SyncProgress) async throws {
         let device = store.deviceID
-        try hub.removeLeftovers(of: device)
-        let log = try hub.log(of: device)
-        for stray in log.strays {
-            try hub.setAside(stray, of: device)
-            report.setAside.append(SetAsideFile(name: stray, reason: "it is not a segment this journal writes"))
-        }
+        try await hub.removeLeftovers(of: device)
+        let log = try await hub.log(of: device)
+        for stray in log.strays { try await setAside(stray, because: "it is not a segment this journal writes", into: &report) }
         var ours: [PublishedRange: PublishedSegment] = [:]
         for segment in try await store.publishedSegments(hubID: hub.id) { ours[segment.range] = segment }
         var present = Set<PublishedRange>()
@@ -33,7 +30,7 @@ extension SyncEngine {
             }
             // Changed since written (or written before fingerprints were kept), or not written here:
             // whether it opens with the key tells a segment from junk.
-            let opens = (try? open(entry.name, of: device)) != nil
+            let opens = (try? await open(entry.name, of: device)) != nil
             progress.step()
             switch (written != nil, opens) {
             case (true, true):
@@ -41,12 +38,15 @@ extension SyncEngine {
                 present.insert(range)
             case (false, true):
                 foreign.append(entry.name.fileName)
+            case (true, false) where hub.canRemoveSegments:
+                try await setAside(entry.name.fileName, because: "it was damaged; it is written again", into: &report)
             case (true, false):
-                try hub.setAside(entry.name.fileName, of: device)
-                report.setAside.append(SetAsideFile(name: entry.name.fileName, reason: "it was damaged; it is written again"))
+                // A hub that keeps every segment for good cannot take it back: its readers report it.
+                present.insert(range)
+                report.failures.append(SegmentFailure(
+                    device: device, segment: entry.name.fileName, reason: "this device's own segment no longer opens"))
             case (false, false):
-                try hub.setAside(entry.name.fileName, of: device)
-                report.setAside.append(SetAsideFile(name: entry.name.fileName, reason: "it was not written by this journal"))
+                try await setAside(entry.name.fileName, because: "it was not written by this journal", into: &report)
             }
         }
         guard foreign.isEmpty else { throw SyncError.copiedDatabase(device: device, foreign: foreign) }
@@ -69,6 +69,14 @@ extension SyncEngine {
             progress.step()
         }
         if through > publishedThrough { try await store.markPublished(through: through, hubID: hub.id) }
+    }
+}
+
+extension SyncEngine {
+    /// Moves a file this device did not write out of its log, where the hub allows; reports it either way.
+    private func setAside(_ name: String, because reason: String, into report: inout SyncReport) async throws {
+        if hub.canRemoveSegments { try await hub.setAside(name, of: store.deviceID) }
+        report.setAside.append(SetAsideFile(name: name, reason: reason))
     }
 }
 

@@ -9,10 +9,10 @@ extension SyncEngine {
     /// waits for it, and the journal remembers since when. The other devices still sync.
     func pull(into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
-        for device in try hub.devices() where device != store.deviceID {
+        for device in try await hub.devices() where device != store.deviceID {
             var anchor = anchors[device] ?? 0
             var waiting: (first: Int64, last: Int64)?
-            let segments = try hub.log(of: device).names
+            let segments = try await hub.log(of: device).names
             while true {
                 try Task.checkCancellation()
                 let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
@@ -25,7 +25,7 @@ extension SyncEngine {
                 var applied = false
                 for segment in candidates {
                     let content: SegmentContent
-                    do { content = try open(segment, of: device) } catch {
+                    do { content = try await open(segment, of: device) } catch {
                         failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
                         continue
                     }

@@ -40,6 +40,7 @@ public actor SyncEngine {
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
         var report = SyncReport()
         report.at = store.clock.now()
+        try await hub.refresh()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, into: &report, progress: progress)
         try await publish(into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)
@@ -98,7 +99,7 @@ public actor SyncEngine {
         let sealed = try SegmentSeal.seal(plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
         let fingerprint: String
         do {
-            fingerprint = try hub.write(sealed, as: name, of: store.deviceID)
+            fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)
         } catch SyncError.segmentExists {
             // Another copy of this database wrote these positions first.
             try await store.forgetPublishing(range, hubID: hub.id)
@@ -109,9 +110,9 @@ public actor SyncEngine {
 
     /// The content of a segment of `device`'s log, or why it cannot be used: unreadable, not
     /// authentic, or laid out in a way this journal does not know.
-    func open(_ segment: SegmentName, of device: DeviceID) throws(SegmentContentError) -> SegmentContent {
+    func open(_ segment: SegmentName, of device: DeviceID) async throws(SegmentContentError) -> SegmentContent {
         let sealed: [UInt8]
-        do { sealed = try hub.read(segment, of: device) } catch {
+        do { sealed = try await hub.read(segment, of: device) } catch {
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         }
         let opened = try SegmentSeal.open(sealed, key: key, device: device, name: segment)

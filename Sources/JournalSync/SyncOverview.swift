@@ -49,8 +49,8 @@ public struct SyncOverview: Sendable {
                 exposed = folder.exposedPaths()
                 shared = folder.isShared
             }
-            for device in try engine.hub.devices() where device != store.deviceID {
-                available[device] = try engine.hub.log(of: device).names.map(\.last).max() ?? 0
+            for device in try await engine.hub.devices() where device != store.deviceID {
+                available[device] = try await engine.hub.log(of: device).names.map(\.last).max() ?? 0
             }
         } catch {
             hubProblem = failureMessage(error)

@@ -17,7 +17,7 @@ import TestSupport
                 _ = try await a.store.add(drink(minute: Int64(minute)))
                 try await a.sync()
             }
-            let segments = try a.engine.hub.log(of: a.store.deviceID).names
+            let segments = try await a.engine.hub.log(of: a.store.deviceID).names
             #expect(segments.count <= 2 + 8, "\(segments.count) segments")
             #expect(segments.first?.first == 1)
             for (earlier, later) in zip(segments, segments.dropFirst()) { #expect(later.first == earlier.last + 1) }

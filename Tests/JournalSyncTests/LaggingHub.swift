@@ -81,6 +81,8 @@ struct LaggingHub: Hub {
 
     var id: String { hubs.id }
     var location: String { "lagging hub" }
+    var canRemoveSegments: Bool { true }
+    func refresh() {}
 
     func devices() throws -> [DeviceID] { hubs.devices(seenBy: machine) }
 

@@ -84,7 +84,7 @@ import TestSupport
                 for minute in 0..<3 { _ = try await a.store.add(drink(minute: Int64(round * 10 + minute))) }
                 try await a.sync()
             }
-            let segments = try a.engine.hub.log(of: a.store.deviceID).names
+            let segments = try await a.engine.hub.log(of: a.store.deviceID).names
             #expect(segments.first?.first == 1)
             for (earlier, later) in zip(segments, segments.dropFirst()) {
                 #expect(later.first == earlier.last + 1, "\(earlier) then \(later)")

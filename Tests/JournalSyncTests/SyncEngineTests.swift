@@ -81,7 +81,7 @@ import TestSupport
             let published = try await a.sync()
             #expect(published.published == count)
             #expect(published.segmentsWritten == (count + 4) / 5)
-            #expect(try a.engine.hub.log(of: a.store.deviceID).names.count == (count + 4) / 5)
+            #expect(try await a.engine.hub.log(of: a.store.deviceID).names.count == (count + 4) / 5)
             let received = try await b.sync()
             #expect(received.received == count)
             #expect(try await b.state() == a.state())
