@@ -53,12 +53,16 @@ let package = Package(
             name: "CommandLineSupport",
             dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .target(
+            name: "SyncCommandLine",
+            dependencies: ["CommandLineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "journal",
             dependencies: [
                 "JournalKit",
                 "CommandLineSupport",
-                "JournalSync",
+                "SyncCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +72,7 @@ let package = Package(
                 "CLinux",
                 "JournalKit",
                 "CommandLineSupport",
+                "SyncCommandLine",
                 "JournalSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

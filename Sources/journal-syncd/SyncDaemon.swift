@@ -35,6 +35,11 @@ struct SyncDaemon: AsyncParsableCommand {
     static let loopExecutor = SerialThreadExecutor()
 
     static func main() async {
+        // Run as `journal-sync`, this binary carries out `journal sync ...` for `journal`.
+        if CommandLine.arguments.first?.split(separator: "/").last == Substring(SyncProgram.name) {
+            await SyncProgram.start()
+            return
+        }
         await runAsMain(program: "journal-syncd", executor: loopExecutor)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import SyncCommandLine
 import JournalKit
 
 @main
@@ -18,11 +19,7 @@ struct Journal: AsyncParsableCommand {
     /// Runs the command, turning every error into a message on stderr and an exit status: 64 for bad
     /// usage, 65 for bad data, 1 for anything else. Never a stack trace.
     static func main() async {
-        // The command's code runs on the store's thread, so talking to the store hands no work
-        // between threads.
-        await runAsMain(program: "journal", executor: storeExecutor)
+        SyncCommandLine.perform = { _ in try SyncHandoff.perform() }
+        await runAsMain(program: "journal", executor: Executors.main)
     }
-
-    /// The thread the journal store of this process runs on.
-    static let storeExecutor = SerialThreadExecutor()
 }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import JournalKit
 
 /// A small chart of the caffeine level over the past and next 12 hours, with the sleep threshold

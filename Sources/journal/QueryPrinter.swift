@@ -1,3 +1,4 @@
+import CommandLineSupport
 import JournalKit
 
 /// Prints what `journal sql` returns as it comes, row by row: as an aligned table (its columns sized

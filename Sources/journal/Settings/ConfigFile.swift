@@ -1,3 +1,4 @@
+import CommandLineSupport
 import JournalKit
 
 /// `$XDG_CONFIG_HOME/journal/config.toml`: the settings a person changed, each checked

@@ -1,16 +1,11 @@
 import ArgumentParser
+import CommandLineSupport
 import JournalKit
 import JournalSync
+import SyncCommandLine
 
-struct SyncStatus: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status",
-        abstract: "The hub, this device, what waits to go up, the last sync, and the devices seen.")
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var output: OutputOptions
-
-    func run() async throws {
+extension SyncStatus {
+    func carryOut() async throws {
         let overview = try await SyncOverview.gather(try await global.openStore())
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges

@@ -3,8 +3,8 @@ import JournalKit
 import Glibc
 
 /// Reading a whole file given on the command line, `-` meaning stdin, refused past `limit` bytes.
-enum FileBytes {
-    static func read(_ path: String, limit: Int, what: String) throws(FileReadError) -> [UInt8] {
+public enum FileBytes {
+    public static func read(_ path: String, limit: Int, what: String) throws(FileReadError) -> [UInt8] {
         do {
             if path == "-" { return try FileSystem.readAll(STDIN_FILENO, name: "stdin", limit: limit, what: what) }
             return try FileSystem.readFile(path, limit: limit, what: what)
@@ -17,7 +17,7 @@ enum FileBytes {
 extension FileBytes {
     /// The key from `--key-file`: a file, or stdin; on a terminal, one pasted line after a prompt, so
     /// pressing Enter is enough (waiting for end-of-input would look like a hang).
-    static func readKey(_ source: String) throws(FileReadError) -> [UInt8] {
+    public static func readKey(_ source: String) throws(FileReadError) -> [UInt8] {
         guard source == "-", isatty(STDIN_FILENO) == 1 else { return try read(source, limit: 4096, what: "a key file") }
         Output.error("Paste the sync key (`journal sync key` prints it on a machine that syncs), then press Enter:")
         var line: [UInt8] = []
@@ -33,10 +33,10 @@ extension FileBytes {
 }
 
 /// A file named on the command line that cannot be read.
-struct FileReadError: JournalFailure {
-    let path: String
-    let reason: String
+public struct FileReadError: JournalFailure {
+    public let path: String
+    public let reason: String
 
-    var kind: FailureKind { .badData }
-    var description: String { "cannot read \(path == "-" ? "stdin" : path): \(reason)." }
+    public var kind: FailureKind { .badData }
+    public var description: String { "cannot read \(path == "-" ? "stdin" : path): \(reason)." }
 }

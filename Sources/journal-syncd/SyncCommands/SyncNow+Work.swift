@@ -1,16 +1,11 @@
 import ArgumentParser
+import CommandLineSupport
 import JournalKit
 import JournalSync
+import SyncCommandLine
 
-struct SyncNow: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "now",
-        abstract: "Publish this journal's changes and apply the other machines' (what `journal sync` does).")
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var output: OutputOptions
-
-    func run() async throws {
+extension SyncNow {
+    func carryOut() async throws {
         let store = try await global.openStore()
         let report = try await SyncSetup.engine(for: store).syncRecordingResult()
         if output.json {

@@ -2,18 +2,20 @@ import ArgumentParser
 import JournalKit
 
 /// Options every command that opens the journal takes.
-struct GlobalOptions: ParsableArguments {
+public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The journal database (default: $JOURNAL_DB, else $XDG_DATA_HOME/journal/journal.db).", valueName: "path"))
-    var db: String?
+    public var db: String?
+
+    public init() {}
 
     /// The database file this command uses.
-    func databasePath() throws -> String {
+    public func databasePath() throws -> String {
         try JournalPaths.database(explicit: db)
     }
 
     /// "Now": the machine's clock, or the instant in `JOURNAL_NOW` (ISO 8601), which scripts and
     /// tests use to ask "what if it were then".
-    func clock() throws -> any JournalClock {
+    public func clock() throws -> any JournalClock {
         guard let text = JournalPaths.environment("JOURNAL_NOW"), !text.isEmpty else { return SystemClock() }
         do {
             return FixedClock(try TimeExpression(now: SystemClock().now()).parse(text, allowFuture: true))
@@ -23,15 +25,17 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The journal, on the store thread the command runs on.
-    func openStore(clock: (any JournalClock)? = nil) async throws -> JournalStore {
-        try await JournalStore(path: databasePath(), clock: clock ?? self.clock(), executor: Journal.storeExecutor)
+    public func openStore(clock: (any JournalClock)? = nil) async throws -> JournalStore {
+        try await JournalStore(path: databasePath(), clock: clock ?? self.clock(), executor: Executors.main)
     }
 }
 
 /// `--json`, for commands that print data.
-struct OutputOptions: ParsableArguments {
+public struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
-    var json = false
+    public var json = false
+
+    public init() {}
 }
 
 /// An environment variable the journal reads whose value it cannot use.

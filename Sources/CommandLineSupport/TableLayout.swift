@@ -2,12 +2,12 @@ import JournalKit
 
 /// Columns padded to line up, two spaces apart; a row ends at its last non-empty cell, without
 /// trailing spaces. Cells are shown with anything that would act on a terminal escaped.
-struct TableLayout {
+public struct TableLayout {
     private(set) var widths: [Int]
 
     /// The widths that fit `header` and `rows`. Plain loops on purpose: each generic sequence adapter
     /// costs a runtime type lookup at start-up.
-    init(header: [String], rows: [[String]]) {
+    public init(header: [String], rows: [[String]]) {
         widths = [Int](repeating: 0, count: header.count)
         fit(header)
         for row in rows { fit(row) }
@@ -22,7 +22,7 @@ struct TableLayout {
 
     /// One row; a cell wider than its column (a row after the ones the widths were fitted to) pushes
     /// the rest of its row right.
-    func line(_ cells: [String]) -> String {
+    public func line(_ cells: [String]) -> String {
         var last = cells.count - 1
         while last > 0 && cells[last].isEmpty { last -= 1 }
         var line = ""

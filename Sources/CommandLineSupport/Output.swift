@@ -1,35 +1,34 @@
-import CommandLineSupport
 import JournalKit
 
 import Glibc
 
 /// Writing to stdout and stderr, with colour only for a terminal and never under NO_COLOR.
-enum Output {
-    static func line(_ text: String, terminator: String = "\n") {
+public enum Output {
+    public static func line(_ text: String, terminator: String = "\n") {
         StandardStreams.write(text + terminator)
     }
 
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         StandardStreams.writeError(text)
     }
 
-    static let useColour: Bool = {
+    public static let useColour: Bool = {
         guard isatty(STDOUT_FILENO) == 1 else { return false }
         if let noColour = JournalPaths.environment("NO_COLOR"), !noColour.isEmpty { return false }
         return JournalPaths.environment("TERM") != "dumb"
     }()
 
-    static func bold(_ text: String) -> String { useColour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    static func dim(_ text: String) -> String { useColour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
-    static func cyan(_ text: String) -> String { useColour ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
-    static func yellow(_ text: String) -> String { useColour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
-    static func red(_ text: String) -> String { useColour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
+    public static func bold(_ text: String) -> String { useColour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    public static func dim(_ text: String) -> String { useColour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    public static func cyan(_ text: String) -> String { useColour ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
+    public static func yellow(_ text: String) -> String { useColour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    public static func red(_ text: String) -> String { useColour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
 
     /// True when stdout is a terminal (colour aside): where charts are drawn.
-    static let isTerminal: Bool = isatty(STDOUT_FILENO) == 1
+    public static let isTerminal: Bool = isatty(STDOUT_FILENO) == 1
 
     /// A table with its header dimmed.
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
+    public static func table(_ header: [String], _ rows: [[String]]) -> String {
         let layout = TableLayout(header: header, rows: rows)
         var text = dim(layout.line(header))
         for row in rows { text += "\n" + layout.line(row) }
@@ -37,7 +36,7 @@ enum Output {
     }
 
     /// A drink on one line, for what a command just did: "espresso 64 mg at 2026-11-21 08:30 (id 3f2a1b4c)".
-    static func describe(_ drink: Drink) -> String {
+    public static func describe(_ drink: Drink) -> String {
         var text = "\(TerminalText.escaped(drink.kind)) \(formatMilligrams(drink.caffeineMg)) mg at \(LocalTime.display(drink.consumedAt))"
         if let note = drink.note { text += " \u{2014} \(TerminalText.escaped(note))" }
         return text + " (id \(drink.id.short))"

@@ -1,0 +1,41 @@
+import ArgumentParser
+import CommandLineSupport
+
+public struct SyncInit: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Join this journal to a hub: a folder, or a PostgreSQL server (a new hub, or one another machine made).",
+        discussion: """
+            A new hub gets this machine's sync key (made now if there is none). Joining an existing hub needs
+            its key: run `journal sync key` on a machine that syncs, and pass it here with --key-file FILE, or
+            --key-file - to paste it. The key is checked against the hub before anything is written. With a key
+            given and no hub there yet (a sync tool still copying it), nothing is made.
+            URL is libpq's: postgresql://user@host:port/dbname?sslmode=verify-full, or host=... dbname=...; the
+            password comes from ~/.pgpass (or PGPASSFILE), or is asked for and kept 0600 beside the sync key.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("A shared folder (local, NFS, Syncthing, Dropbox).", valueName: "path"))
+    public var folder: String?
+
+    @Option(name: .long, help: ArgumentHelp("A PostgreSQL server, as libpq's connection string.", valueName: "url"))
+    public var postgres: String?
+
+    @Option(name: .long, help: ArgumentHelp("A file holding the hub's key, or - for stdin.", valueName: "file"))
+    public var keyFile: String?
+
+    @Flag(name: .long, help: "Make a new folder hub shared between users in the folder's group (as git's core.sharedRepository).")
+    public var shared = false
+
+    @OptionGroup public var global: GlobalOptions
+
+    public init() {}
+
+    public func validate() throws {
+        guard (folder == nil) != (postgres == nil) else {
+            throw ValidationError("give the hub with --folder PATH or --postgres URL (one of them).")
+        }
+        if shared && postgres != nil { throw ValidationError("--shared is for a folder hub; a server's rights decide who shares it.") }
+    }
+
+    public func run() async throws { try await SyncCommandLine.perform(self) }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import CommandLineSupport
+
+public struct SyncStatus: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "The hub, this device, what waits to go up, the last sync, and the devices seen.")
+
+    @OptionGroup public var global: GlobalOptions
+    @OptionGroup public var output: OutputOptions
+
+    public init() {}
+
+    public func run() async throws { try await SyncCommandLine.perform(self) }
+}

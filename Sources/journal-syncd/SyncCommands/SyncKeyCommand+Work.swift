@@ -1,0 +1,13 @@
+import ArgumentParser
+import CommandLineSupport
+import JournalKit
+import JournalSync
+import SyncCommandLine
+
+extension SyncKeyCommand {
+    func carryOut() async throws {
+        let path = try SyncSetup.keyPath()
+        guard let key = try SyncSetup.loadKey(path) else { throw SyncError.noKey(path: path) }
+        Output.line(key.hex)
+    }
+}
