@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -54,6 +55,15 @@ let package = Package(
             dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
+            name: "PostgresHub",
+            dependencies: [
+                "JournalKit", "JournalSync",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            plugins: ["EmbedMigrations"]
+        ),
+        .target(
             name: "SyncCommandLine",
             dependencies: ["CommandLineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
@@ -74,6 +84,7 @@ let package = Package(
                 "CommandLineSupport",
                 "SyncCommandLine",
                 "JournalSync",
+                "PostgresHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "TestSupport",
+                "JournalSync", "JournalKit", "PostgresHub", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

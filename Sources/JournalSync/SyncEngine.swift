@@ -56,13 +56,17 @@ public actor SyncEngine {
             report = try await sync(progress: progress)
         } catch {
             if !(error is CancellationError) {
-                try? await store.recordSyncResult("failed: \(failureMessage(error))", at: store.clock.now(), hubID: hub.id)
+                try? await store.recordSyncResult(
+                    "failed: \(failureMessage(error))", at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
             }
             throw error
         }
-        try await store.recordSyncResult(report.result, at: store.clock.now(), hubID: hub.id)
+        try await store.recordSyncResult(report.result, at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
         return report
     }
+
+    /// Lets go of what the hub holds open; it opens again if the engine is used after.
+    public func close() async { await hub.close() }
 
     /// Publishes this device's changes as segments whose ranges follow one another without a gap: each
     /// starts right after the last one written, so a reader tells a segment still on its way (a gap)

@@ -20,7 +20,6 @@ public enum SyncError: JournalFailure, Equatable {
     case deviceIdentityChanged
     case hubReplaced(hub: String)
     case unusableFile(hub: String, reason: String)
-    case keyUnprotected(path: String, problem: KeyFileProblem)
     case noHubToJoin(hub: String)
     case permissionDenied(path: String)
 
@@ -29,7 +28,6 @@ public enum SyncError: JournalFailure, Equatable {
         case .keyRequiredToJoin, .noHubToJoin: return .usage
         case .permissionDenied: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
-        case .keyUnprotected: return .setup
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced:
             return .failure
@@ -45,7 +43,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed, .unusableFile,
-            .keyUnprotected, .noHubToJoin:
+            .noHubToJoin:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -81,12 +79,6 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedFile(let path):
             return "\(path) is not the file this journal was made in: it was copied, moved or restored from a backup. "
                 + "Two copies syncing as one device would lose changes, so nothing was published."
-        case .keyUnprotected(let path, .mode(let mode)):
-            return "the sync key \(path) can be read or written by other users (mode \(String(mode, radix: 8))), so it was "
-                + "not used: anyone who reads it can read the hub. Make it yours alone with: chmod 600 '\(path)'"
-        case .keyUnprotected(let path, .owner(let uid)):
-            return "the sync key \(path) belongs to another user (uid \(uid)), so it was not used. Make it yours with: "
-                + "chown \(geteuid()) '\(path)' && chmod 600 '\(path)'"
         case .permissionDenied(let path):
             return "permission denied: \(path) belongs to another user, who has not shared it with you."
         case .noHubToJoin(let hub):
@@ -106,12 +98,4 @@ public enum SyncError: JournalFailure, Equatable {
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."
         }
     }
-}
-
-/// What is wrong with a key file's protection.
-public enum KeyFileProblem: Sendable, Equatable {
-    /// Others may read or write it: these are its permission bits.
-    case mode(mode_t)
-    /// Another user owns it.
-    case owner(uid_t)
 }

@@ -10,49 +10,46 @@ public enum SyncJoin {
     public struct Outcome: Sendable {
         /// True when the hub was made now; false when an existing hub was joined.
         public let madeHub: Bool
-        public let hub: FolderHub
+        /// The hub's place as the journal recorded it.
+        public let location: String
         public let device: DeviceID
     }
 
-    /// Joins `store` to the hub in `folder`. `givenKey` is the key the person passed (to join another
+    /// Joins `store` to the hub at `place`. `givenKey` is the key the person passed (to join another
     /// machine's hub); without it this machine's key is used, or made for a new hub. Whole or not at
-    /// all: a new hub and a new key file are written in the journal's join transaction, and removed
-    /// again if it does not commit, so a failure leaves the key, the journal and the folder as they were.
-    public static func join(folder: String, givenKey: SyncKey?, shared: Bool = false, store: JournalStore) async throws -> Outcome {
+    /// all: a new hub is taken back, and the key file put back as it was, when the journal's join
+    /// transaction does not commit, so a failure leaves the key, the journal and the place as they were.
+    public static func join(_ place: any HubPlace, givenKey: SyncKey?, shared: Bool = false, store: JournalStore) async throws -> Outcome {
         let keyPath = try SyncSetup.keyPath()
         let localKey = try SyncSetup.loadKey(keyPath)
-        let exists = try FolderHub.exists(in: folder)
+        let exists = try await place.hubExists()
         let key: SyncKey
-        let hub: FolderHub
+        let hub: any Hub
         if exists {
-            guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: folder) }
-            hub = try FolderHub.open(folder: folder, key: candidate)
+            guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: place.location) }
+            hub = try await place.open(key: candidate, expecting: nil)
             key = candidate
         } else {
             // A key given means joining another machine's hub: with none here yet (a sync tool still
             // copying it), making one would split the devices between two hubs.
-            guard givenKey == nil else { throw SyncError.noHubToJoin(hub: FileSystem.absolute(folder)) }
+            guard givenKey == nil else { throw place.nothingToJoin() }
             key = localKey ?? SyncKey()
-            hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder), shared: shared)
+            hub = try await place.make(key: key, shared: shared)
         }
         let previousKey = try FileSystem.exists(keyPath) ? FileSystem.readFile(keyPath, limit: 4096, what: "a key file") : nil
-        let wrote = Mutex<(hub: Bool, key: Bool)>((false, false))
+        let wroteKey = Mutex(false)
         do {
-            try await store.joinHub(id: hub.id, kind: "folder", location: hub.location) {
-                if !exists {
-                    try hub.makeHere(key: key)
-                    wrote.withLock { $0.hub = true }
-                }
+            try await store.joinHub(id: hub.id, kind: place.kind, location: place.location) {
                 if localKey?.hex != key.hex {
                     try key.save(to: keyPath)
-                    wrote.withLock { $0.key = true }
+                    wroteKey.withLock { $0 = true }
                 }
             }
         } catch {
             // The transaction did not commit: take back what was written for it.
-            let written = wrote.withLock { $0 }
-            if written.hub { hub.unmake() }
-            if written.key {
+            if !exists { await place.unmake(hub) }
+            await hub.close()
+            if wroteKey.withLock({ $0 }) {
                 if let previousKey {
                     try? FileSystem.writeAtomically(previousKey, to: keyPath, mode: 0o600)
                 } else {
@@ -61,7 +58,8 @@ public enum SyncJoin {
             }
             throw error
         }
-        return Outcome(madeHub: !exists, hub: hub, device: store.deviceID)
+        await hub.close()
+        return Outcome(madeHub: !exists, location: place.location, device: store.deviceID)
     }
 
     /// Gives the journal a device id of its own (a copied database), under the sync lock so that no

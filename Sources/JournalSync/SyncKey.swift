@@ -30,29 +30,17 @@ public struct SyncKey: Sendable {
         return Hex.encode(code.prefix(16))
     }
 
-    /// Reads the key file at `path`; nil when there is none. Refused, as OpenSSH refuses a private
-    /// key, when another user owns it or others can read or write it: anyone who can read the key can
-    /// read the hub, and anyone who can replace it can make this journal publish to them.
+    /// Reads the key file at `path`; nil when there is none. Refused when another user owns it or
+    /// others can read or write it (`PrivateFile`).
     public static func load(from path: String) throws -> SyncKey? {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw FileSystem.failure(path)
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileSystem.failure(path) }
-        if (info.st_mode & S_IFMT) == S_IFREG {
-            guard info.st_uid == geteuid() else { throw SyncError.keyUnprotected(path: path, problem: .owner(info.st_uid)) }
-            guard info.st_mode & 0o077 == 0 else { throw SyncError.keyUnprotected(path: path, problem: .mode(info.st_mode & 0o777)) }
-        }
-        let bytes = try FileSystem.readRegularFile(descriptor, name: path, limit: 4096, what: "a key file")
+        guard let bytes = try PrivateFile.read(
+            path, limit: 4096, what: "the sync key", exposure: "anyone who reads it can read the hub")
+        else { return nil }
         return try SyncKey(hex: String(decoding: bytes, as: UTF8.self), source: path)
     }
 
     /// Writes the key to `path`, readable by its owner only; the folder is created 0700.
     func save(to path: String) throws {
-        try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
-        try FileSystem.writeAtomically(Array((hex + "\n").utf8), to: path, mode: 0o600)
+        try PrivateFile.write(Array((hex + "\n").utf8), to: path)
     }
 }

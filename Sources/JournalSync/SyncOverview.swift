@@ -17,6 +17,12 @@ public struct SyncOverview: Sendable {
     public let exposed: (paths: [String], count: Int)
     /// True for a hub shared between the users of a group.
     public let hubIsShared: Bool
+    /// What the hub says of itself: a server's version, TLS.
+    public let facts: [HubFact]
+    /// When the hub last rang the daemon, if ever (a PostgreSQL hub's notification).
+    public let lastNotificationAt: Timestamp?
+    /// The hub's kind: "folder", "postgres".
+    public let kind: String
 
     /// One other device: how far its log was applied here, and how far it goes on the hub.
     public struct DeviceState: Sendable {
@@ -35,7 +41,7 @@ public struct SyncOverview: Sendable {
     }
 
     /// Gathers the overview of `store`'s sync; refused when the journal is not joined.
-    public static func gather(_ store: JournalStore) async throws -> SyncOverview {
+    public static func gather(_ store: JournalStore, places: HubPlaces = .folders) async throws -> SyncOverview {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let pending = try await store.unpublishedCount(hubID: joined.hubID)
         let anchors = try await store.anchors(hubID: joined.hubID)
@@ -43,14 +49,18 @@ public struct SyncOverview: Sendable {
         var hubProblem: String?
         var exposed: (paths: [String], count: Int) = ([], 0)
         var shared = false
+        var facts: [HubFact] = []
         do {
-            let engine = try await SyncSetup.engine(for: store)
-            if let folder = engine.hub as? FolderHub {
-                exposed = folder.exposedPaths()
-                shared = folder.isShared
-            }
-            for device in try await engine.hub.devices() where device != store.deviceID {
-                available[device] = try await engine.hub.log(of: device).names.map(\.last).max() ?? 0
+            try await SyncSetup.withEngine(for: store, places: places) { engine in
+                if let folder = engine.hub as? FolderHub {
+                    exposed = folder.exposedPaths()
+                    shared = folder.isShared
+                }
+                try await engine.hub.refresh()
+                facts = await engine.hub.facts()
+                for device in try await engine.hub.devices() where device != store.deviceID {
+                    available[device] = try await engine.hub.log(of: device).names.map(\.last).max() ?? 0
+                }
             }
         } catch {
             hubProblem = failureMessage(error)
@@ -61,12 +71,15 @@ public struct SyncOverview: Sendable {
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
-            hubProblem: hubProblem, devices: devices, exposed: exposed, hubIsShared: shared)
+            hubProblem: hubProblem, devices: devices, exposed: exposed, hubIsShared: shared, facts: facts,
+            lastNotificationAt: joined.lastNotificationAt, kind: joined.kind)
     }
 
     public var json: JSONValue {
         .object([
-            ("hub", .string(hub)), ("device", .string(device.rawValue)),
+            ("hub", .string(hub)), ("hub_kind", .string(kind)), ("device", .string(device.rawValue)),
+            ("hub_facts", .object(facts.map { ($0.key, .string($0.value)) })),
+            ("last_notification_at", lastNotificationAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
             ("pending_changes", .integer(Int64(pendingChanges))),
             ("last_sync_at", lastSyncAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
             ("last_sync_result", .optional(lastSyncResult)),

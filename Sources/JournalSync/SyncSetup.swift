@@ -8,13 +8,30 @@ public enum SyncSetup {
     }
 
     /// A sync engine for `store`, refusing before touching anything when the journal is not joined,
-    /// the key is missing, or the key does not open the hub.
-    public static func engine(for store: JournalStore) async throws -> SyncEngine {
+    /// the key is missing, or the key does not open the hub. Its hub may hold a connection open: the
+    /// caller closes the engine when done.
+    public static func engine(for store: JournalStore, places: HubPlaces = .folders) async throws -> SyncEngine {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let path = try keyPath()
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
-        let hub = try FolderHub.open(folder: joined.location, key: key, expecting: joined.hubID)
+        let place = try places.place(kind: joined.kind, location: joined.location)
+        let hub = try await place.open(key: key, expecting: joined.hubID)
         return SyncEngine(store: store, hub: hub, key: key)
+    }
+
+    /// Runs `body` with a sync engine for `store`, closing it after, whether `body` returns or throws.
+    public static func withEngine<T: Sendable>(
+        for store: JournalStore, places: HubPlaces = .folders, _ body: (SyncEngine) async throws -> T
+    ) async throws -> T {
+        let engine = try await engine(for: store, places: places)
+        do {
+            let result = try await body(engine)
+            await engine.close()
+            return result
+        } catch {
+            await engine.close()
+            throw error
+        }
     }
 
     /// The key at `path`, or nil when there is no key file.

@@ -2,17 +2,20 @@
 /// up to a quarter of random jitter so machines that failed together do not retry together.
 struct Backoff: Sendable {
     static let initial: Duration = .seconds(2)
+    /// The longest wait between syncs that fail.
     static let maximum: Duration = .seconds(30 * 60)
 
+    /// The longest wait this backoff grows to.
+    var maximum: Duration = Backoff.maximum
     private(set) var failures = 0
 
     /// The delay after one more failure.
     mutating func fail<G: RandomNumberGenerator>(using generator: inout G) -> Duration {
         failures += 1
         let doublings = min(failures - 1, 20)
-        let base = min(Backoff.initial * (1 << doublings), Backoff.maximum)
+        let base = min(Backoff.initial * (1 << doublings), maximum)
         let jitter = base * Double.random(in: 0...0.25, using: &generator)
-        return min(base + jitter, Backoff.maximum)
+        return min(base + jitter, maximum)
     }
 
     mutating func succeed() { failures = 0 }

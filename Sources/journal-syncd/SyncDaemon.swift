@@ -50,7 +50,7 @@ struct SyncDaemon: AsyncParsableCommand {
         let path = try JournalPaths.database(explicit: db)
         let store = try await JournalStore(path: path)
         if once {
-            let report = try await SyncSetup.engine(for: store).sync()
+            let report = try await SyncSetup.withEngine(for: store, places: .known) { try await $0.sync() }
             print(report.summary)
             if !report.failures.isEmpty { throw SyncError.segmentsFailed(report.failures) }
             return

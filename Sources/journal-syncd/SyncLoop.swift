@@ -23,9 +23,21 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     /// Called with each new engine, and after every sync, to watch its hub.
     let watchHub: @Sendable (SyncEngine) -> Void
 
-    func run() async throws {
+    /// Runs until the events end, starting with `engine` when there is one already; the engine in use
+    /// last is closed when the loop ends.
+    func run(engine first: SyncEngine? = nil) async throws {
+        var engine = first
+        do {
+            try await loop(engine: &engine)
+        } catch {
+            await engine?.close()
+            throw error
+        }
+        await engine?.close()
+    }
+
+    private func loop(engine: inout SyncEngine?) async throws {
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
-        var engine: SyncEngine?
         var random = SystemRandomNumberGenerator()
         var retry: Task<Void, Never>?
         var recheck: Task<Void, Never>?
@@ -50,6 +62,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     retry = after(delay, send: .retry)
                     if case .failure(let error) = result { reportFailure(error, reasons: reasons, retryIn: delay) }
                 case .waitForJoin:
+                    await engine?.close()
                     engine = nil
                     notifier.status("Waiting for this journal to join a hub (journal sync init)")
                     logger.notice("this journal is not joined to a hub yet; waiting for journal sync init")
@@ -71,6 +84,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         do {
             let joined = try await store.hub()
             if LoopPolicy.needsEngine(current: engine.map { ($0.hub.id, $0.hub.location) }, joined: joined) {
+                await engine?.close()
+                engine = nil
                 engine = try await makeEngine(store)
                 if let engine { watchHub(engine) }
             }

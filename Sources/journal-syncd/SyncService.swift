@@ -16,7 +16,7 @@ struct SyncService: Service, CustomStringConvertible {
     /// Where every task of the service runs.
     let executor: SerialThreadExecutor
     /// Makes the sync engine for the journal's hub; tests give one over a hub of their own.
-    var makeEngine: @Sendable (JournalStore) async throws -> SyncEngine = { try await SyncSetup.engine(for: $0) }
+    var makeEngine: @Sendable (JournalStore) async throws -> SyncEngine = { try await SyncSetup.engine(for: $0, places: .known) }
 
     var description: String { "journal-syncd(\(store.path))" }
 
@@ -38,8 +38,10 @@ struct SyncService: Service, CustomStringConvertible {
                 if let watchdogInterval {
                     group.addTask { await Ticker(interval: watchdogInterval, reason: .watchdog, clock: EventLoopClock(countsSuspend: false)).feed(events) }
                 }
-                // The hub's watcher too is armed before READY, when the journal already has a hub.
-                if let engine = try? await makeEngine(store) { hubWatchers.watch(engine, events: events) }
+                // The hub's watcher too is armed before READY, when the journal already has a hub; the
+                // loop goes on with the same engine.
+                let engine = try? await makeEngine(store)
+                if let engine { hubWatchers.watch(engine, events: events) }
                 logger.info("watching \(store.path); safety-net sync every \(interval.spoken)")
                 notifier.ready()
                 events.send(.startup)
@@ -47,7 +49,7 @@ struct SyncService: Service, CustomStringConvertible {
                     hubWatchers.stop()
                     group.cancelAll()
                 }
-                try await loop.run()
+                try await loop.run(engine: engine)
             }
         } onGracefulShutdown: {
             notifier.stopping()

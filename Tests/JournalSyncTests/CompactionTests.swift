@@ -62,7 +62,7 @@ import TestSupport
                         let report = try await machine.sync()
                         #expect(report.failures.isEmpty, "history \(history): \(report.failures)")
                     default:
-                        try await ConvergenceTests().write(step, on: machine.store)
+                        try await ConvergenceTests.write(step, on: machine.store)
                     }
                 }
                 for _ in 0..<2 {

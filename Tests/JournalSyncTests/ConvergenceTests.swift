@@ -32,7 +32,7 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
                     if (7...9).contains(step.action) {
                         try await deliver(from: replicas[step.other], to: replicas[step.replica], shuffle: step.pick)
                     } else {
-                        try await write(step, on: replicas[step.replica])
+                        try await Self.write(step, on: replicas[step.replica])
                     }
                 }
                 for round in 0..<2 {
@@ -53,37 +53,9 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
         }
     }
 
-    /// The same through the real engine and a folder hub: any interleaving of writes and syncs on
-    /// three machines ends, after everyone has synced twice, with identical journals.
-    @Test func anySyncOrderThroughAFolderHubConverges() async throws {
-        await propertyCheck(count: 25, input: steps) { history in
-            try await withTemporaryDirectory { folder in
-                let key = SyncKey()
-                var machines: [Machine] = []
-                for index in 0..<3 {
-                    machines.append(try await Machine.make(folder, name: "m\(index)", hubFolder: folder + "/hub", key: key, segmentSize: 3))
-                }
-                for step in history {
-                    if (7...9).contains(step.action) {
-                        try await machines[step.replica].sync()
-                    } else {
-                        try await write(step, on: machines[step.replica].store)
-                    }
-                }
-                for _ in 0..<2 { for machine in machines { try await machine.sync() } }
-                let first = try await machines[0].state()
-                let firstKinds = try await machines[0].kinds()
-                for machine in machines.dropFirst() {
-                    #expect(try await machine.state() == first, "history \(history)")
-                    #expect(try await machine.kinds() == firstKinds, "history \(history)")
-                }
-            }
-        }
-    }
-
     /// Applies a write chosen by `step` to a replica: an add, an edit or a delete of one of the drinks
-    /// it knows (its own or received).
-    func write(_ step: Step, on store: JournalStore) async throws {
+    /// it knows (its own or received). The same steps drive `HubContractTests.anySyncOrderConverges`.
+    static func write(_ step: Step, on store: JournalStore) async throws {
         let live = try await store.drinks()
         switch step.action {
         case 0...2:

@@ -15,10 +15,15 @@ struct Machine {
 
     static func make(_ folder: String, name: String, hubFolder: String, key: SyncKey, segmentSize: Int = 2000,
                      clock: any JournalClock = sameInstant) async throws -> Machine {
+        try await make(folder, name: name, place: FolderPlace(folder: hubFolder), key: key, segmentSize: segmentSize, clock: clock)
+    }
+
+    /// A machine joined to the hub at `place`, made there if there is none yet.
+    static func make(_ folder: String, name: String, place: any HubPlace, key: SyncKey, segmentSize: Int = 2000,
+                     clock: any JournalClock = sameInstant) async throws -> Machine {
         let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock, physicalClock: clock)
-        let hub = try FolderHub.exists(in: hubFolder)
-            ? try FolderHub.open(folder: hubFolder, key: key) : try FolderHub.create(folder: hubFolder, key: key)
-        try await store.joinHub(id: hub.id, kind: "folder", location: hub.location)
+        let hub = try await place.hubExists() ? try await place.open(key: key, expecting: nil) : try await place.make(key: key, shared: false)
+        try await store.joinHub(id: hub.id, kind: place.kind, location: place.location)
         return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, segmentSize: segmentSize))
     }
 

@@ -4,11 +4,12 @@ extension JournalStore {
     /// The hub this journal is joined to, if any.
     public func hub() throws -> HubRecord? {
         try connection.query(
-            "SELECT hub_id, kind, location, published_through, last_sync_at, last_sync_result FROM sync_hub"
+            "SELECT hub_id, kind, location, published_through, last_sync_at, last_sync_result, last_notification_at FROM sync_hub"
         ) { row in
             HubRecord(
                 hubID: row.text(0), kind: row.text(1), location: row.text(2), publishedThrough: row.int64(3),
-                lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSyncResult: row.optionalText(5))
+                lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSyncResult: row.optionalText(5),
+                lastNotificationAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)))
         }.first
     }
 
@@ -138,11 +139,13 @@ extension JournalStore {
     }
 
     /// Records when a sync ran and what came of it, for `journal sync status`.
-    public func recordSyncResult(_ result: String, at instant: Timestamp, hubID: String) throws {
+    /// Records a sync's result, and when the hub last rang (kept when it did not ring since).
+    public func recordSyncResult(_ result: String, at instant: Timestamp, hubID: String, notifiedAt: Timestamp? = nil) throws {
         try write(nil) { _ in
             try connection.run(
-                "UPDATE sync_hub SET last_sync_at = ?, last_sync_result = ? WHERE hub_id = ?",
-                .integer(instant.milliseconds), .text(result), .text(hubID))
+                "UPDATE sync_hub SET last_sync_at = ?, last_sync_result = ?, "
+                    + "last_notification_at = coalesce(?, last_notification_at) WHERE hub_id = ?",
+                .integer(instant.milliseconds), .text(result), notifiedAt.map { .integer($0.milliseconds) } ?? .null, .text(hubID))
         }
     }
 }

@@ -1,8 +1,18 @@
-/// One schema change, from a `Migrations/v0001_what.sql` file embedded at build time.
-struct Migration: Sendable {
-    let version: Int64
-    let name: String
-    let sql: String
+/// One schema change, from a `Migrations/v0001_what.sql` file embedded at build time (the journal's;
+/// a PostgreSQL hub's schema has its own, in `Migrations/postgres/`).
+public struct Migration: Sendable {
+    public let version: Int64
+    public let name: String
+    public let sql: String
+
+    public init(version: Int64, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+
+    /// The journal's migrations.
+    static var embedded: [Migration] { embeddedMigrations }
 
     /// The highest schema version this binary knows.
     static var latestVersion: Int64 { embedded.last?.version ?? 0 }

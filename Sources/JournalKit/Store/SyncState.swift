@@ -7,10 +7,12 @@ public struct HubRecord: Sendable, Equatable {
     public var publishedThrough: Int64
     public var lastSyncAt: Timestamp?
     public var lastSyncResult: String?
+    /// When the hub last rang the daemon (a PostgreSQL hub's notification), if ever.
+    public var lastNotificationAt: Timestamp?
 
     public init(
         hubID: String, kind: String, location: String, publishedThrough: Int64 = 0, lastSyncAt: Timestamp? = nil,
-        lastSyncResult: String? = nil
+        lastSyncResult: String? = nil, lastNotificationAt: Timestamp? = nil
     ) {
         self.hubID = hubID
         self.kind = kind
@@ -18,6 +20,7 @@ public struct HubRecord: Sendable, Equatable {
         self.publishedThrough = publishedThrough
         self.lastSyncAt = lastSyncAt
         self.lastSyncResult = lastSyncResult
+        self.lastNotificationAt = lastNotificationAt
     }
 }
 

@@ -7,7 +7,7 @@ import SyncCommandLine
 extension SyncNow {
     func carryOut() async throws {
         let store = try await global.openStore()
-        let report = try await SyncSetup.engine(for: store).syncRecordingResult()
+        let report = try await SyncSetup.withEngine(for: store, places: .known) { try await $0.syncRecordingResult() }
         if output.json {
             Output.line(report.json.prettyText)
         } else {

@@ -6,10 +6,17 @@ import SyncCommandLine
 
 extension SyncStatus {
     func carryOut() async throws {
-        let overview = try await SyncOverview.gather(try await global.openStore())
+        let overview = try await SyncOverview.gather(try await global.openStore(), places: .known)
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
         Output.line("Hub          \(TerminalText.escaped(overview.hub))")
+        for fact in overview.facts {
+            Output.line(fact.label + String(repeating: " ", count: max(1, 13 - fact.label.count)) + TerminalText.escaped(fact.value))
+        }
+        if overview.kind == "postgres" {
+            Output.line("Notified     " + (overview.lastNotificationAt.map { "\(LocalTime.display($0)), when another device last published" }
+                ?? "never yet (journal-syncd listens for the server's notifications)"))
+        }
         Output.line("This device  \(overview.device)")
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")
         let last = overview.lastSyncAt.map { "\(LocalTime.display($0)): \(TerminalText.escaped(overview.lastSyncResult ?? ""))" } ?? "never"

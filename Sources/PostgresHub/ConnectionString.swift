@@ -1,0 +1,132 @@
+/// libpq's two ways of writing a connection, read into their settings: the URI
+/// `postgresql://[user[:password]@][host][:port][/dbname][?key=value&...]`, percent-encoded, and
+/// the key/value list `host=... dbname='my db'`, with single quotes and backslash escapes.
+enum ConnectionString {
+    /// The settings of a URI; a password in it is refused (it would be stored, shown and logged).
+    static func uriSettings(_ text: String) throws(PostgresHubError) -> [String: String] {
+        var rest = Substring(text)
+        rest = rest.drop(while: { $0 != ":" }).dropFirst(3)
+        var settings: [String: String] = [:]
+        if let mark = rest.firstIndex(of: "?") {
+            for pair in rest[rest.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true) {
+                guard let equals = pair.firstIndex(of: "=") else { throw .badConnectionString("\"\(pair)\" is not key=value") }
+                let key = try decoded(pair[..<equals])
+                guard settings[key] == nil else { throw .badConnectionString("\(key) is given twice") }
+                settings[key] = try decoded(pair[pair.index(after: equals)...])
+            }
+            rest = rest[..<mark]
+        }
+        let authority: Substring
+        if let slash = rest.firstIndex(of: "/") {
+            authority = rest[..<slash]
+            let database = rest[rest.index(after: slash)...]
+            if !database.isEmpty { try set("dbname", try decoded(database), in: &settings) }
+        } else {
+            authority = rest
+        }
+        var hostPart = authority
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            if userInfo.contains(":") { throw .passwordInConnectionString }
+            if !userInfo.isEmpty { try set("user", try decoded(userInfo), in: &settings) }
+            hostPart = authority[authority.index(after: at)...]
+        }
+        if hostPart.hasPrefix("[") {
+            guard let close = hostPart.firstIndex(of: "]") else { throw .badConnectionString("an IPv6 address lacks its \"]\"") }
+            try set("host", String(hostPart[hostPart.index(after: hostPart.startIndex)..<close]), in: &settings)
+            let after = hostPart[hostPart.index(after: close)...]
+            if after.hasPrefix(":") { try set("port", String(after.dropFirst()), in: &settings) } else if !after.isEmpty {
+                throw .badConnectionString("\"\(after)\" follows the IPv6 address")
+            }
+        } else if !hostPart.isEmpty {
+            let pieces = hostPart.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            if !pieces[0].isEmpty { try set("host", try decoded(pieces[0]), in: &settings) }
+            if pieces.count == 2 { try set("port", try decoded(pieces[1]), in: &settings) }
+        }
+        return settings
+    }
+
+    /// The settings of a key/value list: `key = value` pairs separated by spaces; a value in single
+    /// quotes may hold spaces, and `\'` and `\\` within it.
+    static func keywordSettings(_ text: String) throws(PostgresHubError) -> [String: String] {
+        var settings: [String: String] = [:]
+        var characters = Array(text)[...]
+        func skipSpaces() { while let first = characters.first, first == " " || first == "\t" { characters.removeFirst() } }
+        while true {
+            skipSpaces()
+            guard !characters.isEmpty else { return settings }
+            let key = String(characters.prefix(while: { $0 != "=" && $0 != " " && $0 != "\t" }))
+            characters.removeFirst(key.count)
+            skipSpaces()
+            guard !key.isEmpty, characters.first == "=" else {
+                throw .badConnectionString("\"\(key)\" lacks \"= value\" (write key=value, or a postgresql:// URI)")
+            }
+            characters.removeFirst()
+            skipSpaces()
+            var value = ""
+            if characters.first == "'" {
+                characters.removeFirst()
+                var closed = false
+                while let character = characters.popFirst() {
+                    if character == "\\", let escaped = characters.popFirst() {
+                        value.append(escaped)
+                    } else if character == "'" {
+                        closed = true
+                        break
+                    } else {
+                        value.append(character)
+                    }
+                }
+                guard closed else { throw .badConnectionString("the value of \(key) lacks its closing quote") }
+            } else {
+                while let character = characters.first, character != " ", character != "\t" {
+                    characters.removeFirst()
+                    if character == "\\", let escaped = characters.popFirst() { value.append(escaped) } else { value.append(character) }
+                }
+            }
+            try set(key, value, in: &settings)
+        }
+    }
+
+    private static func set(_ key: String, _ value: String, in settings: inout [String: String]) throws(PostgresHubError) {
+        guard settings[key] == nil else { throw .badConnectionString("\(key) is given twice") }
+        settings[key] = value
+    }
+
+    /// Percent-decoded UTF-8; a malformed escape is refused.
+    static func decoded(_ text: Substring) throws(PostgresHubError) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else {
+                throw .badConnectionString("\"\(text)\" has a malformed %-escape")
+            }
+            bytes.append(value)
+            utf8.removeFirst(2)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self), !decoded.contains("\0") else {
+            throw .badConnectionString("\"\(text)\" is not text once decoded")
+        }
+        return decoded
+    }
+
+    /// Percent-encoded for a URI: all but letters, digits and `-._~`.
+    static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return encoded
+    }
+}

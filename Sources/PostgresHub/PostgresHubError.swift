@@ -1,0 +1,84 @@
+import JournalKit
+
+/// Why a PostgreSQL hub refused or could not be reached, each with what to do about it. Never holds
+/// the password: the server's own messages name the role at most.
+public enum PostgresHubError: JournalFailure, Equatable {
+    case badConnectionString(String)
+    case passwordInConnectionString
+    /// The server wants a password and none was found (and none could be asked for).
+    case passwordRequired(user: String, server: String, looked: [String])
+    /// The server refused the password; `source` is where it came from.
+    case wrongPassword(user: String, server: String, source: String)
+    case noSuchDatabase(database: String, server: String)
+    case tlsNotOffered(server: String)
+    case tlsRequiredByServer(server: String, reason: String)
+    case certificateRejected(server: String, reason: String)
+    case rootCertificateMissing(path: String)
+    /// The role lacks a right it needs: "CREATE on database journal".
+    case missingRight(user: String, right: String, grant: String)
+    case noHub(database: String, server: String)
+    /// Another machine made a hub in this database while this one was making its own.
+    case madeMeanwhile(database: String, server: String)
+    case refusedByServer(server: String, message: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .badConnectionString, .passwordInConnectionString, .noHub: return .usage
+        case .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer, .certificateRejected,
+            .rootCertificateMissing, .missingRight:
+            return .setup
+        case .madeMeanwhile, .refusedByServer: return .failure
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badConnectionString(let problem):
+            return "the PostgreSQL connection string cannot be used: \(problem). It is libpq's: "
+                + "postgresql://USER@HOST:PORT/DATABASE?sslmode=verify-full, or host=HOST dbname=DATABASE."
+        case .passwordInConnectionString:
+            return "the connection string holds a password; it would be kept in the journal and shown in messages. "
+                + "Leave it out: put it in ~/.pgpass (HOST:PORT:DATABASE:USER:PASSWORD, mode 0600), or run "
+                + "journal sync init on a terminal to be asked for it."
+        case .passwordRequired(let user, let server, let looked):
+            return "the server \(server) asks a password for \(user), and none was found (looked in "
+                + "\(looked.joined(separator: ", "))). Run journal sync init on a terminal to be asked for it, or add "
+                + "a line HOST:PORT:DATABASE:USER:PASSWORD to ~/.pgpass (mode 0600)."
+        case .wrongPassword(let user, let server, let source):
+            return "the server \(server) refused the password for \(user) (from \(source)). Correct it there; nothing was written."
+        case .noSuchDatabase(let database, let server):
+            return "the server \(server) has no database \"\(database)\". Make it (createdb \(database)), or name "
+                + "another in the connection string."
+        case .tlsNotOffered(let server):
+            return "the server \(server) does not offer TLS, and this connection requires it (a server that is not "
+                + "this machine is reached over TLS unless the connection string says sslmode=disable). Turn on "
+                + "ssl in the server's postgresql.conf. Nothing was sent."
+        case .tlsRequiredByServer(let server, let reason):
+            return "the server \(server) accepts only TLS connections (\(reason)); remove sslmode=disable from the "
+                + "connection string."
+        case .certificateRejected(let server, let reason):
+            return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name "
+                + "and sslrootcert in the connection string."
+        case .rootCertificateMissing(let path):
+            return "the certificate to trust, \(path), is missing: verifying the server needs it (sslrootcert=FILE, "
+                + "or sslrootcert=system for the system's)."
+        case .missingRight(let user, let right, let grant):
+            return "the role \(user) lacks \(right), which the hub needs. A database administrator can grant it: \(grant)"
+        case .noHub(let database, let server):
+            return "there is no hub in the database \"\(database)\" on \(server), and a key was given to join one, so "
+                + "nothing was made. Check the database name; to start a new hub there instead, join without a key."
+        case .madeMeanwhile(let database, let server):
+            return "another machine made a hub in \"\(database)\" on \(server) while this one was making its own; "
+                + "nothing of this one was kept. Join that hub with its key (journal sync key on that machine)."
+        case .refusedByServer(let server, let message):
+            return "the server \(server) refused: \(message)"
+        }
+    }
+
+    public var remedy: Remedy? {
+        switch self {
+        case .noHub, .madeMeanwhile: return .joinWithKey
+        default: return nil
+        }
+    }
+}

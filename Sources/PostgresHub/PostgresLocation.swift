@@ -1,0 +1,136 @@
+import JournalKit
+
+import Glibc
+
+/// A PostgreSQL hub's server, database and role, read from libpq's connection string (the URI
+/// `postgresql://alice@db.example.org:5432/journal?sslmode=verify-full`, or the key/value form
+/// `host=db.example.org dbname=journal`) with libpq's defaults filled in from the environment at
+/// `sync init`. The journal records `uri`, which names everything explicitly, so the daemon (which has
+/// not the shell's environment) reaches the same server. A password is never part of it.
+public struct PostgresLocation: Sendable, Equatable {
+    /// A host name, an IP address, or (starting with "/") the folder of the server's Unix socket.
+    public var host: String
+    public var port: Int
+    public var database: String
+    public var user: String
+    public var sslMode: SSLMode
+    /// The certificates to trust: a PEM file, or "system" for the system's; nil for libpq's default
+    /// (`~/.postgresql/root.crt`, where there is one).
+    public var sslRootCert: String?
+    public var applicationName: String
+    /// Seconds to wait for the server to answer a connection.
+    public var connectTimeout: Int
+    /// A password file to read instead of `PGPASSFILE` or `~/.pgpass`.
+    public var passFile: String?
+
+    /// libpq's `sslmode`, from not using TLS to checking the server's certificate and name.
+    public enum SSLMode: String, Sendable, CaseIterable {
+        case disable, allow, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
+
+    /// The keys of a connection string this journal uses. Others (libpq has dozens) are refused by
+    /// name rather than ignored: a setting that seems to apply but does not is worse than an error.
+    static let keys: Set<String> = [
+        "host", "port", "dbname", "user", "sslmode", "sslrootcert", "application_name", "connect_timeout", "passfile",
+    ]
+
+    /// Where Debian's libpq looks for a server's socket when no host is given.
+    static let defaultSocketFolder = "/var/run/postgresql"
+
+    /// True for a Unix socket.
+    public var isSocket: Bool { host.hasPrefix("/") }
+
+    /// True for this machine over TCP: "localhost", 127.0.0.0/8, ::1.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || isIPv4 && host.hasPrefix("127.")
+    }
+
+    /// True for a host given as an IPv4 address.
+    public var isIPv4: Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// The socket's path, for a Unix socket: libpq's `<folder>/.s.PGSQL.<port>`.
+    public var socketPath: String { host + "/.s.PGSQL.\(port)" }
+
+    /// The server as messages name it: "db.example.org:5432", "/var/run/postgresql (Unix socket)".
+    public var server: String {
+        if isSocket { return "\(host) (Unix socket)" }
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// Reads a connection string. `environment` gives libpq's variables (`PGHOST`, `PGPORT`,
+    /// `PGDATABASE`, `PGUSER`, `PGSSLMODE`, `PGSSLROOTCERT`, `PGAPPNAME`, `PGCONNECT_TIMEOUT`,
+    /// `PGPASSFILE`) for what the string leaves out; `osUser` is the default role.
+    public static func parse(
+        _ text: String, environment: (String) -> String? = JournalPaths.environment, osUser: String = PostgresLocation.osUser()
+    ) throws(PostgresHubError) -> PostgresLocation {
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw .badConnectionString("it holds a control character")
+        }
+        let given = text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+            ? try ConnectionString.uriSettings(text) : try ConnectionString.keywordSettings(text)
+        for key in given.keys where !keys.contains(key) {
+            if key == "password" { throw .passwordInConnectionString }
+            throw .badConnectionString(
+                "journal does not use \"\(key)\"; it takes \(keys.sorted().joined(separator: ", "))")
+        }
+        func setting(_ key: String, _ variable: String) -> String? {
+            if let value = given[key], !value.isEmpty { return value }
+            if let value = environment(variable), !value.isEmpty { return value }
+            return nil
+        }
+        let user = setting("user", "PGUSER") ?? osUser
+        let portText = setting("port", "PGPORT") ?? "5432"
+        guard let port = Int(portText), (1...65535).contains(port) else { throw .badConnectionString("port \"\(portText)\" is not a port number") }
+        let modeText = setting("sslmode", "PGSSLMODE") ?? "prefer"
+        guard let sslMode = SSLMode(rawValue: modeText) else {
+            throw .badConnectionString(
+                "sslmode \"\(modeText)\" is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let timeoutText = setting("connect_timeout", "PGCONNECT_TIMEOUT") ?? "10"
+        guard let timeout = Int(timeoutText), (1...3600).contains(timeout) else {
+            throw .badConnectionString("connect_timeout \"\(timeoutText)\" is not a number of seconds from 1 to 3600")
+        }
+        let location = PostgresLocation(
+            host: setting("host", "PGHOST") ?? defaultSocketFolder, port: port,
+            database: setting("dbname", "PGDATABASE") ?? user, user: user, sslMode: sslMode,
+            sslRootCert: setting("sslrootcert", "PGSSLROOTCERT"), applicationName: setting("application_name", "PGAPPNAME") ?? "journal",
+            connectTimeout: timeout, passFile: setting("passfile", "PGPASSFILE"))
+        guard !location.host.contains(",") else {
+            throw .badConnectionString("it names several hosts; a hub is one server: give one host")
+        }
+        guard location.database.utf8.count <= 63, location.user.utf8.count <= 63 else {
+            throw .badConnectionString("a database or role name is at most 63 bytes")
+        }
+        return location
+    }
+
+    /// The connection string the journal records: everything explicit, no password.
+    public var uri: String {
+        var query: [(String, String)] = []
+        var authority = ConnectionString.percentEncoded(user) + "@"
+        if isSocket {
+            query.append(("host", host))
+            if port != 5432 { query.append(("port", String(port))) }
+        } else {
+            authority += (host.contains(":") ? "[\(host)]" : ConnectionString.percentEncoded(host)) + ":\(port)"
+        }
+        query.append(("sslmode", sslMode.rawValue))
+        if let sslRootCert { query.append(("sslrootcert", sslRootCert)) }
+        if applicationName != "journal" { query.append(("application_name", applicationName)) }
+        if connectTimeout != 10 { query.append(("connect_timeout", String(connectTimeout))) }
+        if let passFile { query.append(("passfile", passFile)) }
+        return "postgresql://" + authority + "/" + ConnectionString.percentEncoded(database) + "?"
+            + query.map { $0.0 + "=" + ConnectionString.percentEncoded($0.1) }.joined(separator: "&")
+    }
+
+    /// The user this process runs as: libpq's default role.
+    public static func osUser() -> String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return JournalPaths.environment("USER") ?? "postgres"
+    }
+}

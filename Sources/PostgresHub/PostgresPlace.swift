@@ -1,0 +1,120 @@
+import JournalKit
+import JournalSync
+import PostgresNIO
+
+/// A hub's place on a PostgreSQL server: the database a connection string names, holding (or to
+/// hold) the schema `journal_hub`.
+public struct PostgresPlace: HubPlace {
+    let connector: PostgresConnector
+
+    /// The place a connection string names; `ask` asks for a password the files do not have (on a
+    /// terminal, at `sync init`).
+    public init(connectionString: String, ask: (@Sendable (String) -> String?)? = nil) throws {
+        connector = PostgresConnector(location: try PostgresLocation.parse(connectionString), ask: ask)
+    }
+
+    public var kind: String { "postgres" }
+    public var location: String { connector.location.uri }
+    var server: PostgresLocation { connector.location }
+
+    public func hubExists() async throws -> Bool {
+        try await withLink { link in
+            try await link.run { connection in
+                let presence = try await ServerSchema.presence(connection)
+                if presence.exists && !presence.usable {
+                    throw PostgresHubError.missingRight(
+                        user: server.user, right: "USAGE on the schema journal_hub",
+                        grant: "GRANT USAGE ON SCHEMA journal_hub TO \(ServerSchema.quoted(server.user));")
+                }
+                return presence.exists
+            }
+        }
+    }
+
+    public func open(key: SyncKey, expecting hubID: String?) async throws -> any Hub {
+        let link = try await connector.connect()
+        do {
+            let id = try await link.run { connection in
+                guard try await ServerSchema.presence(connection).exists else {
+                    throw SyncError.hubUnavailable(hub: location, reason: "the database \(server.database) holds no hub (no schema journal_hub)")
+                }
+                try await ServerSchema.checkRights(connection, location: server)
+                let version = try await ServerSchema.version(connection, location: server)
+                var row: (String, Int64, String)?
+                for try await found in try await connection.query(
+                    "SELECT hub_id, format, key_check FROM journal_hub.hub", logger: PostgresConnector.quiet
+                ).decode((String, Int64, String).self) {
+                    row = found
+                }
+                guard let (id, format, keyCheck) = row else {
+                    throw SyncError.corruptHub(hub: location, problem: "journal_hub.hub has no row")
+                }
+                guard format <= Int64(FolderHub.format) else {
+                    throw SyncError.hubFormatTooNew(hub: location, format: Int(format), supported: FolderHub.format)
+                }
+                if let hubID, id != hubID { throw SyncError.hubReplaced(hub: location) }
+                guard keyCheck == key.check else { throw SyncError.wrongKey(hub: location) }
+                if version < ServerSchema.latestVersion {
+                    try await ServerSchema.migrate(connection, from: version, location: server)
+                }
+                return id
+            }
+            return PostgresHub(id: id, connector: connector, link: link)
+        } catch {
+            await link.close()
+            throw error
+        }
+    }
+
+    public func make(key: SyncKey, shared: Bool) async throws -> any Hub {
+        let link = try await connector.connect()
+        let id = UUIDText.random()
+        do {
+            try await link.run { connection in
+                try await ServerSchema.checkCanCreate(connection, location: server)
+                try await ServerSchema.migrate(connection, from: 0, location: server) { connection in
+                    try await connection.query(
+                        "INSERT INTO journal_hub.hub (hub_id, format, key_check) VALUES (\(id), \(Int64(FolderHub.format)), \(key.check))",
+                        logger: PostgresConnector.quiet)
+                }
+            }
+            return PostgresHub(id: id, connector: connector, link: link)
+        } catch {
+            await link.close()
+            throw error
+        }
+    }
+
+    /// Drops the schema made a moment ago, when no segment is in it yet.
+    public func unmake(_ hub: any Hub) async {
+        try? await withLink { link in
+            try await link.run { connection in
+                try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
+                    var empty = false
+                    for try await none in try await connection.query(
+                        "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(hub.id)",
+                        logger: PostgresConnector.quiet
+                    ).decode(Bool.self) {
+                        empty = none
+                    }
+                    if empty { try await connection.query("DROP SCHEMA journal_hub CASCADE", logger: PostgresConnector.quiet) }
+                }
+            }
+        }
+    }
+
+    public func nothingToJoin() -> any Error { PostgresHubError.noHub(database: server.database, server: server.server) }
+
+    /// Runs `body` on a connection of its own, closed after.
+    private func withLink<T: Sendable>(_ body: (PostgresLink) async throws -> T) async throws -> T {
+        let link = try await connector.connect()
+        do {
+            let result = try await body(link)
+            await link.close()
+            return result
+        } catch {
+            await link.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import JournalKit
+import PropertyBased
+import Testing
+import TestSupport
+
+@testable import JournalSync
+
+/// What every hub promises the engine, run against each kind of hub: segments are append-only and
+/// whole, logs list in order, a gap holds its device back without losing anything, a damaged segment
+/// fails alone, and any order of writes and syncs converges.
+@Suite struct HubContractTests {
+    @Test(arguments: HubFlavor.allCases)
+    func aSegmentIsWrittenOnceAndNeverChanges(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = try await flavor.newPlace(in: folder).make(key: SyncKey(), shared: false)
+            let device = DeviceID(rawValue: UUIDText.random())
+            let name = SegmentName(first: 1, last: 3)
+            let first = Array(repeating: UInt8(7), count: 3 * 1024 * 1024 + 17)
+            _ = try await hub.write(first, as: name, of: device)
+            await #expect(throws: SyncError.segmentExists(name.fileName)) {
+                _ = try await hub.write([1, 2, 3], as: name, of: device)
+            }
+            try await hub.refresh()
+            #expect(try await hub.log(of: device).names == [name])
+            #expect(try await hub.read(name, of: device) == first)
+            await hub.close()
+        }
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func logsListInOrderWhateverTheOrderOfWriting(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = try await flavor.newPlace(in: folder).make(key: SyncKey(), shared: false)
+            let devices = (0..<3).map { _ in DeviceID(rawValue: UUIDText.random()) }
+            let names = [SegmentName(first: 7, last: 9), SegmentName(first: 1, last: 2), SegmentName(first: 3, last: 6)]
+            for device in devices.reversed() {
+                for name in names { _ = try await hub.write(Array("\(device) \(name)".utf8), as: name, of: device) }
+            }
+            try await hub.refresh()
+            #expect(try await hub.devices() == devices.sorted())
+            for device in devices {
+                #expect(try await hub.log(of: device).names == names.sorted())
+                for name in names { #expect(try await hub.read(name, of: device) == Array("\(device) \(name)".utf8)) }
+            }
+            await hub.close()
+        }
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func aGapHoldsItsDeviceBackUntilItIsFilled(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            // A's log is written in a staging hub, then brought to the hub under test out of order.
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/staging", key: key, segmentSize: 2)
+            for minute in 0..<6 { _ = try await a.store.add(drink(minute: Int64(minute))) }
+            try await a.sync()
+            let staged = try await a.engine.hub.log(of: a.store.deviceID).names
+            let place = try flavor.newPlace(in: folder)
+            let c = try await Machine.make(folder, name: "c", place: place, key: key)
+            for index in [0, 2] {
+                _ = try await c.engine.hub.write(try await a.engine.hub.read(staged[index], of: a.store.deviceID), as: staged[index], of: a.store.deviceID)
+            }
+            let early = try await c.sync()
+            #expect(early.received == 2 && early.failures.isEmpty)
+            #expect(early.waiting.map { [$0.first, $0.last] } == [[3, 4]])
+            _ = try await c.engine.hub.write(try await a.engine.hub.read(staged[1], of: a.store.deviceID), as: staged[1], of: a.store.deviceID)
+            let late = try await c.sync()
+            #expect(late.received == 4 && late.waiting.isEmpty)
+            #expect(try await c.state() == a.state())
+            await c.engine.close()
+        }
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func aDamagedSegmentFailsAloneAndTheRestApplies(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let place = try flavor.newPlace(in: folder)
+            let a = try await Machine.make(folder, name: "a", place: place, key: key)
+            let b = try await Machine.make(folder, name: "b", place: place, key: key)
+            _ = try await a.store.add(drink(note: "kept"))
+            try await a.sync()
+            // A device that writes garbage after its good segment: someone with write access to the hub.
+            let stranger = DeviceID(rawValue: UUIDText.random())
+            _ = try await a.engine.hub.write(Array(repeating: 0x41, count: 300), as: SegmentName(first: 1, last: 1), of: stranger)
+            let report = try await b.sync()
+            #expect(report.received == 1)
+            #expect(report.failures.map(\.device) == [stranger])
+            #expect(try await b.state() == a.state())
+            await a.engine.close()
+            await b.engine.close()
+        }
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func theHubHoldsNoDrinkNoteOrKeyInPlainText(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let place = try flavor.newPlace(in: folder)
+            let a = try await Machine.make(folder, name: "a", place: place, key: key)
+            _ = try await a.store.add(drink("flat-white", note: "secret-rendezvous-note"))
+            try await a.sync()
+            await a.engine.close()
+            let everything: String
+            switch flavor {
+            case .folder:
+                everything = snapshot(folder + "/hub").values.map { String(decoding: $0, as: UTF8.self) }.joined()
+            case .postgres:
+                let database = try #require(place.location.split(separator: "/").last?.split(separator: "?").first.map(String.init))
+                let dump = try ProcessRunner.run(
+                    "/usr/bin/pg_dump", ["-h", PostgresServer.shared.folder, "-p", String(PostgresServer.shared.port), "-U", "postgres", database],
+                    environment: ["PGPASSWORD": "fixture-superuser"])
+                #expect(dump.status == 0, "\(dump.stderr)")
+                #expect(dump.stdout.contains("journal_hub.segments"))
+                everything = dump.stdout
+            }
+            for secret in ["flat-white", "secret-rendezvous-note", key.hex, "espresso"] {
+                #expect(!everything.contains(secret), "\(secret) is on the hub in plain text")
+            }
+        }
+    }
+
+    /// Any interleaving of writes and syncs on three machines ends, after everyone has synced twice,
+    /// with identical journals, whatever the hub.
+    @Test(arguments: HubFlavor.allCases)
+    func anySyncOrderConverges(_ flavor: HubFlavor) async throws {
+        await propertyCheck(count: flavor == .folder ? 25 : 10, input: steps) { history in
+            try await withTemporaryDirectory { folder in
+                let key = SyncKey()
+                let place = try flavor.newPlace(in: folder)
+                var machines: [Machine] = []
+                for index in 0..<3 {
+                    machines.append(try await Machine.make(folder, name: "m\(index)", place: place, key: key, segmentSize: 3))
+                }
+                for step in history {
+                    if (7...9).contains(step.action) {
+                        try await machines[step.replica].sync()
+                    } else {
+                        try await ConvergenceTests.write(step, on: machines[step.replica].store)
+                    }
+                }
+                for _ in 0..<2 { for machine in machines { try await machine.sync() } }
+                let states = try await machines.asyncMap { try await $0.state() }
+                let kinds = try await machines.asyncMap { try await $0.kinds() }
+                #expect(states[0] == states[1] && states[1] == states[2], "history \(history)")
+                #expect(kinds[0] == kinds[1] && kinds[1] == kinds[2], "history \(history)")
+                for machine in machines { await machine.engine.close() }
+            }
+        }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

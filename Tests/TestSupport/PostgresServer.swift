@@ -1,0 +1,184 @@
+import Foundation
+import Synchronization
+
+/// A real PostgreSQL server for the tests (Debian's `postgresql` package): made by `initdb` in a
+/// temporary folder, listening on a loopback port and on a Unix socket in that folder, with TLS from a
+/// certificate authority made here (the server's certificate is for "localhost" only), and scram
+/// passwords for every role but the fixture's own superuser. It runs as the `postgres` user when the
+/// tests run as root (the server refuses root). A watcher started with it stops it and removes its
+/// folder when the test process ends, however it ends: a failed test, a crash, a kill.
+public final class PostgresServer: Sendable {
+    public let folder: String
+    public let port: Int
+    public let tls: Bool
+    /// The certificate authority that signed the server's certificate: sslrootcert for the tests.
+    public let authority: String
+    private let binaries: String
+    private let runAs: [String]
+
+    /// One server with TLS for the whole test process, started on first use.
+    public static let shared: PostgresServer = {
+        do { return try PostgresServer(tls: true) } catch { fatalError("cannot start the test PostgreSQL server: \(error)") }
+    }()
+
+    /// A new server; `tls: false` makes one that offers no TLS.
+    public init(tls: Bool) throws {
+        let folder = NSTemporaryDirectory() + "journal-pg-" + UUID().uuidString.prefix(8).lowercased()
+        self.folder = folder
+        self.tls = tls
+        authority = folder + "/ca.crt"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.compactMap(Int.init).max() else { throw FixtureError("no /usr/lib/postgresql/*/bin: install postgresql") }
+        binaries = "/usr/lib/postgresql/\(version)/bin"
+        runAs = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"] : []
+        port = Self.freePort()
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        try Self.makeCertificates(in: folder)
+        if getuid() == 0 { try Self.shell("chown -R postgres:postgres '\(folder)' && chmod 700 '\(folder)/data'") }
+        try run([binaries + "/initdb", "-D", folder + "/data", "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
+                 "-E", "UTF8", "--no-sync"])
+        let settings = """
+            listen_addresses = 'localhost'
+            port = \(port)
+            unix_socket_directories = '\(folder)'
+            ssl = \(tls ? "on" : "off")
+            ssl_cert_file = '\(folder)/server.crt'
+            ssl_key_file = '\(folder)/server.key'
+            fsync = off
+            max_connections = 200
+            log_min_messages = warning
+
+            """
+        try append(settings, to: folder + "/data/postgresql.conf")
+        try start()
+        try waitUntilReady()
+        try psql("ALTER ROLE postgres PASSWORD 'fixture-superuser'")
+    }
+
+    /// Starts the server, with a watcher that stops it when this process ends.
+    public func start() throws {
+        let server = (runAs + [binaries + "/postgres", "-D", folder + "/data"]).map { "'\($0)'" }.joined(separator: " ")
+        let script = """
+            \(server) >>'\(folder)/server.log' 2>&1 &
+            server=$!
+            echo $server > '\(folder)/server.pid'
+            while kill -0 \(getpid()) 2>/dev/null && kill -0 $server 2>/dev/null; do sleep 0.5; done
+            kill -INT $server 2>/dev/null; wait $server
+            kill -0 \(getpid()) 2>/dev/null || rm -rf '\(folder)'
+            """
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watcher.arguments = ["-c", script]
+        watcher.standardOutput = FileHandle.nullDevice
+        watcher.standardError = FileHandle.nullDevice
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: folder + "/server.pid") { usleep(20_000) }
+    }
+
+    /// Stops the server (fast shutdown: connections are cut), leaving its data.
+    public func stop() throws {
+        guard let text = try? String(contentsOfFile: folder + "/server.pid", encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
+        try? FileManager.default.removeItem(atPath: folder + "/server.pid")
+        kill(pid, SIGINT)
+        for _ in 0..<500 where kill(pid, 0) == 0 { usleep(20_000) }
+    }
+
+    /// Stops and starts the server again: every connection is cut, and notifications sent meanwhile are lost.
+    public func restart() throws {
+        try stop()
+        try start()
+        try waitUntilReady()
+    }
+
+    /// Runs SQL as the fixture's superuser on `database`; the output, tuples only, unaligned.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres", role: String = "postgres") throws -> String {
+        let result = try ProcessRunner.run(
+            "/usr/bin/psql", ["-h", folder, "-p", String(port), "-U", role, "-d", database, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql],
+            environment: ["PGPASSWORD": role == "postgres" ? "fixture-superuser" : "secret-\(role)", "PGCONNECT_TIMEOUT": "5"])
+        guard result.status == 0 else { throw FixtureError("psql: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A new database and a role owning nothing but the right to use it (CONNECT and CREATE, as the
+    /// README tells a DBA to grant), with the password "secret-ROLE". Names are unique per call.
+    public func makeDatabase(prefix: String = "journal") throws -> (database: String, role: String) {
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        let database = "\(prefix)_\(suffix)", role = "alice_\(suffix)"
+        try psql("CREATE ROLE \(role) LOGIN PASSWORD 'secret-\(role)'")
+        try psql("CREATE DATABASE \(database)")
+        try psql("REVOKE ALL ON DATABASE \(database) FROM PUBLIC; GRANT CONNECT, CREATE ON DATABASE \(database) TO \(role)")
+        return (database, role)
+    }
+
+    /// A connection string for `role` on `database`: over TCP to "localhost" with the test authority by
+    /// default, or over the Unix socket.
+    public func uri(database: String, role: String, socket: Bool = false, sslmode: String = "verify-full", host: String = "localhost") -> String {
+        if socket { return "postgresql://\(role)@/\(database)?host=\(folder.replacingOccurrences(of: "/", with: "%2F"))&port=\(port)" }
+        return "postgresql://\(role)@\(host):\(port)/\(database)?sslmode=\(sslmode)&sslrootcert=\(authority)"
+    }
+
+    /// A `.pgpass` line giving `role`'s password for any host, port and database.
+    public func passwordLine(role: String) -> String { "*:*:*:\(role):secret-\(role)\n" }
+
+    /// A port nothing listens on now.
+    public static func freePort() -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 ? getsockname(socket, $0, &length) : -1 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private func waitUntilReady() throws {
+        for _ in 0..<300 {
+            let result = try ProcessRunner.run(binaries + "/pg_isready", ["-h", folder, "-p", String(port), "-q"], environment: [:])
+            if result.status == 0 { return }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+        throw FixtureError("the test PostgreSQL server did not start:\n\(log)")
+    }
+
+    private func run(_ arguments: [String]) throws {
+        let result = try ProcessRunner.run((runAs + arguments)[0], Array((runAs + arguments).dropFirst()), environment: [:])
+        guard result.status == 0 else { throw FixtureError("\(arguments[0]): \(result.stdout)\(result.stderr)") }
+    }
+
+    private func append(_ text: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    /// A certificate authority, and a server certificate it signed for "localhost" only.
+    private static func makeCertificates(in folder: String) throws {
+        try shell("""
+            cd '\(folder)' &&
+            openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=journal test authority' -keyout ca.key -out ca.crt &&
+            openssl req -newkey rsa:2048 -nodes -subj '/CN=localhost' -keyout server.key -out server.csr &&
+            printf 'subjectAltName=DNS:localhost\\n' > san.ext &&
+            openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.crt &&
+            chmod 600 server.key && chmod 644 ca.crt
+            """)
+    }
+
+    static func shell(_ script: String) throws {
+        let result = try ProcessRunner.run("/bin/sh", ["-c", script], environment: [:])
+        guard result.status == 0 else { throw FixtureError("\(script): \(result.stderr)") }
+    }
+}
+
+/// A test fixture that could not be set up.
+public struct FixtureError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
