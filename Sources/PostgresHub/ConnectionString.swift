@@ -114,10 +114,15 @@ enum ConnectionString {
         return decoded
     }
 
-    /// Percent-encoded for a URI: all but letters, digits and `-._~`.
-    static func percentEncoded(_ text: String) -> String {
+    /// Percent-encoded for a URI: all but letters, digits, `-._~` and the characters in `keeping`
+    /// (a path's "/" reads better as itself in a query value, where it is allowed).
+    static func percentEncoded(_ text: String, keeping: Set<Character> = []) -> String {
         var encoded = ""
         for byte in text.utf8 {
+            if byte < 0x80, keeping.contains(Character(UnicodeScalar(byte))) {
+                encoded.unicodeScalars.append(UnicodeScalar(byte))
+                continue
+            }
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):

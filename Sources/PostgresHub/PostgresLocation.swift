@@ -124,8 +124,10 @@ public struct PostgresLocation: Sendable, Equatable {
         if applicationName != "journal" { query.append(("application_name", applicationName)) }
         if connectTimeout != 10 { query.append(("connect_timeout", String(connectTimeout))) }
         if let passFile { query.append(("passfile", passFile)) }
-        return "postgresql://" + authority + "/" + ConnectionString.percentEncoded(database) + "?"
-            + query.map { $0.0 + "=" + ConnectionString.percentEncoded($0.1) }.joined(separator: "&")
+        let settings = query.map { (key: String, value: String) -> String in
+            key + "=" + ConnectionString.percentEncoded(value, keeping: ["/"])
+        }
+        return "postgresql://\(authority)/\(ConnectionString.percentEncoded(database))?" + settings.joined(separator: "&")
     }
 
     /// The user this process runs as: libpq's default role.

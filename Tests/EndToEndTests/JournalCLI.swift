@@ -58,23 +58,25 @@ struct CLIFailure: Error, CustomStringConvertible {
     var description: String { "exit \(result.status): \(result.stderr)" }
 }
 
-/// A hub folder and machines joined to it: the first machine makes the hub and its key, the others
-/// join with that key.
+/// A hub and machines joined to it: the first machine makes the hub and its key, the others join
+/// with that key. The hub is a folder, or a database of its own on the tests' PostgreSQL server.
 struct JoinedMachines {
+    /// The hub's folder, or its connection string.
     let hub: String
     let key: String
     let machines: [JournalCLI]
+    let flavor: HubKind
 
-    init(in folder: String, names: [String] = ["a", "b"], now: String? = "2026-11-21T15:30:00Z") throws {
-        hub = folder + "/hub"
-        try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
+    init(in folder: String, names: [String] = ["a", "b"], now: String? = "2026-11-21T15:30:00Z", on flavor: HubKind = .folder) throws {
+        self.flavor = flavor
+        hub = try flavor.newHub(in: folder)
         var machines: [JournalCLI] = []
         var key = ""
         for name in names {
             let machine = JournalCLI(home: folder + "/" + name, now: now)
             let joined = machines.isEmpty
-                ? try machine.run("sync", "init", "--folder", hub)
-                : try machine.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+                ? try machine.run(["sync", "init"] + flavor.arguments(hub))
+                : try machine.run(["sync", "init"] + flavor.arguments(hub) + ["--key-file", "-"], stdin: key)
             guard joined.status == 0 else { throw CLIFailure(result: joined) }
             if machines.isEmpty { key = try machine.run("sync", "key").stdout }
             machines.append(machine)
@@ -82,6 +84,41 @@ struct JoinedMachines {
         self.key = key
         self.machines = machines
     }
+}
+
+/// The kinds of hub an end-to-end test runs against.
+enum HubKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case folder, postgres
+
+    var description: String { rawValue }
+
+    /// A new, empty hub's place: a folder, or a connection string to a database of its own (its role's
+    /// password in a file the connection string names).
+    func newHub(in folder: String) throws -> String {
+        switch self {
+        case .folder:
+            try FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
+            return folder + "/hub"
+        case .postgres:
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            FileManager.default.createFile(
+                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            return server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+        }
+    }
+
+    /// The database and role a PostgreSQL hub's connection string names.
+    static func databaseAndRole(_ uri: String) -> (database: String, role: String) {
+        let afterScheme = uri.dropFirst("postgresql://".count)
+        let role = afterScheme.prefix(while: { $0 != "@" })
+        let path = afterScheme.drop(while: { $0 != "/" }).dropFirst()
+        return (String(path.prefix(while: { $0 != "?" })), String(role))
+    }
+
+    /// `sync init`'s arguments for `hub`.
+    func arguments(_ hub: String) -> [String] { [self == .folder ? "--folder" : "--postgres", hub] }
 }
 
 extension JoinedMachines {

@@ -20,9 +20,10 @@ import TestSupport
         return "[" + drinks.joined(separator: ",\n") + "]"
     }
 
-    @Test func killedSyncsLoseAndDuplicateNothing() async throws {
+    @Test(arguments: HubKind.allCases)
+    func killedSyncsLoseAndDuplicateNothing(_ flavor: HubKind) async throws {
         try await withTemporaryDirectory { folder in
-            let joined = try JoinedMachines(in: folder)
+            let joined = try JoinedMachines(in: folder, on: flavor)
             let (a, b, hub, key) = (joined.machines[0], joined.machines[1], joined.hub, joined.key)
             #expect(try a.run(["import", "-"], stdin: Self.export(from: 0, count: Self.initialDrinks)).status == 0)
 
@@ -55,7 +56,7 @@ import TestSupport
                 #expect(counts.contains("integrity_check\r\nok\r\n"), "\(counts); \(generator.replay)")
             }
             let fresh = JournalCLI(home: folder + "/fresh")
-            try fresh.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
+            try fresh.run(["sync", "init"] + flavor.arguments(hub) + ["--key-file", "-"], stdin: key)
             let pulled = try fresh.run("sync")
             #expect(pulled.status == 0, "\(pulled.stderr)")
             let freshCount = try fresh.run("sql", "select count(*), count(distinct id), sum(caffeine_mg) from history", "--format", "csv").stdout

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Daemons on a PostgreSQL hub: the server's doorbell, a server restart mid-sync, moving between kinds
+/// of hub, and the unit's network following the hub.
+@Suite(.timeLimit(.minutes(5))) struct PostgresDaemonTests {
+    /// "drinks,distinct ids" in `machine`'s journal.
+    func count(_ machine: JournalCLI) throws -> String {
+        let csv = try machine.run("sql", "select count(*), count(distinct id) from history", "--format", "csv").stdout
+        return String(csv.split(separator: "\r\n").last ?? "")
+    }
+
+    @Test func aChangeOnOneMachineRingsTheOtherDaemon() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, now: nil, on: .postgres)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            // An hour between safety-net syncs: only the doorbell can bring the change in time.
+            let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock")
+            defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
+            try await Task.sleep(for: .milliseconds(300))
+            try a.run("add", "espresso", "--note", "rung through")
+            #expect(try a.run("sync").status == 0)
+            #expect(try await eventually(.seconds(10)) { try notes(b).contains("rung through") })
+            let status = try b.run("sync", "status").stdout
+            #expect(status.contains("Notified     "), "\(status)")
+            #expect(!status.contains("Notified     never"), "\(status)")
+        }
+    }
+
+    /// The server restarts while B's daemon applies a large first sync, and again while both daemons
+    /// idle: they reconnect, and B ends with every drink once.
+    @Test func daemonsOutliveServerRestartsAndApplyNothingTwice() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = try PostgresServer(tls: true)
+            defer { try? server.stop() }
+            let (database, role) = try server.makeDatabase()
+            FileManager.default.createFile(
+                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
+            #expect(try a.run("sync", "init", "--postgres", uri).status == 0)
+            #expect(try b.run(["sync", "init", "--postgres", uri, "--key-file", "-"], stdin: try a.run("sync", "key").stdout).status == 0)
+            #expect(try a.run(["import", "-"], stdin: SyncCrashTests.export(from: 0, count: 20_000)).status == 0)
+            #expect(try a.run("sync").status == 0)
+
+            let (daemonA, _) = try startDaemon(a, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
+            defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
+            let (daemonB, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
+            defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
+            try await Task.sleep(for: .milliseconds(150))
+            try server.restart()
+            try await Task.sleep(for: .seconds(1))
+            try server.restart()
+            #expect(try a.run(["import", "-"], stdin: SyncCrashTests.export(from: 20_000, count: 500)).status == 0)
+            let converged = try await eventually(.seconds(60)) { try count(b) == "20500,20500" }
+            let log = try String(contentsOfFile: folder + "/b.log", encoding: .utf8)
+            let counted = try count(b)
+            #expect(converged, "\(counted); \(log)")
+            #expect(daemonA.isRunning && daemonB.isRunning)
+            #expect(log.contains("listening to the hub again"), "\(log)")
+        }
+    }
+
+    /// A journal moves from a folder hub to a PostgreSQL hub and back: every machine ends with every
+    /// drink once, and the service's network follows the hub.
+    @Test func machinesMoveBetweenAFolderAndAServerLosingNothing() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a", "b"])
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            let dropIn = folder + "/a/.config/systemd/user/journal-sync.service.d/postgres-hub.conf"
+            try a.run("add", "espresso", "--note", "before the move")
+            try b.run("add", "cola", "--note", "from b")
+            for machine in [a, b, a] { #expect(try machine.run("sync").status == 0) }
+            #expect(!FileManager.default.fileExists(atPath: dropIn))
+
+            let server = try HubKind.postgres.newHub(in: folder + "/server")
+            let moved = try a.run("sync", "init", "--postgres", server)
+            #expect(moved.status == 0, "\(moved.stderr)")
+            #expect(moved.stdout.contains("may now reach the network"), "\(moved.stdout)")
+            #expect(FileManager.default.fileExists(atPath: dropIn))
+            try a.run("add", "tea", "--note", "after the move")
+            #expect(try a.run("sync").status == 0)
+            let key = try a.run("sync", "key").stdout
+            #expect(try b.run(["sync", "init", "--postgres", server, "--key-file", "-"], stdin: key).status == 0)
+            for machine in [b, a, b] { #expect(try machine.run("sync").status == 0) }
+            let fresh = JournalCLI(home: folder + "/c")
+            #expect(try fresh.run(["sync", "init", "--postgres", server, "--key-file", "-"], stdin: key).status == 0)
+            #expect(try fresh.run("sync").status == 0)
+            for machine in [a, b, fresh] {
+                #expect(try count(machine) == "3,3", "\(machine.home)")
+                #expect(Set(try notes(machine)) == ["before the move", "from b", "after the move"])
+            }
+
+            let back = try a.run(["sync", "init", "--folder", joined.hub])
+            #expect(back.status == 0, "\(back.stderr)")
+            #expect(back.stdout.contains("cut from the network again"), "\(back.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: dropIn))
+            #expect(try a.run("add", "cola", "--note", "back on the folder").status == 0)
+            #expect(try a.run("sync").status == 0)
+            #expect(try b.run(["sync", "init", "--folder", joined.hub, "--key-file", "-"], stdin: key).status == 0)
+            for machine in [b, a] { #expect(try machine.run("sync").status == 0) }
+            for machine in [a, b] { #expect(try count(machine) == "4,4", "\(machine.home)") }
+        }
+    }
+
+    /// The password asked for on the terminal (never on stdin, which carries the key), kept 0600
+    /// beside the key, and used from then on.
+    @Test func aPasswordAskedOnTheTerminalIsKeptForLaterSyncs() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            let machine = JournalCLI(home: folder + "/a")
+            let uri = server.uri(database: database, role: role)
+            var environment = machine.environment
+            environment["TERM"] = "dumb"
+            // Typed once the prompt is up: what is typed before is flushed, as by ssh and sudo.
+            let command = "(sleep 1; echo 'secret-\(role)') | script -qec \"'\(JournalCLI.binary)' sync init --postgres '\(uri)'\" /dev/null"
+            let typed = try ProcessRunner.run("/bin/sh", ["-c", command], environment: environment)
+            #expect(typed.status == 0, "\(typed.stdout)\(typed.stderr)")
+            #expect(typed.stdout.contains("Password for \(role) on localhost:\(server.port): "), "\(typed.stdout)")
+            #expect(!typed.stdout.contains("secret-\(role)"), "the password was echoed: \(typed.stdout)")
+            let kept = folder + "/a/.config/journal/postgres.pgpass"
+            #expect(try permissions(kept) == 0o600)
+            #expect(try String(contentsOfFile: kept, encoding: .utf8).contains(":\(database):\(role):secret-\(role)"))
+            try machine.run("add", "espresso")
+            let later = try machine.run("sync")
+            #expect(later.status == 0, "\(later.stderr)")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `journal sync` through a real PostgreSQL server: joining, status, and every refusal leaving both the
+/// server and the journal as they were.
+@Suite struct PostgresSyncTests {
+    let server = PostgresServer.shared
+
+    /// True when the database holds the hub's schema.
+    func hasSchema(_ database: String) throws -> Bool {
+        try server.psql("SELECT to_regnamespace('journal_hub') IS NOT NULL", database: database) == "t"
+    }
+
+    /// True when the journal is joined to a hub.
+    func isJoined(_ machine: JournalCLI) throws -> Bool {
+        !(try machine.run("sync", "status").stderr.contains("not joined"))
+    }
+
+    @Test func machinesSyncThroughTheServerAndStatusShowsItWithoutThePassword() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, on: .postgres)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            try a.run("add", "espresso", "--note", "through the server")
+            #expect(try a.run("sync").status == 0)
+            #expect(try b.run("sync").status == 0)
+            #expect(try b.run("list").stdout.contains("through the server"))
+            let status = try b.run("sync", "status")
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.stdout.contains("Server       localhost:\(server.port), PostgreSQL "), "\(status.stdout)")
+            #expect(status.stdout.contains("TLS          TLSv1."), "\(status.stdout)")
+            #expect(status.stdout.contains("(certificate and host name verified)"), "\(status.stdout)")
+            #expect(status.stdout.contains("Notified     never yet"), "\(status.stdout)")
+            let json = try b.json("sync", "status", "--json") as? [String: Any]
+            let facts = json?["hub_facts"] as? [String: Any]
+            #expect((facts?["tls"] as? String)?.hasPrefix("TLSv1.") == true)
+            #expect(json?["hub_kind"] as? String == "postgres")
+            for output in [status.stdout, status.stderr, try a.run("sync").stdout] {
+                #expect(!output.contains("secret-"), "the password was shown: \(output)")
+            }
+        }
+    }
+
+    @Test func aPasswordInTheConnectionStringIsRefusedAndNotRepeated() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = JournalCLI(home: folder + "/a")
+            let result = try machine.run("sync", "init", "--postgres", "postgresql://alice:hunter2-in-url@localhost:\(server.port)/journal")
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("holds a password"), "\(result.stderr)")
+            #expect(!result.stderr.contains("hunter2-in-url"))
+            let keyword = try machine.run("sync", "init", "--postgres", "host=localhost password=hunter2-in-url dbname=journal")
+            #expect(keyword.status == 64 && !keyword.stderr.contains("hunter2-in-url"), "\(keyword.stderr)")
+            #expect(!(try isJoined(machine)))
+        }
+    }
+
+    /// Each refusal: its exit status, a message naming the cause, and nothing made on the server or
+    /// joined in the journal.
+    @Test func refusalsLeaveTheServerAndTheJournalAsTheyWere() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            let machine = JournalCLI(home: folder + "/a")
+            func refused(_ uri: String, _ status: Int32, _ words: String, passwords: String? = nil) throws {
+                let file = folder + "/pgpass-\(UUID().uuidString.prefix(6))"
+                FileManager.default.createFile(
+                    atPath: file, contents: Data((passwords ?? server.passwordLine(role: role)).utf8), attributes: [.posixPermissions: 0o600])
+                let result = try machine.run("sync", "init", "--postgres", uri + "&passfile=" + file)
+                #expect(result.status == status, "\(uri): \(result.stderr)")
+                #expect(result.stderr.contains(words), "\(uri): \(result.stderr)")
+                #expect(!result.stderr.contains("secret-"), "\(result.stderr)")
+                #expect(try !hasSchema(database))
+                #expect(try !isJoined(machine))
+            }
+            let good = server.uri(database: database, role: role)
+            try refused(good, 78, "refused the password", passwords: "*:*:*:\(role):wrong-password\n")
+            try refused(good, 78, "asks a password", passwords: "")
+            try refused("postgresql://\(role)@no-such-host.invalid:\(server.port)/\(database)?sslmode=disable", 1, "cannot reach the hub")
+            try refused("postgresql://\(role)@localhost:\(PostgresServer.freePort())/\(database)?sslmode=disable", 1, "connection refused")
+            try refused(server.uri(database: database, role: role, host: "127.0.0.1"), 78, "is not for 127.0.0.1")
+            try refused(server.uri(database: "no_such_db", role: role), 78, "has no database \"no_such_db\"")
+            let plain = try PostgresServer(tls: false)
+            defer { try? plain.stop() }
+            try refused("postgresql://postgres@localhost:\(plain.port)/postgres?sslmode=require", 78, "does not offer TLS",
+                        passwords: "*:*:*:postgres:fixture-superuser\n")
+            // A role that may connect but not create the hub's schema.
+            try server.psql("REVOKE CREATE ON DATABASE \(database) FROM \(role)")
+            try refused(good, 78, "lacks CREATE on the database \(database)")
+            try server.psql("GRANT CREATE ON DATABASE \(database) TO \(role)")
+        }
+    }
+
+    @Test func aKeyIsCheckedBeforeAnythingIsWritten() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
+            let other = JournalCLI(home: folder + "/b")
+            let withoutKey = try other.run("sync", "init", "--postgres", joined.hub)
+            #expect(withoutKey.status == 64, "\(withoutKey.stderr)")
+            #expect(withoutKey.stderr.contains("needs its key"))
+            let stranger = JoinedMachines.makeKey(in: folder + "/elsewhere")
+            let wrongKey = try other.run(["sync", "init", "--postgres", joined.hub, "--key-file", "-"], stdin: try stranger.run("sync", "key").stdout)
+            #expect(wrongKey.status == 65, "\(wrongKey.stderr)")
+            #expect(wrongKey.stderr.contains("does not open"))
+            #expect(try !isJoined(other))
+            let database = HubKind.databaseAndRole(joined.hub).database
+            #expect(try server.psql("SELECT count(*) FROM journal_hub.segments", database: database) == "0")
+        }
+    }
+
+    @Test func aServerSchemaNewerThanTheJournalIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
+            let database = HubKind.databaseAndRole(joined.hub).database
+            try server.psql("UPDATE journal_hub.schema_version SET version = 99", database: database)
+            try joined.machines[0].run("add", "espresso")
+            let result = try joined.machines[0].run("sync")
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(result.stderr.contains("written by a newer journal"), "\(result.stderr)")
+            #expect(try server.psql("SELECT count(*) FROM journal_hub.segments", database: database) == "0")
+        }
+    }
+
+    @Test func theServerItselfKeepsSegmentsAppendOnly() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
+            try joined.machines[0].run("add", "espresso")
+            #expect(try joined.machines[0].run("sync").status == 0)
+            let (database, role) = HubKind.databaseAndRole(joined.hub)
+            for statement in ["UPDATE journal_hub.segments SET bytes = '\\x00'", "DELETE FROM journal_hub.segments",
+                              "TRUNCATE journal_hub.segments", "UPDATE journal_hub.hub SET key_check = 'x'", "DELETE FROM journal_hub.hub"] {
+                #expect(throws: FixtureError.self, "\(statement) as the hub's own role") {
+                    try server.psql(statement, database: database, role: role)
+                }
+            }
+            // Even the owner giving itself the rights back meets the server's triggers.
+            try server.psql("GRANT UPDATE, DELETE, TRUNCATE ON journal_hub.segments TO \(role)", database: database, role: role)
+            for statement in ["UPDATE journal_hub.segments SET bytes = '\\x00'", "DELETE FROM journal_hub.segments", "TRUNCATE journal_hub.segments"] {
+                let refusal = #expect(throws: FixtureError.self) { try server.psql(statement, database: database, role: role) }
+                #expect(refusal?.description.contains("append-only") == true, "\(refusal?.description ?? "")")
+            }
+            #expect(try server.psql("SELECT count(*) FROM journal_hub.segments", database: database) == "1")
+        }
+    }
+
+    /// A DBA who hands the schema to another role leaves the journal's role only what syncing needs;
+    /// a right taken too many is named.
+    @Test func aRoleWithOnlyTheRightsItNeedsSyncsAndAMissingOneIsNamed() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a", "b"], on: .postgres)
+            let (database, role) = HubKind.databaseAndRole(joined.hub)
+            try server.psql("CREATE ROLE admin_\(role)")
+            try server.psql("""
+                REASSIGN OWNED BY \(role) TO admin_\(role); REVOKE CREATE ON DATABASE \(database) FROM \(role);
+                GRANT USAGE ON SCHEMA journal_hub TO \(role);
+                GRANT SELECT ON journal_hub.schema_version, journal_hub.hub TO \(role);
+                GRANT SELECT, INSERT ON journal_hub.segments TO \(role);
+                """, database: database)
+            try joined.machines[0].run("add", "espresso")
+            #expect(try joined.machines[0].run("sync").status == 0)
+            #expect(try joined.machines[1].run("sync").status == 0)
+            #expect(try joined.machines[1].run("list").stdout.contains("espresso"))
+            try server.psql("REVOKE INSERT ON journal_hub.segments FROM \(role)", database: database)
+            try joined.machines[1].run("add", "cola")
+            let refused = try joined.machines[1].run("sync")
+            #expect(refused.status == 78, "\(refused.stderr)")
+            #expect(refused.stderr.contains("lacks INSERT on journal_hub.segments"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("GRANT INSERT ON journal_hub.segments TO \"\(role)\""), "\(refused.stderr)")
+        }
+    }
+
+    /// Two people on one server, each with a database and role of their own: neither reaches the other's rows.
+    @Test func anotherHubsRoleCannotReachThisHubsRows() async throws {
+        try await withTemporaryDirectory { folder in
+            let alice = try JoinedMachines(in: folder + "/alice", names: ["a"], on: .postgres)
+            let bob = try JoinedMachines(in: folder + "/bob", names: ["b"], on: .postgres)
+            try alice.machines[0].run("add", "espresso")
+            #expect(try alice.machines[0].run("sync").status == 0)
+            let database = HubKind.databaseAndRole(alice.hub).database
+            let bobRole = HubKind.databaseAndRole(bob.hub).role
+            let refusal = #expect(throws: FixtureError.self) {
+                try server.psql("SELECT count(*) FROM journal_hub.segments", database: database, role: bobRole)
+            }
+            #expect(refusal?.description.contains("permission denied") == true, "\(refusal?.description ?? "")")
+        }
+    }
+}
