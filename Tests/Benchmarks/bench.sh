@@ -145,4 +145,8 @@ printf '%-34s %9s    (10 s idle: %s ms of CPU, %s wake-ups; budget none but the 
 kill -TERM $daemon_a $daemon_b
 wait $daemon_a $daemon_b 2>/dev/null || true
 
+# The PostgreSQL hub, against a server of the benchmark's own.
+echo
+BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || failures=$((failures + 1))
+
 exit $((failures > 0 ? 1 : 0))

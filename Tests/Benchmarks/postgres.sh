@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# make bench, the PostgreSQL hub: a server of the benchmark's own (Debian's postgresql, in a temporary
+# folder, loopback and a Unix socket, TLS on, statements logged with their durations), and four figures:
+# the first sync of 100,000 drinks, a sync with nothing to do (round trips counted in the server's log),
+# the latency from `journal add` on A to the drink on B with both daemons running, and 20 devices
+# publishing 1,000 changes each at once. Called by bench.sh with BIN, RUNS and WORK set; exits non-zero
+# when a budget is missed.
+set -euo pipefail
+
+journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/pg
+failures=0
+mkdir -p "$work"
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+port=$(( 20000 + RANDOM % 20000 ))
+as_server=()
+if [ "$(id -u)" = 0 ]; then as_server=(setpriv --reuid=postgres --regid=postgres --init-groups); fi
+
+# The server: a certificate for localhost, initdb, and a watcher that stops it when this script ends.
+(
+    cd "$work"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=bench authority' -keyout ca.key -out ca.crt 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj '/CN=localhost' -keyout server.key -out server.csr 2>/dev/null
+    printf 'subjectAltName=DNS:localhost\n' >san.ext
+    openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.crt 2>/dev/null
+    chmod 600 server.key
+)
+mkdir -p "$work/data"
+[ "$(id -u)" = 0 ] && chown -R postgres:postgres "$work" && chmod 755 "$WORK"
+"${as_server[@]}" "$pgbin/initdb" -D "$work/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 --no-sync >/dev/null
+cat >>"$work/data/postgresql.conf" <<EOF
+listen_addresses = 'localhost'
+port = $port
+unix_socket_directories = '$work'
+ssl = on
+ssl_cert_file = '$work/server.crt'
+ssl_key_file = '$work/server.key'
+max_connections = 100
+log_statement = 'all'
+log_duration = on
+logging_collector = off
+EOF
+"${as_server[@]}" "$pgbin/pg_ctl" -D "$work/data" -l "$work/server.log" -w start >/dev/null
+daemons=()
+stop_all() {
+    [ ${#daemons[@]} -gt 0 ] && kill -TERM "${daemons[@]}" 2>/dev/null; wait 2>/dev/null || true
+    "${as_server[@]}" "$pgbin/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
+}
+trap stop_all EXIT
+psql -qh "$work" -p "$port" -U postgres -c "CREATE ROLE bench LOGIN PASSWORD 'bench'" -c "CREATE DATABASE bench OWNER bench" >/dev/null
+printf 'localhost:%s:*:bench:bench\n' "$port" >"$work/pgpass"
+chmod 600 "$work/pgpass"
+[ "$(id -u)" = 0 ] && chown root "$work/pgpass"
+uri="postgresql://bench@localhost:$port/bench?sslmode=verify-full&sslrootcert=$work/ca.crt&passfile=$work/pgpass"
+
+at() { env HOME="$work/$1" XDG_DATA_HOME="$work/$1/data" XDG_CONFIG_HOME="$work/$1/config" "${@:2}"; }
+seconds_since() { echo "$EPOCHREALTIME - $1" | bc -l; }
+verdict() { if (( $(echo "$1" | bc -l) )); then echo ok; else failures=$((failures + 1)); echo 'OVER BUDGET'; fi; }
+now_ms=$(($(date +%s) * 1000))
+
+# First sync of 100,000 drinks, A -> server -> B.
+at a "$journal" status >/dev/null
+a_db="$work/a/data/journal/journal.db"
+a_device=$(sqlite3 "$a_db" "SELECT value FROM meta WHERE key = 'device_id'")
+sqlite3 "$a_db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+    INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+    SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
+               || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+           'espresso', 64, $now_ms - i * 900000, CASE WHEN i % 10 = 0 THEN 'note ' || i END, 0,
+           ($now_ms - i * 900000) << 16, '$a_device', i
+    FROM n"
+at a "$journal" sync init --postgres "$uri" >/dev/null
+at a "$journal" sync key | at b "$journal" sync init --postgres "$uri" --key-file - >/dev/null
+start=$EPOCHREALTIME
+at a "$journal" sync >/dev/null
+published=$EPOCHREALTIME
+at b "$journal" sync >/dev/null
+first=$(seconds_since "$start")
+count=$(sqlite3 "$work/b/data/journal/journal.db" "SELECT count(*) FROM history")
+printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budget 5 s) %s\n' \
+    "first sync of 100k A->server->B" "$first" "$(echo "$published - $start" | bc -l)" "$(seconds_since "$published")" "$count" \
+    "$(verdict "$first <= 5 && $count == 100000")"
+
+# A sync with nothing to do: the CLI's wall time (a connection with TLS and a password each run), and
+# what the daemon, whose connection stays open, sends the server for one.
+: >"$work/noop"
+for ((i = 0; i < runs; i++)); do
+    start=$EPOCHREALTIME; at b "$journal" sync >/dev/null; seconds_since "$start" >>"$work/noop"
+done
+printf '%-34s %9s ms  (median; a connection, TLS and authentication each time)\n' "journal sync, nothing to do" \
+    "$(sort -g "$work/noop" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }')"
+
+# Started directly (not through `at`, whose subshell would take the signals meant for the daemon).
+for m in a b; do
+    env HOME="$work/$m" XDG_DATA_HOME="$work/$m/data" XDG_CONFIG_HOME="$work/$m/config" "$daemon" --interval 1h 2>"$work/$m.log" &
+    daemons+=($!)
+done
+sleep 3
+lines=$(wc -l <"$work/server.log")
+kill -USR1 "${daemons[1]}"
+sleep 1
+tail -n +"$((lines + 1))" "$work/server.log" >"$work/noop.log"
+statements=$(grep -c 'LOG:  execute' "$work/noop.log" || true)
+duration=$(grep -o 'duration: [0-9.]* ms' "$work/noop.log" | awk '{ s += $2 } END { printf "%.2f", s }')
+printf '%-34s %9s    (statements the server ran for a daemon sync with nothing to do; %s ms in the server; budget 1) %s\n' \
+    "daemon sync, nothing to do" "$statements" "$duration" "$(verdict "$statements == 1")"
+
+# Latency: `journal add` on A until the drink is in B's journal, both daemons running.
+b_db="$work/b/data/journal/journal.db"
+: >"$work/latency"
+for ((i = 0; i < runs; i++)); do
+    start=$EPOCHREALTIME
+    at a "$journal" add espresso --note "latency $i" >/dev/null
+    until [ "$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" 2>/dev/null)" = 1 ]; do
+        if (( $(echo "$EPOCHREALTIME - $start > 10" | bc -l) )); then break; fi
+    done
+    seconds_since "$start" >>"$work/latency"
+done
+latency=$(sort -g "$work/latency" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }')
+printf '%-34s %9s ms  (median of %s; budget 100 ms) %s\n' "add on A -> on B through the server" "$latency" "$runs" \
+    "$(verdict "$latency <= 100")"
+kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
+
+# 20 devices, each publishing 1,000 changes at once; then each pulls the others' and all agree.
+psql -qh "$work" -p "$port" -U postgres -c "CREATE DATABASE many OWNER bench" >/dev/null
+many="postgresql://bench@localhost:$port/many?sslmode=verify-full&sslrootcert=$work/ca.crt&passfile=$work/pgpass"
+at d0 "$journal" sync init --postgres "$many" >/dev/null
+key=$(at d0 "$journal" sync key)
+for d in $(seq 0 19); do
+    [ "$d" = 0 ] || echo "$key" | at "d$d" "$journal" sync init --postgres "$many" --key-file - >/dev/null
+    db="$work/d$d/data/journal/journal.db"
+    device=$(sqlite3 "$db" "SELECT value FROM meta WHERE key = 'device_id'")
+    sqlite3 "$db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+        INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+        SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
+                   || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+               'espresso', 64, $now_ms - i * 60000, 'device $d', 0, ($now_ms - i * 60000) << 16, '$device', i
+        FROM n"
+done
+start=$EPOCHREALTIME
+for d in $(seq 0 19); do at "d$d" "$journal" sync >/dev/null & done
+wait
+took=$(seconds_since "$start")
+for d in $(seq 0 19); do at "d$d" "$journal" sync >/dev/null & done
+wait
+agree=$(for d in $(seq 0 19); do sqlite3 "$work/d$d/data/journal/journal.db" "SELECT count(DISTINCT id) FROM history"; done | sort -u | tr '\n' ' ')
+printf '%-34s %9.0f /s (20,000 changes published by 20 devices at once in %.2f s; every journal then holds: %s) %s\n' \
+    "server intake, 20 devices" "$(echo "20000 / $took" | bc -l)" "$took" "$agree" "$(verdict "$(echo "$agree" | tr -d ' ') == 20000")"
+
+exit $((failures > 0 ? 1 : 0))
