@@ -30,9 +30,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
+        // Linked as the module map says (`link "sqlite3"`), not through pkg-config: SwiftPM puts
+        // pkg-config's flags first on the link line, where they would keep `make build` from linking
+        // SQLite statically.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CLinux"),
@@ -126,6 +128,10 @@ let package = Package(
                 "journal-syncd", "JournalKit", "JournalSync", "TestSupport",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "JournalCommandTests",
+            dependencies: ["journal", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -2,6 +2,7 @@
 #define JOURNAL_CSQLITE_SHIM_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 #include <strings.h>
 
 // Swift cannot call C variadic functions nor import function-like macros,
@@ -44,6 +45,29 @@ static int journal_reading_authorizer(void *context, int action, const char *fir
 
 static inline int journal_allow_only_reading(sqlite3 *db) {
     return sqlite3_set_authorizer(db, journal_reading_authorizer, 0);
+}
+
+// Keeps the WAL short without ever waiting: once a commit leaves `bound` frames or more in it, a
+// truncating checkpoint runs with no busy handler, so it waits for no reader or writer. With none in
+// the way it copies the WAL into the database and truncates it to nothing; with a writer at work it
+// does what a passive checkpoint does; with a reader still on an old snapshot it copies what it can
+// and truncates nothing. The next commit past the bound tries again. Replaces SQLite's automatic
+// checkpoint, which never truncates, and whose progress a new process forgets: each process then
+// rebuilds its WAL index from the whole WAL, so a WAL left long makes every command slower.
+// `context` packs the bound (low 16 bits) and the connection's busy timeout in milliseconds (above).
+static int journal_wal_bound_hook(void *context, sqlite3 *db, const char *name, int frames) {
+    intptr_t packed = (intptr_t)context;
+    int bound = (int)(packed & 0xffff);
+    int timeout = (int)(packed >> 16);
+    if (frames < bound) return SQLITE_OK;
+    sqlite3_busy_timeout(db, 0);
+    (void)sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, (int *)0, (int *)0);
+    sqlite3_busy_timeout(db, timeout);
+    return SQLITE_OK;
+}
+
+static inline void journal_bound_wal(sqlite3 *db, int bound, int busy_timeout) {
+    sqlite3_wal_hook(db, journal_wal_bound_hook, (void *)(((intptr_t)busy_timeout << 16) | (bound & 0xffff)));
 }
 
 #endif

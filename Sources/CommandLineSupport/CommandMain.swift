@@ -8,9 +8,7 @@ extension AsyncParsableCommand {
     /// exits by the one error policy: parsing errors, `--help` and `--version` are the argument
     /// parser's to print; every other failure is `program: message` and its exit status.
     @MainActor public static func runAsMain(program: String, executor: SerialThreadExecutor) async {
-        // A closed pipe is seen as EPIPE on the write, which ends the command quietly, rather than as
-        // a signal that kills it.
-        signal(SIGPIPE, SIG_IGN)
+        CommandMain.prepareProcess()
         do {
             try ArgumentText.checkIsUTF8()
             try await withTaskExecutorPreference(executor) {
@@ -22,11 +20,41 @@ extension AsyncParsableCommand {
                     try command.run()
                 }
             }
-            if let failure = StandardStreams.writeFailure { throw OutputError(code: failure) }
+            try CommandMain.checkOutput()
         } catch {
             // `--help` and `help` are commands of the parser's that end by throwing: its own errors (and
             // a ValidationError or ExitCode a command throws) are its to print.
             if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { exit(withError: error) }
+            FailureReport.exit(error, program: program)
+        }
+    }
+}
+
+/// What every command's process does first and last, whichever parser read its command line.
+public enum CommandMain {
+    /// A closed pipe is seen as EPIPE on the write, which ends the command quietly, rather than as a
+    /// signal that kills it.
+    public static func prepareProcess() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Output that could not be all written is a failure: what was shown or exported is incomplete.
+    public static func checkOutput() throws {
+        if let failure = StandardStreams.writeFailure { throw OutputError(code: failure) }
+    }
+
+    /// True when every argument is UTF-8 text (else the full parser says which is not).
+    public static var argumentsAreText: Bool { (try? ArgumentText.checkIsUTF8()) != nil }
+
+    /// Runs a command already read from its command line, synchronously, and exits by the one error
+    /// policy: 0, or `program: message` and its exit status.
+    public static func runAndExit(program: String, _ body: () throws -> Void) -> Never {
+        prepareProcess()
+        do {
+            try body()
+            try checkOutput()
+            exit(0)
+        } catch {
             FailureReport.exit(error, program: program)
         }
     }

@@ -13,16 +13,8 @@ public struct GlobalOptions: ParsableArguments {
         try JournalPaths.database(explicit: db)
     }
 
-    /// "Now": the machine's clock, or the instant in `JOURNAL_NOW` (ISO 8601), which scripts and
-    /// tests use to ask "what if it were then".
-    public func clock() throws -> any JournalClock {
-        guard let text = JournalPaths.environment("JOURNAL_NOW"), !text.isEmpty else { return SystemClock() }
-        do {
-            return FixedClock(try TimeExpression(now: SystemClock().now()).parse(text, allowFuture: true))
-        } catch {
-            throw EnvironmentValueError(name: "JOURNAL_NOW", problem: error.description)
-        }
-    }
+    /// "Now": the machine's clock, or the instant in `JOURNAL_NOW`.
+    public func clock() throws -> any JournalClock { try JournalAccess.clock() }
 
     /// The journal, on the store thread the command runs on.
     public func openStore(clock: (any JournalClock)? = nil) async throws -> JournalStore {

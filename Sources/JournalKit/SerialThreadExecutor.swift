@@ -14,6 +14,17 @@ import Glibc
 public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let queue = JobQueue()
 
+    /// An executor for the calling thread, which starts no thread: for a command that does all its
+    /// work synchronously on this thread, through `assumeIsolated` (the everyday commands' fast path).
+    /// Nothing may be enqueued on it: there is no thread to run it.
+    public static func callingThread() -> SerialThreadExecutor {
+        SerialThreadExecutor(callingThread: ())
+    }
+
+    private init(callingThread: Void) {
+        queue.adoptCallingThread()
+    }
+
     public init() {
         let queue = self.queue
         let serial = UnownedSerialExecutor(ordinary: self)
@@ -39,6 +50,7 @@ public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecke
     deinit { queue.close() }
 
     public func enqueue(_ job: consuming ExecutorJob) {
+        precondition(!queue.isCallingThreadOnly, "a job was sent to the calling thread's executor, which runs none")
         let job = UnownedJob(job)
         if let fallback = queue.fallback {
             let serial = asUnownedSerialExecutor()
@@ -88,6 +100,8 @@ private final class JobQueue: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var drainingThread: pthread_t?
+    /// True for the calling thread's executor: no thread drains this queue.
+    private(set) var isCallingThreadOnly = false
     /// Set once, before any job, when no thread could be started.
     nonisolated(unsafe) var fallback: DispatchQueue?
 
@@ -115,6 +129,11 @@ private final class JobQueue: @unchecked Sendable {
         closed = true
         pthread_cond_signal(condition)
         pthread_mutex_unlock(mutex)
+    }
+
+    func adoptCallingThread() {
+        drainingThread = pthread_self()
+        isCallingThreadOnly = true
     }
 
     func isDrainingThread() -> Bool {

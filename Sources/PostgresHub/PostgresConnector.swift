@@ -82,6 +82,11 @@ final class PostgresConnector: Sendable {
             let connection = try await PostgresConnection.connect(
                 on: channel.eventLoop, configuration: configuration, id: 1, logger: Self.quiet)
             deadline.cancel()
+            // Opened as the time ran out: the channel is closing under it.
+            guard !deadline.expired else {
+                try? await connection.close()
+                throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(location.connectTimeout) s")
+            }
             return PostgresLink(connection: connection, channel: channel, location: location)
         } catch let error as PSQLError {
             deadline.cancel()

@@ -1,9 +1,11 @@
 import ArgumentParser
 import CommandLineSupport
+import Dispatch
 import SyncCommandLine
 import JournalKit
 
-@main
+import Glibc
+
 struct Journal: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journal",
@@ -16,10 +18,25 @@ struct Journal: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    /// Runs the command, turning every error into a message on stderr and an exit status: 64 for bad
-    /// usage, 65 for bad data, 1 for anything else. Never a stack trace.
-    static func main() async {
+}
+
+/// The program: the everyday commands' usual command lines go the fast path, synchronously on this
+/// thread; everything else (help, completions, errors, every other command) goes to
+/// swift-argument-parser, as an async program. Either way every error becomes a message on stderr and
+/// an exit status: 64 for bad usage, 65 for bad data, 78 for a setup to fix, 1 for anything else.
+@main
+enum JournalProgram {
+    static func main() {
+        if CommandMain.argumentsAreText, let request = FastPath.request(Array(CommandLine.arguments.dropFirst())) {
+            CommandMain.runAndExit(program: "journal") { try request.run() }
+        }
         SyncCommandLine.perform = { _ in try SyncHandoff.perform() }
-        await runAsMain(program: "journal", executor: Executors.main)
+        // The async program, started only when the full parser is needed: on the main actor, whose
+        // queue dispatchMain() runs.
+        Task { @MainActor in
+            await Journal.runAsMain(program: "journal", executor: Executors.main)
+            exit(0)
+        }
+        dispatchMain()
     }
 }

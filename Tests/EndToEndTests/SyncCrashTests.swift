@@ -36,7 +36,9 @@ import TestSupport
                 #expect(try a.run(["import", "-"], stdin: Self.export(from: next, count: Self.drinksPerRound)).status == 0)
                 next += Self.drinksPerRound
                 let processes = try [a, b].map { try ProcessRunner.start(JournalCLI.binary, ["sync"], environment: $0.environment) }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 5...80, using: &generator)))
+                // A blocking sleep: under a busy test run, a task's sleep can end long after it should
+                // (its thread is lent to other tests), and every kill would find the syncs done.
+                usleep(UInt32(Int.random(in: 2_000...50_000, using: &generator)))
                 for process in processes {
                     if process.isRunning { interrupted += 1 }
                     ProcessRunner.stop(process)

@@ -107,7 +107,7 @@ import TestSupport
             case .folder:
                 everything = snapshot(folder + "/hub").values.map { String(decoding: $0, as: UTF8.self) }.joined()
             case .postgres:
-                let database = try #require(place.location.split(separator: "/").last?.split(separator: "?").first.map(String.init))
+                let database = try #require(place.location.split(separator: "?").first?.split(separator: "/").last.map(String.init))
                 let dump = try ProcessRunner.run(
                     "/usr/bin/pg_dump", ["-h", PostgresServer.shared.folder, "-p", String(PostgresServer.shared.port), "-U", "postgres", database],
                     environment: ["PGPASSWORD": "fixture-superuser"])

@@ -114,10 +114,13 @@ public final class PostgresServer: Sendable {
     }
 
     /// A connection string for `role` on `database`: over TCP to "localhost" with the test authority by
-    /// default, or over the Unix socket.
+    /// default, or over the Unix socket. The connect timeout is generous: the whole test suite runs at
+    /// once on two cores.
     public func uri(database: String, role: String, socket: Bool = false, sslmode: String = "verify-full", host: String = "localhost") -> String {
-        if socket { return "postgresql://\(role)@/\(database)?host=\(folder.replacingOccurrences(of: "/", with: "%2F"))&port=\(port)" }
-        return "postgresql://\(role)@\(host):\(port)/\(database)?sslmode=\(sslmode)&sslrootcert=\(authority)"
+        if socket {
+            return "postgresql://\(role)@/\(database)?host=\(folder.replacingOccurrences(of: "/", with: "%2F"))&port=\(port)&connect_timeout=60"
+        }
+        return "postgresql://\(role)@\(host):\(port)/\(database)?sslmode=\(sslmode)&sslrootcert=\(authority)&connect_timeout=60"
     }
 
     /// A `.pgpass` line giving `role`'s password for any host, port and database.

@@ -24,10 +24,16 @@ public struct CaffeineModel: Sendable, Equatable {
         intakes.reduce(0) { $0 + remaining($1.caffeineMg, consumedAt: $1.consumedAt, at: now) }
     }
 
-    /// Drinks older than this contribute less than 2^-80 of their caffeine, far below what any sum
-    /// of drinks can show, so the level only needs drinks from this window.
+    /// Half-lives after which what is left of every drink together no longer shows in the level.
+    /// Someone taking 10,000 mg a day, every day (ten lethal doses), keeps from all drinks older than n
+    /// half-lives at most 10,000 mg/day x (half-life / ln 2) x 2^-n; for the longest half-life the
+    /// settings allow, 48 h, that is 28,850 mg x 2^-n, under 0.002 mg at n = 24, below the hundredth
+    /// of a milligram the level is shown to. So the level needs the drinks of this window only.
+    public static let negligibleAfterHalfLives = 24.0
+
+    /// How far back a drink can still change the level: 24 half-lives, 120 hours at 5 h.
     public var negligibleAfter: Duration {
-        .milliseconds(Int64(80 * halfLifeHours * 3_600_000))
+        .milliseconds(Int64(Self.negligibleAfterHalfLives * halfLifeHours * 3_600_000))
     }
 }
 

@@ -8,8 +8,11 @@ protocol StoredPayload: ReplicatedPayload {
     var columnValues: [SQLiteValue] { get }
 }
 
-/// How one kind of record is read from and written to its table.
-struct RecordTable<Payload: StoredPayload>: Sendable {
+/// How one kind of record is read from and written to its table. `Payload` is left unconstrained
+/// here, and constrained where it is used: a generic type with a requirement makes the runtime check
+/// the conformance when it first meets the type, which scans every conformance of the binary, on every
+/// command that writes a drink.
+struct RecordTable<Payload>: Sendable {
     let name: String
     let payloadColumns: [String]
     let select: String
@@ -32,7 +35,9 @@ struct RecordTable<Payload: StoredPayload>: Sendable {
         ownAfter = "\(select) WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
         ownCountAfter = "SELECT count(*) FROM \(name) WHERE origin = ? AND seq > ?"
     }
+}
 
+extension RecordTable where Payload: StoredPayload {
     /// A row selected with `select`.
     func record(_ row: SQLiteStatement) -> Replicated<Payload> {
         let base = payloadColumns.count

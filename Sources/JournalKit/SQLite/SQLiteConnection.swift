@@ -33,8 +33,10 @@ final class SQLiteConnection {
         _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
         _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
         // A command is over in milliseconds; checkpointing the WAL as each one exits would double its
-        // writes and fsyncs. SQLite's automatic checkpoint (every 1000 WAL pages) keeps the WAL small.
+        // writes and fsyncs. Instead a commit that leaves the WAL past its bound checkpoints it and
+        // truncates it, without waiting for anyone (see journal_wal_bound_hook).
         _ = journal_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+        journal_bound_wal(handle, Self.walBoundFrames, busyTimeoutMilliseconds)
         // Opening is lazy; this first read is where a file that is not a database says so.
         do {
             _ = try queryInteger("SELECT count(*) FROM sqlite_schema")
@@ -49,6 +51,12 @@ final class SQLiteConnection {
         statements = []
         sqlite3_close_v2(handle)
     }
+
+    /// WAL frames (pages) a commit may leave before it checkpoints: about ten adds. Each process reads
+    /// the whole WAL when it opens the file, so this bounds what a long WAL adds to every command
+    /// (about 0.6 M instructions at the bound), and checkpointing a few pages every ten writes costs
+    /// less than one fsync per command.
+    static let walBoundFrames: Int32 = 128
 
     /// A statement prepared once and reused: the store runs the same few statements over and over.
     func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {

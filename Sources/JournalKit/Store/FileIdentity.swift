@@ -5,9 +5,16 @@ import Glibc
 /// restored over it, has another. Sync uses it to notice a copy before it publishes as the original.
 enum FileIdentity {
     static func of(_ path: String) -> String {
+        let file = inode(of: path)
+        return file.isEmpty ? "" : "\(machineID):\(file)"
+    }
+
+    /// The file system and inode of the file at `path`: which file the path names now, on this
+    /// machine ("" when there is none). Cheap enough for every command to take when it opens a journal.
+    static func inode(of path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "" }
-        return "\(machineID):\(info.st_dev):\(info.st_ino)"
+        return "\(info.st_dev):\(info.st_ino)"
     }
 
     /// /etc/machine-id, which systemd makes once per installation; empty where there is none.

@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import JournalKit
 
-struct Add: AsyncParsableCommand {
+struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Record a drink.",
@@ -18,19 +18,42 @@ struct Add: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    /// What this command line asks for.
+    var request: AddRequest {
+        AddRequest(drink: drink, mg: fields.mg, at: fields.at, note: fields.note, db: global.db, json: output.json)
+    }
+
+    func run() throws { try request.run() }
+}
+
+/// `journal add`, as either parser read it (`FastPath`, or swift-argument-parser through `Add`).
+struct AddRequest: Equatable {
+    var drink: [String]
+    var mg: Double?
+    var at: String?
+    var note: String?
+    var db: String?
+    var json = false
+
+    func run() throws {
         let name = drink.joined(separator: " ")
-        let mg = try fields.caffeine()
-        let clock = try global.clock()
-        let consumedAt = try fields.time(clock) ?? clock.now()
-        let store = try await global.openStore(clock: clock)
-        let kind = try await KindLookup.resolve(name, in: store)
-        let added = try await store.add(
-            NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: fields.note))
-        if output.json {
+        // Everything that can be checked without the journal is, before it is opened (or made).
+        let mg = try mg.map { try CaffeineDose.validated($0) }
+        let clock = try JournalAccess.clock()
+        let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
+        let added = try JournalAccess.withStore(db: db, clock: clock) { store in
+            let kind = try KindLookup.resolve(name, in: store)
+            return try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
+        }
+        if json {
             Output.line(DrinkExchange.json(added).prettyText)
         } else {
             Output.line("Added " + Output.describe(added))
         }
+    }
+
+    static func == (lhs: AddRequest, rhs: AddRequest) -> Bool {
+        lhs.drink == rhs.drink && lhs.mg?.bitPattern == rhs.mg?.bitPattern && lhs.at == rhs.at && lhs.note == rhs.note
+            && lhs.db == rhs.db && lhs.json == rhs.json
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import JournalKit
 
-struct Edit: AsyncParsableCommand {
+struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a drink.",
@@ -24,16 +24,18 @@ struct Edit: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let mg = try fields.caffeine()
         let clock = try global.clock()
         let consumedAt = try fields.time(clock)
-        let store = try await global.openStore(clock: clock)
-        var kind: DrinkKind?
-        if let drink { kind = try await KindLookup.resolve(drink, in: store) }
-        let target = try await store.drink(idPrefix: id)
-        let edited = try await store.edit(
-            target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg ?? kind?.caffeineMg, consumedAt: consumedAt, note: fields.note))
+        let (drink, id, note) = (drink, id, fields.note)
+        let (target, edited) = try JournalAccess.withStore(db: global.db, clock: clock) { store in
+            let kind = try drink.map { try KindLookup.resolve($0, in: store) }
+            let target = try store.drink(idPrefix: id)
+            let edited = try store.edit(
+                target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg ?? kind?.caffeineMg, consumedAt: consumedAt, note: note))
+            return (target, edited)
+        }
         if output.json {
             Output.line(DrinkExchange.json(edited).prettyText)
         } else {

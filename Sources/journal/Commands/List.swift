@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import JournalKit
 
-struct List: AsyncParsableCommand {
+struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Show recent drinks, oldest first (the last 20 unless told otherwise).",
@@ -30,16 +30,34 @@ struct List: AsyncParsableCommand {
         if all, limit != nil { throw ValidationError("--all and --limit contradict each other; give one.") }
     }
 
-    func run() async throws {
-        let clock = try global.clock()
+    /// What this command line asks for.
+    var request: ListRequest {
+        ListRequest(since: since, until: until, limit: limit, all: all, db: global.db, json: output.json)
+    }
+
+    func run() throws { try request.run() }
+}
+
+/// `journal list`, as either parser read it (`FastPath`, or swift-argument-parser through `List`).
+struct ListRequest: Equatable {
+    var since: String?
+    var until: String?
+    var limit: Int?
+    var all = false
+    var db: String?
+    var json = false
+
+    func run() throws {
+        let clock = try JournalAccess.clock()
         let times = TimeExpression(now: clock.now())
         let from = try since.map { try times.parse($0, allowFuture: true) }
         let to = try until.map { try times.parse($0, allowFuture: true) }
         // A time range asks for everything in it; without one, the latest few are what "recent" means.
-        let count = all ? nil : limit ?? (from == nil && to == nil ? Self.defaultLimit : nil)
-        let store = try await global.openStore(clock: clock)
-        let drinks = try await store.drinks(from: from, until: to, limit: count)
-        if output.json {
+        let count = all ? nil : limit ?? (from == nil && to == nil ? List.defaultLimit : nil)
+        let drinks = try JournalAccess.withStore(db: db, clock: clock) { store in
+            try store.drinks(from: from, until: to, limit: count)
+        }
+        if json {
             Output.line(DrinkExchange.jsonArray(drinks), terminator: "")
             return
         }

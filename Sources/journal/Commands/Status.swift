@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import JournalKit
 
-struct Status: AsyncParsableCommand {
+struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "How much caffeine is in you now, what is left of today's limit, and when you can sleep.")
@@ -10,12 +10,24 @@ struct Status: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    /// What this command line asks for.
+    var request: StatusRequest { StatusRequest(db: global.db, json: output.json) }
+
+    func run() throws { try request.run() }
+}
+
+/// `journal status`, as either parser read it (`FastPath`, or swift-argument-parser through `Status`).
+struct StatusRequest: Equatable {
+    var db: String?
+    var json = false
+
+    func run() throws {
         let settings = try ConfigFile.load().settings
-        let store = try await global.openStore()
-        let status = try await store.status(settings: settings)
+        let status = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
+            try store.status(settings: settings)
+        }
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
-        if output.json {
+        if json {
             Output.line(JSONValue.object([
                 ("at", .string(LocalTime.iso8601(status.at))),
                 ("current_mg", .number(roundedToHundredths(status.currentMg))),
