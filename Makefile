@@ -8,7 +8,7 @@ DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.
@@ -44,6 +44,9 @@ build: deps
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSQLITE3)" > "$(RELEASE_BIN)/libsqlite3.so"
 	swift build $(RELEASE_FLAGS) --product journal
 	swift build $(RELEASE_FLAGS) --product journal-syncd
+	@# SwiftPM's rpath ($$ORIGIN) sends the loader through a dozen folders of the install for each
+	@# shared library before the system's; with the Swift runtime linked in, nothing is looked for there.
+	patchelf --remove-rpath "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd"
 	@! ldd "$(RELEASE_BIN)/journal" | grep -E 'libstdc|libsqlite3' || { echo "journal links libstdc++ or libsqlite3 dynamically" >&2; exit 1; }
 
 install: build
