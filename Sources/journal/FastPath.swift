@@ -44,6 +44,10 @@ enum FastPath {
         }
     }
 
+    private static func statusOptions(_ name: String) -> Takes? {
+        name == "format" ? .value : common(name)
+    }
+
     private static func listOptions(_ name: String) -> Takes? {
         switch name {
         case "since", "until", "limit": return .value
@@ -81,8 +85,10 @@ enum FastPath {
             request.note = options["note"]
             return .add(request)
         case "status":
-            guard let (options, words) = read(rest, allowed: common), words.isEmpty else { return nil }
-            return .status(StatusRequest(db: options["db"], json: options["json"] != nil))
+            guard let (options, words) = read(rest, allowed: statusOptions), words.isEmpty else { return nil }
+            // What `Status.validate()` refuses is the full parser's to say.
+            guard options["format"] == nil || options["json"] == nil else { return nil }
+            return .status(StatusRequest(format: options["format"], db: options["db"], json: options["json"] != nil))
         case "list", "log":
             guard let (options, words) = read(rest, allowed: listOptions), words.isEmpty else { return nil }
             var request = ListRequest(

@@ -21,8 +21,9 @@ import Testing
     /// Pieces of the everyday commands' command lines, good and bad: options with values that look
     /// like options, numbers that do not convert, inline values, empty values, repeated options, help,
     /// the terminator, words of another command.
-    static let values = ["64", "-5", "1e3", "nan", "abc", "0x10", "", "--json", "8:30", "yesterday", "0", "3", "+2", "/tmp/j.db"]
-    static let options = ["--mg", "--at", "--note", "--db", "--since", "--until", "--limit"]
+    static let values = ["64", "-5", "1e3", "nan", "abc", "0x10", "", "--json", "8:30", "yesterday", "0", "3", "+2", "/tmp/j.db",
+                         "{current_mg:.0f} mg"]
+    static let options = ["--mg", "--at", "--note", "--db", "--since", "--until", "--limit", "--format"]
     static let loose = ["--json", "--all", "espresso", "double", "help", "--help", "-h", "--", "-", "-x", "--x", "=", "--json=1",
                         "--version", "--generate-completion-script", "drinks", "status"]
 
@@ -53,7 +54,7 @@ import Testing
         ["add", "espresso"], ["add", "double", "espresso", "--at", "8:30", "--note", "after lunch"], ["add", "tea", "--mg", "-5"],
         ["add", "espresso", "--json", "--db", "/tmp/j.db"], ["add", "--mg=30", "cola"], ["status"], ["status", "--json"],
         ["--db", "/tmp/j.db", "add", "espresso"], ["--db=/tmp/j.db", "list"],
-        ["list"], ["log", "--limit", "5"], ["list", "--since", "yesterday", "--until", "8:00", "--json"], ["list", "--all"],
+        ["list"], ["log", "--limit", "5"], ["status", "--format", "{current_mg:.0f} mg"], ["list", "--since", "yesterday", "--until", "8:00", "--json"], ["list", "--all"],
     ])
     func theUsualCommandLinesTakeTheFastPath(_ arguments: [String]) {
         let fast = FastPath.request(arguments)
@@ -64,7 +65,7 @@ import Testing
     @Test(arguments: [
         ["add"], ["add", "--help"], ["add", "espresso", "--mg", "lots"], ["add", "espresso", "--at", "1", "--at", "2"],
         ["add", "espresso", "--note", "-x"], ["status", "now"], ["list", "--limit", "0"], ["list", "--all", "--limit", "2"],
-        ["list", "--limit"], ["add", "--", "espresso"], ["add", "espresso", "-h"], ["status", "--json=yes"], ["--db", "x", "status", "--db", "y"], ["--db"],
+        ["list", "--limit"], ["add", "--", "espresso"], ["add", "espresso", "-h"], ["status", "--json=yes"], ["status", "--json", "--format", "x"], ["--db", "x", "status", "--db", "y"], ["--db"],
         ["help", "add"], ["drinks"], [],
     ])
     func whatItIsNotSureOfGoesToTheFullParser(_ arguments: [String]) {

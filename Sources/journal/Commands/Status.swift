@@ -5,43 +5,75 @@ import JournalKit
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "How much caffeine is in you now, what is left of today's limit, and when you can sleep.")
+        abstract: "How much caffeine is in you now, what is left of today's limit, and when you can sleep.",
+        discussion: """
+            --format prints one line from the fields of --json, for a shell prompt or a status bar:
+            '{current_mg:.0f} mg' gives "177 mg"; {field:.Nf} rounds a number to N decimals, {{ and }} are braces.
+            state is over-limit, awake (above the sleep threshold) or sleep-ready.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("One line from the fields of --json: '{current_mg:.0f} mg'.", valueName: "template"))
+    var format: String?
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if format != nil && output.json { throw ValidationError("--format and --json both say how to print; give one.") }
+    }
+
     /// What this command line asks for.
-    var request: StatusRequest { StatusRequest(db: global.db, json: output.json) }
+    var request: StatusRequest { StatusRequest(format: format, db: global.db, json: output.json) }
 
     func run() throws { try request.run() }
 }
 
 /// `journal status`, as either parser read it (`FastPath`, or swift-argument-parser through `Status`).
 struct StatusRequest: Equatable {
+    var format: String?
     var db: String?
     var json = false
 
+    /// The fields of `--json` and `--format`, in order.
+    static let fields = [
+        "at", "current_mg", "today_mg", "cups_today", "drinks_today", "daily_limit_mg", "remaining_today_mg", "over_limit",
+        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state",
+    ]
+
     func run() throws {
+        let template = try format.map { try FieldTemplate($0, fields: Self.fields) }
         let settings = try ConfigFile.load().settings
         let status = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
             try store.status(settings: settings)
         }
+        if let template { return Output.line(template.render(Self.values(status, settings: settings))) }
+        if json { return Output.line(JSONValue.object(Self.values(status, settings: settings)).prettyText) }
+        print(status, settings: settings)
+    }
+
+    /// The fields, for `--json` and `--format`.
+    static func values(_ status: CaffeineStatus, settings: JournalSettings) -> [(String, JSONValue)] {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
-        if json {
-            Output.line(JSONValue.object([
-                ("at", .string(LocalTime.iso8601(status.at))),
-                ("current_mg", .number(roundedToHundredths(status.currentMg))),
-                ("today_mg", .number(roundedToHundredths(status.todayMg))),
-                ("cups_today", .number(roundedToHundredths(status.cupsToday))),
-                ("drinks_today", .number(Double(status.drinksToday))),
-                ("daily_limit_mg", .number(settings.dailyLimitMg)),
-                ("remaining_today_mg", .number(roundedToHundredths(remaining))),
-                ("sleep_threshold_mg", .number(settings.sleepThresholdMg)),
-                ("sleep_ready_at", status.sleepReadyAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
-                ("half_life_hours", .number(settings.halfLifeHours)),
-            ]).prettyText)
-            return
-        }
+        let over = status.todayMg > settings.dailyLimitMg
+        let state = over ? "over-limit" : status.currentMg >= settings.sleepThresholdMg ? "awake" : "sleep-ready"
+        return [
+            ("at", .string(LocalTime.iso8601(status.at))),
+            ("current_mg", .number(roundedToHundredths(status.currentMg))),
+            ("today_mg", .number(roundedToHundredths(status.todayMg))),
+            ("cups_today", .number(roundedToHundredths(status.cupsToday))),
+            ("drinks_today", .number(Double(status.drinksToday))),
+            ("daily_limit_mg", .number(settings.dailyLimitMg)),
+            ("remaining_today_mg", .number(roundedToHundredths(remaining))),
+            ("over_limit", .bool(over)),
+            ("sleep_threshold_mg", .number(settings.sleepThresholdMg)),
+            ("sleep_ready_at", status.sleepReadyAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
+            ("half_life_hours", .number(settings.halfLifeHours)),
+            ("state", .string(state)),
+        ]
+    }
+
+    private func print(_ status: CaffeineStatus, settings: JournalSettings) {
+        let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let drinks = status.drinksToday == 1 ? "1 drink" : "\(status.drinksToday) drinks"
         Output.line("Caffeine now  " + Output.bold("\(formatMilligrams(status.currentMg)) mg"))
         Output.line("Today         \(formatMilligrams(status.todayMg)) mg in \(drinks) (\(cups(status.cupsToday)) cups)")
