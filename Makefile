@@ -3,19 +3,21 @@ SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 BINDIR := $(PREFIX)/bin
 DOCDIR := $(PREFIX)/share/doc/journal
+# Under PREFIX/share/man, man finds the pages of any PREFIX/bin on PATH (~/.local/bin by default).
+MANDIR := $(PREFIX)/share/man/man1
 UNITDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
 DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: help deps build install test bench fuzz clean
+.PHONY: help deps build man man-pages install test bench fuzz clean
 
 help:
 	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
@@ -49,8 +51,28 @@ build: deps
 	patchelf --remove-rpath "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd"
 	@! ldd "$(RELEASE_BIN)/journal" | grep -E 'libstdc|libsqlite3' || { echo "journal links libstdc++ or libsqlite3 dynamically" >&2; exit 1; }
 
-install: build
-	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)"
+# Manual pages generated from the command definitions (swift-argument-parser's generate-manual reads
+# each binary's --experimental-dump-help): one page per command, named as git's are (journal-add(1),
+# journal-sync-init(1)), so that `man journal add` finds its page as `man git commit` does. A text
+# line that starts with a quote would be read as a request: it is escaped.
+man: build
+	swift build $(RELEASE_FLAGS) --product generate-manual
+	$(MAKE) --no-print-directory man-pages MAN_BIN="$(RELEASE_BIN)" MAN_OUT=.build/man
+
+# The pages of the binaries in MAN_BIN, written to MAN_OUT (the tests run it on the debug build).
+MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+man-pages:
+	rm -rf "$(MAN_OUT)" && mkdir -p "$(MAN_OUT)"
+	"$(MAN_BIN)/generate-manual" "$(MAN_BIN)/journal" --multi-page --date "$(MAN_DATE)" -o "$(MAN_OUT)"
+	"$(MAN_BIN)/generate-manual" "$(MAN_BIN)/journal-syncd" --date "$(MAN_DATE)" -o "$(MAN_OUT)"
+	cd "$(MAN_OUT)" && for page in journal*.1; do \
+		awk '$$1 == ".Xr" || $$1 == ".Dt" { gsub(/\./, "-", $$2) } /^'"'"'/ { $$0 = "\\&" $$0 } { print }' "$$page" > "$$page.tmp" && rm "$$page"; \
+		mv "$$page.tmp" "$$(echo "$${page%.1}" | tr . -).1"; \
+	done
+
+install: build man
+	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)" "$(MANDIR)"
+	install -m 0644 .build/man/*.1 "$(MANDIR)/"
 	install -m 0755 "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(BINDIR)/"
 	install -m 0644 README.md "$(DOCDIR)/README.md"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/journal-sync.service > "$(UNITDIR)/journal-sync.service"
@@ -58,7 +80,8 @@ install: build
 	"$(BINDIR)/journal" --generate-completion-script bash > "$(DATADIR)/bash-completion/completions/journal"
 	"$(BINDIR)/journal" --generate-completion-script zsh > "$(DATADIR)/zsh/site-functions/_journal"
 	"$(BINDIR)/journal" --generate-completion-script fish > "$(FISHDIR)/journal.fish"
-	@echo "Installed journal and journal-syncd into $(BINDIR), the journal-sync user service into $(UNITDIR),"
+	@echo "Installed journal and journal-syncd into $(BINDIR), their manual pages into $(MANDIR) (man journal),"
+	@echo "the journal-sync user service into $(UNITDIR),"
 	@echo "and completions for bash, zsh (add $(DATADIR)/zsh/site-functions to fpath) and fish."
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac
 	@# A daemon already running keeps the old binary until restarted.
@@ -68,6 +91,7 @@ install: build
 
 test: deps
 	swift build --build-tests
+	swift build --product generate-manual
 	swift test --skip-build
 
 bench: build
