@@ -30,7 +30,12 @@ public enum StandardStreams {
 
     /// One line on stderr.
     public static func writeError(_ text: String) {
-        var message = text + "\n"
+        writeErrorText(text + "\n")
+    }
+
+    /// Text on stderr as it is (a progress line rewrites itself with a carriage return).
+    public static func writeErrorText(_ text: String) {
+        var message = text
         message.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 }

@@ -10,7 +10,10 @@ extension JournalStore {
     /// Adds the drinks whose ids the journal does not have, and the custom drinks they need that it
     /// does not have either, in one transaction: all or nothing. Importing the same file again
     /// changes nothing; a drink deleted here stays deleted.
-    public func importDrinks(_ drinks: [Drink], defining customDrinks: [CustomDrink] = []) throws -> ImportSummary {
+    /// `progress` hears how many of the drinks were gone through, every thousand, for a long import.
+    public func importDrinks(
+        _ drinks: [Drink], defining customDrinks: [CustomDrink] = [], progress: (@Sendable (Int) -> Void)? = nil
+    ) throws -> ImportSummary {
         try write(.import) { context in
             for custom in customDrinks {
                 let current = try CustomDrink.table.find(custom.name, in: connection)
@@ -19,7 +22,9 @@ extension JournalStore {
                 }
             }
             var added = 0
-            for drink in drinks where try Drink.table.find(drink.id.rawValue, in: connection) == nil {
+            for (index, drink) in drinks.enumerated() {
+                if index % 1000 == 999 { progress?(index + 1) }
+                guard try Drink.table.find(drink.id.rawValue, in: connection) == nil else { continue }
                 _ = try context.writeDrink(drink, deleted: false, replacing: nil)
                 added += 1
             }

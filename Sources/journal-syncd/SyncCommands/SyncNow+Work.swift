@@ -7,7 +7,13 @@ import SyncCommandLine
 extension SyncNow {
     func carryOut() async throws {
         let store = try await global.openStore()
-        let report = try await SyncSetup.withEngine(for: store, places: .known) { try await $0.syncRecordingResult() }
+        let line = ProgressLine.onTerminal("Syncing")
+        defer { line?.finish() }
+        let progress = SyncProgress { applied, published in
+            line?.update(done: Int64(applied + published), total: nil, "\(published) changes published, \(applied) applied")
+        }
+        let report = try await SyncSetup.withEngine(for: store, places: .known) { try await $0.syncRecordingResult(progress: progress) }
+        line?.finish()
         if output.json {
             Output.line(report.json.prettyText)
         } else {

@@ -20,7 +20,13 @@ struct Import: AsyncParsableCommand {
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
         let export = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
-        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks)
+        let progress = ProgressLine.onTerminal("Importing")
+        defer { progress?.finish() }
+        let total = export.drinks.count
+        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks) { done in
+            progress?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
+        }
+        progress?.finish()
         let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
         Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")
     }
