@@ -10,7 +10,7 @@ DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db zip time
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.
@@ -46,9 +46,10 @@ build: deps
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSQLITE3)" > "$(RELEASE_BIN)/libsqlite3.so"
 	swift build $(RELEASE_FLAGS) --product journal
 	swift build $(RELEASE_FLAGS) --product journal-syncd
+	swift build $(RELEASE_FLAGS) --product journal-import
 	@# SwiftPM's rpath ($$ORIGIN) sends the loader through a dozen folders of the install for each
 	@# shared library before the system's; with the Swift runtime linked in, nothing is looked for there.
-	patchelf --remove-rpath "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd"
+	patchelf --remove-rpath "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(RELEASE_BIN)/journal-import"
 	@! ldd "$(RELEASE_BIN)/journal" | grep -E 'libstdc|libsqlite3' || { echo "journal links libstdc++ or libsqlite3 dynamically" >&2; exit 1; }
 
 # Manual pages generated from the command definitions (swift-argument-parser's generate-manual reads
@@ -73,14 +74,14 @@ man-pages:
 install: build man
 	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)" "$(MANDIR)"
 	install -m 0644 .build/man/*.1 "$(MANDIR)/"
-	install -m 0755 "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(BINDIR)/"
+	install -m 0755 "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(RELEASE_BIN)/journal-import" "$(BINDIR)/"
 	install -m 0644 README.md "$(DOCDIR)/README.md"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/journal-sync.service > "$(UNITDIR)/journal-sync.service"
 	install -d "$(DATADIR)/bash-completion/completions" "$(DATADIR)/zsh/site-functions" "$(FISHDIR)"
 	"$(BINDIR)/journal" --generate-completion-script bash > "$(DATADIR)/bash-completion/completions/journal"
 	"$(BINDIR)/journal" --generate-completion-script zsh > "$(DATADIR)/zsh/site-functions/_journal"
 	"$(BINDIR)/journal" --generate-completion-script fish > "$(FISHDIR)/journal.fish"
-	@echo "Installed journal and journal-syncd into $(BINDIR), their manual pages into $(MANDIR) (man journal),"
+	@echo "Installed journal, journal-syncd and journal-import into $(BINDIR), their manual pages into $(MANDIR) (man journal),"
 	@echo "the journal-sync user service into $(UNITDIR),"
 	@echo "and completions for bash, zsh (add $(DATADIR)/zsh/site-functions to fpath) and fish."
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac

@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "journal", targets: ["journal"]),
         .executable(name: "journal-syncd", targets: ["journal-syncd"]),
+        .executable(name: "journal-import", targets: ["journal-import"]),
         .library(name: "JournalKit", targets: ["JournalKit"]),
     ],
     dependencies: [
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Linked as the module map says (`link "sqlite3"`), not through pkg-config: SwiftPM puts
@@ -64,6 +66,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             plugins: ["EmbedMigrations"]
+        ),
+        .target(
+            name: "AppleHealth",
+            dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .executableTarget(
+            name: "journal-import",
+            dependencies: [
+                "AppleHealth", "CommandLineSupport", "JournalKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .target(
             name: "SyncCommandLine",
@@ -135,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport"]
+            dependencies: ["TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
     ]
 )

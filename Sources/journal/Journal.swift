@@ -30,7 +30,8 @@ enum JournalProgram {
         if CommandMain.argumentsAreText, let request = FastPath.request(Array(CommandLine.arguments.dropFirst())) {
             CommandMain.runAndExit(program: "journal") { try request.run() }
         }
-        SyncCommandLine.perform = { _ in try SyncHandoff.perform() }
+        SyncCommandLine.perform = { _ in try Handoff.sync() }
+        Import.appleHealth = { _ in try Handoff.importer() }
         // The async program, started only when the full parser is needed: on the main actor, whose
         // queue dispatchMain() runs.
         Task { @MainActor in

@@ -177,6 +177,37 @@ printf '%-34s %9s    (10 s idle: %s ms of CPU, %s wake-ups; budget none but the 
 kill -TERM $daemon_a $daemon_b
 wait $daemon_a $daemon_b 2>/dev/null || true
 
+# Apple Health: an export of a million records of mixed kinds (one in ten a caffeine sample), zipped as
+# the Health app shares it, with its DTD: records per second, and the importer's peak memory.
+echo
+health="$work/health"
+mkdir -p "$health/apple_health_export"
+awk 'BEGIN {
+    print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    print "<!DOCTYPE HealthData [\n<!ELEMENT HealthData (ExportDate,Me,(Record|Workout)*)>"
+    print "<!ATTLIST Record\n  type CDATA #REQUIRED\n  unit CDATA #IMPLIED\n  value CDATA #IMPLIED\n  sourceName CDATA #REQUIRED\n>\n]>"
+    print "<HealthData locale=\"en_US\">"
+    split("HKQuantityTypeIdentifierStepCount HKQuantityTypeIdentifierHeartRate HKQuantityTypeIdentifierActiveEnergyBurned", kinds, " ")
+    split("64 128 96 144 47 28", amounts, " ")
+    for (i = 0; i < 1000000; i++) {
+        t = 1700000000 + i * 60
+        date = strftime("%Y-%m-%d %H:%M:%S +0000", t, 1)
+        if (i % 10 == 0) {
+            printf " <Record type=\"HKQuantityTypeIdentifierDietaryCaffeine\" sourceName=\"Coffee Tracker\" unit=\"mg\" creationDate=\"%s\" startDate=\"%s\" endDate=\"%s\" value=\"%s\">\n  <MetadataEntry key=\"HKMetadataKeySyncIdentifier\" value=\"bench-%d\"/>\n </Record>\n", date, date, date, amounts[i % 6 + 1], i
+        } else {
+            printf " <Record type=\"%s\" sourceName=\"Apple Watch\" unit=\"count\" creationDate=\"%s\" startDate=\"%s\" endDate=\"%s\" value=\"%d\"/>\n", kinds[i % 3 + 1], date, date, date, i % 150
+        }
+    }
+    print "</HealthData>"
+}' >"$health/apple_health_export/export.xml"
+(cd "$health" && zip -q -r export.zip apple_health_export)
+start=$EPOCHREALTIME
+/usr/bin/time -f '%M' -o "$health/peak" env HOME="$health/home" "$journal" import --from apple-health "$health/export.zip" >"$health/out"
+took=$(echo "$EPOCHREALTIME - $start" | bc -l)
+printf '%-34s %9.0f /s (1,000,000 records, %s MB of XML, zipped: %.1f s; peak memory %s MiB; %s)\n' \
+    "Apple Health import" "$(echo "1000000 / $took" | bc -l)" "$(( $(stat -c %s "$health/apple_health_export/export.xml") / 1000000 ))" \
+    "$took" "$(( $(cat "$health/peak") / 1024 ))" "$(cut -c1-60 "$health/out")"
+
 # The PostgreSQL hub, against a server of the benchmark's own.
 echo
 BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || failures=$((failures + 1))

@@ -1,0 +1,23 @@
+import JournalKit
+
+/// The id a Health record's drink gets: the same for the same record in every export, so importing an
+/// export again, or a later one that overlaps it, adds each record once. A UUID of version 8 (RFC 9562,
+/// made by its own rule) from two 64-bit FNV-1a hashes of the record's identity.
+enum StableDrinkID {
+    static func id(for identity: String) -> DrinkID {
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in identity.utf8 {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = second &+ (second << 7)
+        }
+        // Version 8 in the thirteenth digit, variant 10 in the seventeenth.
+        let high = (first & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000
+        let low = (second & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+        let hex = Hex.encode(withUnsafeBytes(of: high.bigEndian) { Array($0) } + withUnsafeBytes(of: low.bigEndian) { Array($0) })
+        let digits = Array(hex)
+        let groups = [digits[0..<8], digits[8..<12], digits[12..<16], digits[16..<20], digits[20..<32]]
+        return DrinkID(rawValue: groups.map { String($0) }.joined(separator: "-"))
+    }
+}

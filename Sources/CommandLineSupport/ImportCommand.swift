@@ -1,0 +1,72 @@
+import ArgumentParser
+import JournalKit
+
+/// `journal import`: the grammar shared by the two programs that know it. `journal` parses it and
+/// imports an export of its own itself; an Apple Health export it hands, parsed, to `journal-import`,
+/// which links the zip and XML libraries (and Foundation with them) that the everyday binary does not.
+public struct Import: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the drinks of an export (journal's JSON or CSV, or Apple Health's) that the journal does not have yet.",
+        discussion: """
+            Idempotent: a drink the journal has (by its id) is left as it is, so importing the same file again,
+            or a later export that overlaps an earlier one, adds each drink once. `journal undo` takes back a
+            whole import. A journal export (JSON or CSV, as `journal export` writes) imports all or nothing.
+            With --from apple-health, FILE is the export.zip of the Health app (Profile, Export All Health Data),
+            or the export.xml in it: its dietary caffeine samples become drinks, a catalog drink when the amount
+            is one (Coffee Tracker writes exactly its catalog amounts), otherwise a drink named for the app that
+            wrote it (health-caffeine-app). A sample that cannot be a drink is reported by its line and the rest
+            imports, unless --all-or-nothing.
+            """)
+
+    /// Where an import comes from.
+    public enum Origin: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case journal
+        case appleHealth = "apple-health"
+    }
+
+    @Argument(help: ArgumentHelp("The file, or - for stdin (a journal export only).", valueName: "file"))
+    public var file: String
+
+    @Option(name: .long, help: "What wrote the file: journal (JSON or CSV) or apple-health.")
+    public var from: Origin = .journal
+
+    @Option(name: .long, help: ArgumentHelp("With apple-health: only the samples of this app (as Health names it).", valueName: "app"))
+    public var source: String?
+
+    @Flag(name: .long, help: "With apple-health: import nothing when a sample cannot be a drink.")
+    public var allOrNothing = false
+
+    @OptionGroup public var global: GlobalOptions
+
+    public init() {}
+
+    /// Imports an Apple Health export; each program sets it before parsing.
+    nonisolated(unsafe) public static var appleHealth: (Import) async throws -> Void = { _ in }
+
+    public func validate() throws {
+        if from == .journal && (source != nil || allOrNothing) {
+            throw ValidationError("--source and --all-or-nothing are for --from apple-health.")
+        }
+        if from == .appleHealth && file == "-" {
+            throw ValidationError("an Apple Health export is read from its file (export.zip or export.xml), not stdin.")
+        }
+    }
+
+    public func run() async throws {
+        if from == .appleHealth { return try await Self.appleHealth(self) }
+        let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
+        let clock = try global.clock()
+        let store = try await global.openStore(clock: clock)
+        let export = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
+        let progress = ProgressLine.onTerminal("Importing")
+        defer { progress?.finish() }
+        let total = export.drinks.count
+        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks) { done in
+            progress?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
+        }
+        progress?.finish()
+        let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
+        Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")
+    }
+}

@@ -1,0 +1,19 @@
+import AppleHealth
+import ArgumentParser
+import CommandLineSupport
+import JournalKit
+
+/// `journal import --from apple-health`, carried out: `journal` parses the command line and hands it
+/// here under the name `journal-import`, to be parsed again with the same grammar (`Import`). This
+/// program links the zip and XML libraries, and Foundation with them, which the everyday binary does not.
+@main
+struct ImportProgram: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "journal", subcommands: [Import.self])
+
+    @OptionGroup var global: GlobalOptions
+
+    static func main() async {
+        Import.appleHealth = { command in try await AppleHealthImport(command: command).run() }
+        await runAsMain(program: "journal", executor: Executors.main)
+    }
+}
