@@ -100,7 +100,6 @@ struct StatusRequest: Equatable {
         return LocalTime.display(instant)
     }
 
-
     private func cups(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
