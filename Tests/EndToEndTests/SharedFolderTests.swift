@@ -114,9 +114,12 @@ import TestSupport
                 try ProcessRunner.run("/usr/bin/id", [flag, user], environment: [:]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             #expect(chmod(folder, 0o755) == 0)
+            let journalBinary = try ProcessRunner.executablesForOtherUsers(in: folder) + "/journal"
             let share = folder + "/share"
             try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
-            #expect(chown(share, 0, gid_t(try id(users[0], "-g")) ?? 0) == 0)
+            // useradd fails when an earlier run made the user; either way the user must be there now.
+            let groupOfA = try #require(gid_t(try id(users[0], "-g")), "useradd did not make \(users[0])")
+            #expect(chown(share, 0, groupOfA) == 0)
             _ = try ProcessRunner.run("/bin/chgrp", [group, share], environment: [:])
             #expect(chmod(share, 0o2770) == 0)
             /// Runs the journal as `user`, in a home of its own.
@@ -127,7 +130,7 @@ import TestSupport
                     _ = try ProcessRunner.run("/bin/chown", [user, home], environment: [:])
                 }
                 return try ProcessRunner.run(
-                    "/usr/bin/setpriv", ["--reuid=" + user, "--regid=" + user, "--init-groups", JournalCLI.binary] + arguments,
+                    "/usr/bin/setpriv", ["--reuid=" + user, "--regid=" + user, "--init-groups", journalBinary] + arguments,
                     environment: ["HOME": home, "LC_ALL": "C.UTF-8"], stdin: stdin.map { Data($0.utf8) })
             }
             // Made private (the default), the second user is told it is a permission matter.

@@ -86,3 +86,30 @@ extension ProcessRunner {
         process.waitUntilExit()
     }
 }
+
+extension ProcessRunner {
+    /// Copies of the built programs in `folder`/bin, for tests that run them as another user: the
+    /// products folder sits in the checkout, which may be private to its owner (a clone in a 0700
+    /// temporary folder). `journal` finds the programs it hands work to beside itself, so all go.
+    /// `folder` and the folders above it must let others through.
+    public static func executablesForOtherUsers(in folder: String) throws -> String {
+        let bin = folder + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in ["journal", "journal-syncd", "journal-import"] {
+            try FileManager.default.copyItem(atPath: executable(name), toPath: bin + "/" + name)
+            chmod(bin + "/" + name, 0o755)
+        }
+        chmod(bin, 0o755)
+        var path = bin
+        while !path.isEmpty && path != "/" {
+            if try permissions(path) & 0o001 == 0 { throw NotReachableByOthers(folder: path) }
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return bin
+    }
+
+    public struct NotReachableByOthers: Error, CustomStringConvertible {
+        public let folder: String
+        public var description: String { "other users cannot pass through \(folder): run the tests from a TMPDIR they can reach" }
+    }
+}
