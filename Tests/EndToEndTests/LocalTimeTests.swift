@@ -31,4 +31,19 @@ import TestSupport
             #expect(never.stderr.contains("clocks skipped"))
         }
     }
+
+    /// The shortest half-life reads a 24-hour window, and the day the clocks go back lasts 25 hours:
+    /// today's total still counts the drink of its first hour.
+    @Test func todayIsTheWholeLocalDayWhenItLasts25Hours() async throws {
+        try await withTemporaryDirectory { home in
+            let late = JournalCLI(home: home, now: "2026-11-01T23:30:00-05:00", timeZone: "America/New_York")
+            try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
+            try "half_life_hours = 1\n".write(toFile: home + "/.config/journal/config.toml", atomically: true, encoding: .utf8)
+            #expect(try late.run("add", "espresso", "--at", "2026-11-01T00:15:00-04:00").status == 0)
+            #expect(try late.run("add", "black-tea", "--at", "23:00").status == 0)
+            let status = try #require(try late.json("status", "--json") as? [String: Any])
+            #expect(status["drinks_today"] as? Double == 2, "\(status)")
+            #expect(status["today_mg"] as? Double == 111, "\(status)")
+        }
+    }
 }

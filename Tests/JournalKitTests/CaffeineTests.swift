@@ -7,6 +7,18 @@ import TestSupport
 @Suite struct CaffeineTests {
     let start = Timestamp(milliseconds: 1_795_262_400_000)
 
+    /// `status` reads its window from the covering index alone: a few pages, never a drink's row.
+    @Test func statusReadsItsWindowFromTheCoveringIndexAlone() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/j.db"
+            _ = try await JournalStore(path: path)
+            let plan = try queryRows("EXPLAIN QUERY PLAN " + JournalStore.statusWindowSQL, on: path).compactMap { row in
+                if case .text(let detail) = row.last { detail } else { nil }
+            }
+            #expect(plan.count == 1 && plan[0].contains("USING COVERING INDEX drinks_live_by_time"), "\(plan)")
+        }
+    }
+
     @Test func halvesEveryHalfLife() {
         let model = CaffeineModel()
         #expect(model.remaining(100, consumedAt: start, at: start) == 100)

@@ -108,19 +108,24 @@ extension JournalStore {
         return rows.reversed()
     }
 
+    /// The drinks `status` reads, from the covering index alone (v0007): a few pages, however many
+    /// drinks the journal holds.
+    static let statusWindowSQL = "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ?"
+
     /// The caffeine in the body at `now`, the local day's intake, and when the level will stay under
     /// `settings.sleepThresholdMg`.
     public func status(settings: JournalSettings = .defaults, at now: Timestamp? = nil) throws -> CaffeineStatus {
         let now = now ?? clock.now()
         let model = settings.model
-        // Every drink that still counts, also ones logged a little ahead of now.
-        let intakes = try connection.query(
-            "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ?",
-            [.integer((now - model.negligibleAfter).milliseconds)]
-        ) { CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1))) }
         let today = LocalTime.components(now).date
         let start = LocalTime.startOfDay(today)
         let end = LocalTime.startOfDay(today.adding(days: 1))
+        // Every drink that still counts, also ones logged a little ahead of now, and every one of
+        // today: at a short half-life the window (24 h at 1 h) is shorter than a 25-hour day.
+        let since = min(now - model.negligibleAfter, start - .milliseconds(1))
+        let intakes = try connection.query(
+            Self.statusWindowSQL, [.integer(since.milliseconds)]
+        ) { CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1))) }
         var todayMg = 0.0
         var drinksToday = 0
         for intake in intakes where intake.consumedAt >= start && intake.consumedAt < end {
