@@ -1,8 +1,9 @@
 /// What stands between an Apple Health `export.xml` and the XML parser, byte by byte, across chunk
 /// boundaries:
-/// - the document type's internal subset (`<!DOCTYPE HealthData [ ... ]>`) is left out: it declares
+/// - every document type declaration (`<!DOCTYPE HealthData [ ... ]>`) is left out: it declares
 ///   nothing the records need, FoundationXML on Linux crashes on its `#IMPLIED` attribute lists, and
-///   without it no entity can be declared, so none is expanded (an export that tries is harmless);
+///   without it no entity can be declared, so none is expanded (an export that tries is harmless).
+///   Every one, not the first: a decoy in a comment must not let the real one through;
 /// - control bytes other than tab and line breaks (Health writes vertical tabs into some values) become
 ///   spaces: XML forbids them, and a parser stops at the first. Those bytes never occur inside UTF-8
 ///   sequences, so text is otherwise kept as it is.
@@ -11,37 +12,34 @@ struct ExportFilter {
     private var matched = 0
     private var inDoctype = false
     private var inSubset = false
-    private var finished = false
-    /// Bytes that may start "<!DOCTYPE", held back until they do or do not.
+    /// Bytes that may start "<!DOCTYPE", held back until they do or do not. They are printable, so
+    /// they need no cleaning.
     private var held: [UInt8] = []
 
     /// Appends what `input` becomes to `output`.
     mutating func filter(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
         for byte in input {
-            if finished {
-                output.append(Self.clean(byte))
-            } else if inDoctype {
+            if inDoctype {
                 // Its line breaks stay, so that the parser's line numbers are the file's.
                 if byte == 0x0A { output.append(byte) }
                 // The declaration ends at the first ">" after its subset, or at its first ">" when it has none.
                 if byte == UInt8(ascii: "[") { inSubset = true }
                 if byte == UInt8(ascii: "]") { inSubset = false }
-                if byte == UInt8(ascii: ">") && !inSubset {
-                    inDoctype = false
-                    finished = true
-                }
+                if byte == UInt8(ascii: ">") && !inSubset { inDoctype = false }
             } else if byte == Self.opening[matched] {
                 held.append(byte)
                 matched += 1
                 if matched == Self.opening.count {
                     inDoctype = true
-                    held.removeAll()
+                    held.removeAll(keepingCapacity: true)
                     matched = 0
                 }
             } else {
-                output.append(contentsOf: held.map(Self.clean))
-                held.removeAll()
-                matched = 0
+                if matched > 0 {
+                    output.append(contentsOf: held)
+                    held.removeAll(keepingCapacity: true)
+                    matched = 0
+                }
                 if byte == Self.opening[0] {
                     held.append(byte)
                     matched = 1
@@ -54,7 +52,7 @@ struct ExportFilter {
 
     /// What is still held back at the end of the input.
     mutating func finish(into output: inout [UInt8]) {
-        output.append(contentsOf: held.map(Self.clean))
+        output.append(contentsOf: held)
         held.removeAll()
     }
 

@@ -64,7 +64,9 @@ public enum HealthExportReader {
             offset += count
             return count
         })
+        // The filter leaves no declaration to expand; should one get through, nothing outside is read.
         parser.shouldResolveExternalEntities = false
+        parser.externalEntityResolvingPolicy = .never
         parser.delegate = collector
         let parsed = parser.parse()
         try file.finish()

@@ -114,6 +114,10 @@ import TestSupport
                 of: "]>", with: "<!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n]>")
             try crafted.write(toFile: folder + "/crafted.xml", atomically: true, encoding: .utf8)
             try refused(folder + "/crafted.xml", "is not well-formed XML")
+            // A decoy declaration in a comment first: the real one must not get through behind it.
+            let decoyed = crafted.replacingOccurrences(of: "<!DOCTYPE", with: "<!-- <!DOCTYPE x> -->\n<!DOCTYPE")
+            try decoyed.write(toFile: folder + "/decoyed.xml", atomically: true, encoding: .utf8)
+            try refused(folder + "/decoyed.xml", "is not well-formed XML")
             #expect(try drinks(machine).isEmpty)
         }
     }
