@@ -25,17 +25,18 @@ extension Remedy {
         case .showSettings:
             return "`journal config` shows them."
         case .joinHub:
-            return "Join one with: journal sync init --folder PATH."
+            return "Join one with: journal sync init --folder PATH (or --postgres CONNECTION)."
         case .rejoinHub:
             return "Join the hub that is there now: on a machine that syncs with it, run `journal sync key`; here, run "
-                + "`journal sync init --folder PATH --key-file -` and paste the key. Nothing is lost: this journal's own "
+                + "`journal sync init --folder PATH --key-file -` (or --postgres CONNECTION) and paste the key. Nothing is "
+                + "lost: this journal's own "
                 + "changes are published to it again."
         case .shareHub:
             return "A hub several users sync through is made shared by the first of them, in a folder whose group "
                 + "they are all in: journal sync init --folder PATH --shared (the README shows the set-up)."
         case .joinWithKey:
             return "On a machine that syncs, run `journal sync key`; here, run "
-                + "`journal sync init --folder PATH --key-file -` and paste the key."
+                + "`journal sync init --folder PATH --key-file -` (or --postgres CONNECTION) and paste the key."
         case .useTheHubsKey:
             return "Use the key that `journal sync key` prints on a machine that syncs with this hub."
         case .takeNewDeviceID:
@@ -43,6 +44,11 @@ extension Remedy {
                 + "copy too if it says the same); nothing is lost."
         case .restart:
             return "Run the command again."
+        case .syncWhenHubIsBack:
+            return "Run `journal sync` again when it is back; a running journal-syncd tries again by itself."
+        case .givePassword:
+            return "Run `journal sync init` on a terminal to be asked for it (it is kept 0600 beside the sync key), or "
+                + "add a line HOST:PORT:DATABASE:USER:PASSWORD to ~/.pgpass (mode 0600)."
         }
     }
 }

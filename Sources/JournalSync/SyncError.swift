@@ -42,8 +42,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedDatabase, .copiedFile: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
-        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .hubUnavailable, .segmentExists, .segmentsFailed, .unusableFile,
-            .noHubToJoin:
+        case .hubUnavailable: return .syncWhenHubIsBack
+        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -69,7 +69,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .corruptHub(let hub, let problem):
             return "\(hub) is not a readable hub: \(problem). Nothing was written."
         case .hubUnavailable(let hub, let reason):
-            return "cannot reach the hub \(hub): \(reason). Nothing was lost; sync again when it is back."
+            return "cannot reach the hub \(hub): \(reason). Nothing was lost."
         case .copiedDatabase(let device, let foreign):
             return "the hub holds changes published as this journal's device (\(device)) that this journal did not "
                 + "write (\(foreign.prefix(3).joined(separator: ", "))): this database was copied from, or to, another "

@@ -38,12 +38,10 @@ public enum PostgresHubError: JournalFailure, Equatable {
                 + "postgresql://USER@HOST:PORT/DATABASE?sslmode=verify-full, or host=HOST dbname=DATABASE."
         case .passwordInConnectionString:
             return "the connection string holds a password; it would be kept in the journal and shown in messages. "
-                + "Leave it out: put it in ~/.pgpass (HOST:PORT:DATABASE:USER:PASSWORD, mode 0600), or run "
-                + "journal sync init on a terminal to be asked for it."
+                + "Leave it out."
         case .passwordRequired(let user, let server, let looked):
             return "the server \(server) asks a password for \(user), and none was found (looked in "
-                + "\(looked.joined(separator: ", "))). Run journal sync init on a terminal to be asked for it, or add "
-                + "a line HOST:PORT:DATABASE:USER:PASSWORD to ~/.pgpass (mode 0600)."
+                + "\(looked.joined(separator: ", ")))."
         case .wrongPassword(let user, let server, let source):
             return "the server \(server) refused the password for \(user) (from \(source)). Correct it there; nothing was written."
         case .noSuchDatabase(let database, let server):
@@ -69,7 +67,7 @@ public enum PostgresHubError: JournalFailure, Equatable {
                 + "nothing was made. Check the database name; to start a new hub there instead, join without a key."
         case .madeMeanwhile(let database, let server):
             return "another machine made a hub in \"\(database)\" on \(server) while this one was making its own; "
-                + "nothing of this one was kept. Join that hub with its key (journal sync key on that machine)."
+                + "nothing of this one was kept."
         case .refusedByServer(let server, let message):
             return "the server \(server) refused: \(message)"
         }
@@ -78,6 +76,7 @@ public enum PostgresHubError: JournalFailure, Equatable {
     public var remedy: Remedy? {
         switch self {
         case .noHub, .madeMeanwhile: return .joinWithKey
+        case .passwordInConnectionString, .passwordRequired: return .givePassword
         default: return nil
         }
     }

@@ -18,10 +18,18 @@ final class EventLoop: Sendable {
     static let shared = EventLoop()
 
     private let epoll: Int32
+    /// Why there is no loop (epoll could not be made: no descriptor left), said by every `add`.
+    private let unavailable: String?
     private let handlers = Mutex<[Int32: @Sendable () -> Void]>([:])
 
     private init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        // Without an epoll descriptor the loop would spin on epoll_wait's error: no thread then.
+        guard epoll >= 0 else {
+            unavailable = String(cString: strerror(errno))
+            return
+        }
+        unavailable = nil
         let loop = Unmanaged.passUnretained(self).toOpaque()
         var thread = pthread_t()
         pthread_create(&thread, nil, { context in
@@ -33,6 +41,7 @@ final class EventLoop: Sendable {
 
     /// Runs `handler` on the loop's thread each time `descriptor` is readable, until `remove`.
     func add(_ descriptor: Int32, handler: @escaping @Sendable () -> Void) throws(WatcherError) {
+        if let unavailable { throw WatcherError(path: "anything (epoll)", reason: unavailable) }
         handlers.withLock { $0[descriptor] = handler }
         var event = epoll_event()
         event.events = journal_epollin()
@@ -52,6 +61,7 @@ final class EventLoop: Sendable {
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 16)
         while true {
+            // An error here can only be EINTR: the descriptor and the buffer are the loop's own.
             let count = epoll_wait(epoll, &events, Int32(events.count), -1)
             guard count > 0 else { continue }
             for index in 0..<Int(count) {

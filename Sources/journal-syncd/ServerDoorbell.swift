@@ -34,7 +34,7 @@ struct ServerDoorbell: Sendable {
                 guard !Task.isCancelled else { return }
                 if listened.happened { backoff.succeed() }
                 let delay = backoff.fail(using: &random)
-                logger.warning("not listening to the hub (\(failureMessage(error))); trying again in \(delay.spoken)")
+                logger.warning("not listening to the hub: \(failureMessage(error)) Trying again in \(delay.spoken).")
                 do { try await EventLoopClock().sleep(for: delay) } catch { return }
             }
         }

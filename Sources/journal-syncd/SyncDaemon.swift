@@ -50,8 +50,10 @@ struct SyncDaemon: AsyncParsableCommand {
         let path = try JournalPaths.database(explicit: db)
         let store = try await JournalStore(path: path)
         if once {
-            let report = try await SyncSetup.withEngine(for: store, places: .known) { try await $0.sync() }
-            print(report.summary)
+            // What `journal sync` does, recorded for `sync status` alike; hub file names in the summary
+            // come from outside, so escaped.
+            let report = try await SyncSetup.withEngine(for: store, places: .known) { try await $0.syncRecordingResult() }
+            Output.line(TerminalText.escaped(report.summary))
             if !report.failures.isEmpty { throw SyncError.segmentsFailed(report.failures) }
             return
         }

@@ -59,4 +59,8 @@ public enum Remedy: Sendable, Equatable {
     case takeNewDeviceID
     /// Start the program again, so it opens the journal anew.
     case restart
+    /// Sync again once the hub can be reached (the daemon does by itself).
+    case syncWhenHubIsBack
+    /// Give the server's password the ways libpq does, never in the connection string.
+    case givePassword
 }
