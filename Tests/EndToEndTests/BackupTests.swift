@@ -34,6 +34,28 @@ import TestSupport
         }
     }
 
+    /// Restored as the README says: the journal's own -wal and -shm go with it, else SQLite would
+    /// replay the newer log onto the older backup.
+    @Test func aBackupPutBackInPlaceIsTheJournalAsItWas() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            for minute in 1...3 { try journal.run("add", "espresso", "--at", "\(minute) min ago") }
+            #expect(try journal.run("backup", home + "/backup.db").status == 0)
+            for minute in 4...6 { try journal.run("add", "black-tea", "--at", "\(minute) min ago") }
+            let db = journal.databasePath
+            #expect(FileManager.default.fileExists(atPath: db + "-wal"), "the later drinks should still be in the WAL")
+            for file in [db, db + "-wal", db + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+            try FileManager.default.copyItem(atPath: home + "/backup.db", toPath: db)
+            #expect(try count(journal) == "3")
+            let kinds = try journal.run("sql", "select distinct drink from history", "--format", "csv").stdout
+            #expect(kinds == "drink\r\nespresso\r\n", "\(kinds)")
+            let check = try journal.run("sql", "pragma integrity_check", "--format", "csv").stdout
+            #expect(check.contains("ok"), "\(check)")
+            #expect(try journal.run("add", "tea").status == 0)
+            #expect(try count(journal) == "4")
+        }
+    }
+
     @Test func aBackupWhileOthersWriteIsConsistent() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)

@@ -11,6 +11,18 @@ import TestSupport
         return String(csv.split(separator: "\r\n").last ?? "")
     }
 
+    /// How many writes `machine`'s journal has made: each write takes the next change sequence
+    /// number, and a received record that changes nothing is not written.
+    func writes(_ machine: JournalCLI) throws -> String {
+        let csv = try machine.run("sql", "select max(seq) from drinks", "--format", "csv").stdout
+        return String(csv.split(separator: "\r\n").last ?? "")
+    }
+
+    /// Whether the server has a connection of `database` waiting on LISTEN: the daemon's doorbell.
+    func listening(_ server: PostgresServer, database: String) throws -> Bool {
+        try server.psql("select count(*) from pg_stat_activity where datname = '\(database)' and query ilike 'listen%'") != "0"
+    }
+
     @Test func aChangeOnOneMachineRingsTheOtherDaemon() async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, now: nil, on: .postgres)
@@ -18,7 +30,8 @@ import TestSupport
             // An hour between safety-net syncs: only the doorbell can bring the change in time.
             let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock")
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
-            try await Task.sleep(for: .milliseconds(300))
+            let database = HubKind.databaseAndRole(joined.hub).database
+            #expect(try await eventually(.seconds(10)) { try listening(PostgresServer.shared, database: database) })
             try a.run("add", "espresso", "--note", "rung through")
             #expect(try a.run("sync").status == 0)
             #expect(try await eventually(.seconds(10)) { try notes(b).contains("rung through") })
@@ -57,8 +70,21 @@ import TestSupport
             let log = try String(contentsOfFile: folder + "/b.log", encoding: .utf8)
             let counted = try count(b)
             #expect(converged, "\(counted); \(log)")
+            // Every drink written once on B, however often a sync was cut short and begun again.
+            #expect(try writes(b) == "20500")
             #expect(daemonA.isRunning && daemonB.isRunning)
             #expect(log.contains("listening to the hub again"), "\(log)")
+            // Read as a person would; and the password is nowhere, in the logs or in the journals.
+            let logs = log + (try String(contentsOfFile: folder + "/a.log", encoding: .utf8))
+            for line in logs.split(separator: "\n") {
+                #expect(!line.contains("..") && !line.contains(".)") && !line.contains(".;"), "\(line)")
+            }
+            #expect(!logs.contains("secret-\(role)"))
+            for machine in [a, b] {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: machine.databasePath))
+                    + ((try? Data(contentsOf: URL(fileURLWithPath: machine.databasePath + "-wal"))) ?? Data())
+                #expect(bytes.range(of: Data("secret-\(role)".utf8)) == nil, "the password is in \(machine.databasePath)")
+            }
         }
     }
 

@@ -158,6 +158,15 @@ import TestSupport
             #expect(try joined.machines[0].run("sync").status == 0)
             #expect(try joined.machines[1].run("sync").status == 0)
             #expect(try joined.machines[1].run("list").stdout.contains("espresso"))
+            // Owning nothing, the role cannot take the server's guard away, nor go around it.
+            for statement in ["ALTER TABLE journal_hub.segments DISABLE TRIGGER ALL",
+                              "DROP TRIGGER segments_are_append_only ON journal_hub.segments", "DROP TABLE journal_hub.segments",
+                              "UPDATE journal_hub.segments SET bytes = '\\x00'", "DELETE FROM journal_hub.segments"] {
+                #expect(throws: FixtureError.self, "\(statement) as the hub's role, after the hand-over") {
+                    try server.psql(statement, database: database, role: role)
+                }
+            }
+            #expect(try server.psql("SELECT count(*) FROM journal_hub.segments", database: database) == "1")
             try server.psql("REVOKE INSERT ON journal_hub.segments FROM \(role)", database: database)
             try joined.machines[1].run("add", "cola")
             let refused = try joined.machines[1].run("sync")

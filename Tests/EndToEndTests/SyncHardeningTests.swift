@@ -29,6 +29,53 @@ import TestSupport
         }
     }
 
+    /// The case reported: another program holds the journal's write lock (`sqlite3` in `BEGIN
+    /// EXCLUSIVE`) while `sync init` joins another hub. The join waits, fails, and leaves the key.
+    @Test func aJoinThatFindsTheJournalBusyKeepsTheKeyItHad() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder)
+            let a = joined.machines[0]
+            let keyPath = a.home + "/.config/journal/sync.key"
+            let key = try String(contentsOfFile: keyPath, encoding: .utf8)
+            let before = try a.fingerprint()
+            let other = JoinedMachines.makeKey(in: folder + "/other")
+            let otherKey = try other.run("sync", "key").stdout
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            holder.arguments = [a.databasePath]
+            let commands = Pipe()
+            let answers = Pipe()
+            holder.standardInput = commands
+            holder.standardOutput = answers
+            try holder.run()
+            defer { ProcessRunner.stop(holder) }
+            commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
+            _ = answers.fileHandleForReading.availableData
+            let failed = try a.run(["sync", "init", "--folder", folder + "/other/hub", "--key-file", "-"], stdin: otherKey)
+            #expect(failed.status != 0 && failed.stderr.hasPrefix("journal: "), "\(failed.stderr)")
+            #expect(try String(contentsOfFile: keyPath, encoding: .utf8) == key)
+            commands.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+            holder.waitUntilExit()
+            #expect(try a.fingerprint() == before)
+            #expect(try a.run("sync").status == 0)
+        }
+    }
+
+    /// A sync lock that cannot be taken (its path is a folder) is said in the journal's own words.
+    @Test func aSyncLockThatCannotBeTakenIsSaidInTheJournalsWords() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder)
+            let a = joined.machines[0]
+            let lock = a.databasePath + ".sync-lock"
+            try? FileManager.default.removeItem(atPath: lock)
+            try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+            let result = try a.run("sync")
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("journal: ") && result.stderr.contains(".sync-lock"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Error:"), "\(result.stderr)")
+        }
+    }
+
     @Test func aKeyFileWhereTheKeyCannotBeSavedChangesNothing() async throws {
         try await withTemporaryDirectory { folder in
             let journal = JournalCLI(home: folder + "/a")

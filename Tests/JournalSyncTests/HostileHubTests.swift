@@ -85,7 +85,8 @@ import TestSupport
             let good = try await a.store.add(drink(note: "fine"))
             try await a.sync()
             // A device (an older journal, or a crafted one) publishes records no journal may hold: a
-            // time in the year -381281, a 5000-character note, a custom drink shadowing espresso.
+            // time in the year -381281, a 5000-character note, a kind that would write to the
+            // terminal's clipboard, a custom drink shadowing espresso.
             let hub = a.engine.hub as! FolderHub
             let device = DeviceID(rawValue: UUIDText.random())
             let clock = "\(HybridTimestamp(milliseconds: 1_795_262_400_000).rawValue)"
@@ -93,25 +94,52 @@ import TestSupport
                 {"drinks": [
                   ["11111111-1111-4111-8111-111111111111", "espresso", 64, -12_094_000_000_000_000, null, 0, "\(clock)", "\(device)"],
                   ["22222222-2222-4222-8222-222222222222", "espresso", 64, 1795200000000, "\(String(repeating: "n", count: 5000))", 0, "\(clock)", "\(device)"],
+                  ["44444444-4444-4444-8444-444444444444", "esp\\u001b]52;c;aGk=\\u0007", 64, 1795200000000, null, 0, "\(clock)", "\(device)"],
                   ["33333333-3333-4333-8333-333333333333", "black-tea", 47, 1795200000000, "kept", 0, "\(clock)", "\(device)"]],
                  "kinds": [["espresso", 0, 0, "\(clock)", "\(device)"], ["mate", 80, 0, "\(clock)", "\(device)"]]}
                 """.replacingOccurrences(of: "_", with: "")
-            let name = SegmentName(first: 1, last: 5)
+            let name = SegmentName(first: 1, last: 6)
             let sealed = try SegmentSeal.seal(Array(plaintext.utf8), format: 2, key: key, device: device, name: name)
             _ = try hub.write(sealed, as: name, of: device)
             for machine in [b, c] {
                 let report = try await machine.sync()
                 #expect(report.failures.isEmpty)
-                #expect(report.refused.map(\.kind) == ["drink", "drink", "custom drink"])
+                #expect(report.refused.map(\.kind) == ["drink", "drink", "drink", "custom drink"])
                 #expect(report.refused.contains { $0.reason.contains("between 1900 and 2199") })
                 #expect(report.refused.contains { $0.reason.contains("at most 1000 characters") })
                 #expect(report.refused.contains { $0.reason.contains("built-in drink") })
-                #expect(try await machine.store.anchors(hubID: hub.id)[device] == 5)
+                #expect(report.refused.contains { $0.reason.contains("cannot name a drink") })
+                #expect(try await machine.store.anchors(hubID: hub.id)[device] == 6)
                 #expect(Set(try await machine.store.drinks().map(\.note)) == [good.note, "kept"])
                 #expect(try await machine.store.catalog().kind(named: "espresso")?.caffeineMg == 64)
             }
             #expect(try await b.state() == c.state())
             #expect(try await b.kinds() == c.kinds())
+        }
+    }
+
+    /// A drink this journal holds but no journal may (an older journal let it in, or a hand with
+    /// sqlite3 wrote it) is never published, since every peer would refuse it; it is counted, and
+    /// the changes around it still go.
+    @Test func whatBreaksTheRulesIsNeverPublished() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _, _) = try await twoMachines(folder, count: 2)
+            let clock = HybridTimestamp(milliseconds: 1_795_262_400_000).rawValue
+            let inserted = try ProcessRunner.run("/usr/bin/sqlite3", [a.store.path, """
+                INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+                VALUES ('55555555-5555-4555-8555-555555555555', 'espresso', 64, -23000000000000, 'year 1241', 0, \(clock),
+                        '\(a.store.deviceID)', (SELECT max(seq) + 1 FROM drinks))
+                """], environment: [:])
+            #expect(inserted.status == 0, "\(inserted.stderr)")
+            _ = try await a.store.add(drink(minute: 30, note: "after it"))
+            let published = try await a.sync()
+            #expect(published.unpublishable == 1)
+            #expect(published.failures.isEmpty)
+            let received = try await b.sync()
+            #expect(received.refused.isEmpty && received.failures.isEmpty)
+            let notes = Set(try await b.store.drinks().map(\.note))
+            #expect(notes.contains("after it") && !notes.contains("year 1241"), "\(notes)")
+            #expect(try await b.store.drinks().count == 3)
         }
     }
 
