@@ -138,7 +138,21 @@ public enum FileSystem {
 
     /// Names in a folder, without "." and "..".
     public static func list(_ folder: String) throws(Failure) -> [String] {
-        guard let directory = opendir(folder) else { throw failure(folder) }
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(folder) }
+        defer { close(descriptor) }
+        return try list(descriptor: descriptor, path: folder)
+    }
+
+    /// Names in the open folder `descriptor`, which stays open, without "." and ".."; `path` names
+    /// it in errors.
+    public static func list(descriptor: Int32, path: String) throws(Failure) -> [String] {
+        // closedir closes the descriptor fdopendir was given: it gets a copy.
+        let copy = dup(descriptor)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            throw failure(path)
+        }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {

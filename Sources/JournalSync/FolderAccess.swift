@@ -48,20 +48,7 @@ struct FolderAccess: Sendable {
     /// Names in the folder at `components`, without "." and "..".
     func names(in components: [String]) throws(FileSystem.Failure) -> [String] {
         let folder = try folder(components)
-        let copy = dup(folder.descriptor)
-        guard copy >= 0, let directory = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            throw FileSystem.failure(folder.path)
-        }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        return try FileSystem.list(descriptor: folder.descriptor, path: folder.path)
     }
 
     /// The bytes of the regular file `name` in the folder at `components`, at most `limit`.

@@ -30,13 +30,7 @@ public actor JournalStore {
         executor: SerialThreadExecutor = SerialThreadExecutor()
     ) async throws {
         let file = try await executor.run { try JournalFile(path: path) }
-        self.executor = executor
-        self.connection = file.connection
-        self.deviceID = file.deviceID
-        self.openedFile = FileIdentity.inode(of: path)
-        self.path = path
-        self.clock = clock
-        self.physicalClock = physicalClock
+        self.init(file: file, path: path, clock: clock, physicalClock: physicalClock, executor: executor)
     }
 
     /// Opens the journal at `path` on the calling thread, which must be `executor`'s, for code that then
@@ -47,7 +41,13 @@ public actor JournalStore {
         executor: SerialThreadExecutor
     ) throws {
         precondition(executor.isCurrentThread, "the store must be opened on its executor's thread")
-        let file = try JournalFile(path: path)
+        self.init(file: try JournalFile(path: path), path: path, clock: clock, physicalClock: physicalClock, executor: executor)
+    }
+
+    private init(
+        file: JournalFile, path: String, clock: any JournalClock, physicalClock: any JournalClock,
+        executor: SerialThreadExecutor
+    ) {
         self.executor = executor
         self.connection = file.connection
         self.deviceID = file.deviceID
