@@ -76,33 +76,56 @@ everyday() {
 }
 everyday ""
 
-# A month of use: 3,000 adds made by journal alone (no sqlite3 shell to checkpoint the WAL on its
-# way out), then the same commands again: their cost must not grow with the writes made before.
+# The fresh journal as the instruction counts below see it: its WAL checkpointed away.
+sqlite3 "$big" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+cp "$big" "$work/fresh.db"
+
+# A month of use: 3,000 adds made by journal alone, then the same commands again: their cost must not
+# grow with the writes made before. The sqlite3 shell of these rows leaves the WAL as it found it
+# (no checkpoint on close), as journal does; a shell that checkpoints and deletes it on its way out
+# would hand every other journal run an empty WAL and hide what use leaves behind.
 for ((i = 0; i < 3000; i++)); do "$journal" --db "$big" add espresso --at "$((i % 50 + 1)) min ago" >/dev/null; done
+cp "$big" "$work/used.db"; cp "$big-wal" "$work/used.db-wal" 2>/dev/null || true
+used_wal_kib=$(( $(stat -c %s "$big-wal" 2>/dev/null || echo 0) / 1024 ))
+sqlite3() { command sqlite3 -cmd ".dbconfig no_ckpt_on_close on" "$@"; }
 ours=("$journal" --db "$big" add espresso)
 theirs=(sqlite3 "$big" "INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
     VALUES (lower(hex(randomblob(16))), 'espresso', 64, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), NULL, 0,
             CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) << 16, 'bench', (SELECT coalesce(max(seq), 0) + 1 FROM drinks))")
 compare "journal add espresso (after 3k adds)" 1.0
 everyday ", after 3k adds"
-printf '%-34s %9s KiB (WAL after the 3,000 adds)\n' "write-ahead log" "$(( $(stat -c %s "$big-wal" 2>/dev/null || echo 0) / 1024 ))"
+printf '%-34s %9s KiB (WAL right after the 3,000 adds), %s KiB now\n' "write-ahead log" "$used_wal_kib" \
+    "$(( $(stat -c %s "$big-wal" 2>/dev/null || echo 0) / 1024 ))"
+unset -f sqlite3
 
-# Instructions (callgrind), which a busy machine does not change: each command once, on copies of the
-# big journal, against the sqlite3 shell's same work. The binary without its DWARF (valgrind 3.19
-# cannot read Swift's).
+# Instructions (callgrind), which a busy machine does not change: each command once, on a copy of the
+# big journal as it was fresh and as the 3,000 adds left it (its WAL included), against the sqlite3
+# shell's same work on the same copy. The binary without its DWARF (valgrind 3.19 cannot read Swift's).
 strip -g -o "$work/journal-nodebug" "$journal"
+# instructions STATE COMMAND...: millions of instructions of COMMAND on a copy of STATE.db (and its WAL).
 instructions() {
-    cp "$big" "$work/count.db"; rm -f "$work/count.db-wal" "$work/count.db-shm"
+    local state=$1; shift
+    rm -f "$work/count.db" "$work/count.db-wal" "$work/count.db-shm"
+    cp "$work/$state.db" "$work/count.db"
+    if [ -e "$work/$state.db-wal" ]; then cp "$work/$state.db-wal" "$work/count.db-wal"; fi
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ { printf "%.1f", $4 / 1e6 }'
 }
-sqlite3 "$big" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
-printf '%-34s %9s M  %9s M  (millions of instructions)\n' "add, instructions" \
-    "$(instructions "$work/journal-nodebug" --db "$work/count.db" add espresso)" \
-    "$(instructions sqlite3 "$work/count.db" "INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq) VALUES (lower(hex(randomblob(16))), 'espresso', 64, 0, NULL, 0, 0, 'bench', (SELECT coalesce(max(seq), 0) + 1 FROM drinks))")"
-printf '%-34s %9s M  %9s M\n' "status, instructions" "$(instructions "$work/journal-nodebug" --db "$work/count.db" status)" \
-    "$(instructions sqlite3 "$work/count.db" "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start")"
-printf '%-34s %9s M  %9s M\n' "list --limit 20, instructions" "$(instructions "$work/journal-nodebug" --db "$work/count.db" list --limit 20)" \
-    "$(instructions sqlite3 "$work/count.db" "SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0 ORDER BY consumed_at DESC, id DESC LIMIT 20")"
+count_insert="INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq) VALUES (lower(hex(randomblob(16))), 'espresso', 64, 0, NULL, 0, 0, 'bench', (SELECT coalesce(max(seq), 0) + 1 FROM drinks))"
+count_status="SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start"
+count_list="SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0 ORDER BY consumed_at DESC, id DESC LIMIT 20"
+printf '%-34s %9s    %9s    (millions of instructions)\n' "instructions" "journal" "sqlite3"
+for state in fresh used; do
+    label=$([ $state = fresh ] && echo "" || echo ", after 3k adds")
+    printf '%-34s %9s M  %9s M\n' "add$label" \
+        "$(instructions $state "$work/journal-nodebug" --db "$work/count.db" add espresso)" \
+        "$(instructions $state sqlite3 "$work/count.db" "$count_insert")"
+    printf '%-34s %9s M  %9s M\n' "status$label" \
+        "$(instructions $state "$work/journal-nodebug" --db "$work/count.db" status)" \
+        "$(instructions $state sqlite3 "$work/count.db" "$count_status")"
+    printf '%-34s %9s M  %9s M\n' "list --limit 20$label" \
+        "$(instructions $state "$work/journal-nodebug" --db "$work/count.db" list --limit 20)" \
+        "$(instructions $state sqlite3 "$work/count.db" "$count_list")"
+done
 
 # Sync: the first sync of 100,000 drinks from device A through a folder hub to device B.
 echo
@@ -174,6 +197,20 @@ cpu_ms=$(( (ticks_after - ticks_before) * 1000 / $(getconf CLK_TCK) ))
 printf '%-34s %9s    (10 s idle: %s ms of CPU, %s wake-ups; budget none but the ticker, 20 MiB) %s\n' \
     "idle daemon resident memory" "$((rss_kib / 1024)) MiB" "$cpu_ms" "$wakeups" \
     "$( (( wakeups <= 2 && rss_kib <= 20 * 1024 )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+
+# A month of adds with both daemons running, each add its own sync: A's log on the hub stays a few
+# files (it is compacted), and B has every drink.
+for ((i = 0; i < 3000; i++)); do sync_home a add espresso --note "month $i" >/dev/null; done
+start=$EPOCHREALTIME
+until [ "$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note LIKE 'month %'" 2>/dev/null)" = 3000 ]; do
+    if (( $(echo "$EPOCHREALTIME - $start > 60" | bc -l) )); then break; fi
+    sleep 0.1
+done
+hub_files=$(find "$work/hub/journal-hub-v1/devices/$a_device" -type f ! -name '.*' | wc -l)
+arrived=$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note LIKE 'month %'")
+printf '%-34s %9s    (A'"'"'s log after 3,000 adds, one at a time, daemons running; %s arrived on B) %s\n' \
+    "hub files of one device" "$hub_files" "$arrived" \
+    "$( (( arrived == 3000 && hub_files <= 40 )) && echo ok || { failures=$((failures + 1)); echo 'TOO MANY'; })"
 kill -TERM $daemon_a $daemon_b
 wait $daemon_a $daemon_b 2>/dev/null || true
 
