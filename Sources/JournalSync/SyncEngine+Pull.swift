@@ -55,7 +55,7 @@ extension SyncEngine {
             if let waiting {
                 let since = try await store.noteWaiting(
                     for: device, first: waiting.first, last: waiting.last, at: store.clock.now(), hubID: hub.id)
-                report.waiting.append(SegmentGap(device: device, first: waiting.first, last: waiting.last, since: since))
+                report.waiting.append(WaitingPositions(device: device, first: waiting.first, last: waiting.last, since: since))
             } else {
                 try await store.clearWaiting(for: device, hubID: hub.id)
             }

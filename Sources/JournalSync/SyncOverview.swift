@@ -13,6 +13,9 @@ public struct SyncOverview: Sendable {
     /// Why the hub could not be read, when it could not: the rest is still shown.
     public let hubProblem: String?
     public let devices: [DeviceState]
+    /// Other devices' changes this journal waits for (a gap in their logs), as of `at`.
+    public let waiting: [WaitingPositions]
+    public let at: Timestamp
     /// Hub files and folders other users can read, and how many there are.
     public let exposed: (paths: [String], count: Int)
     /// True for a hub shared between the users of a group.
@@ -45,6 +48,7 @@ public struct SyncOverview: Sendable {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let pending = try await store.unpublishedCount(hubID: joined.hubID)
         let anchors = try await store.anchors(hubID: joined.hubID)
+        let waiting = try await store.waiting(hubID: joined.hubID)
         var available: [DeviceID: Int64] = [:]
         var hubProblem: String?
         var exposed: (paths: [String], count: Int) = ([], 0)
@@ -71,7 +75,7 @@ public struct SyncOverview: Sendable {
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
-            hubProblem: hubProblem, devices: devices, exposed: exposed, hubIsShared: shared, facts: facts,
+            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), exposed: exposed, hubIsShared: shared, facts: facts,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind)
     }
 
@@ -87,6 +91,12 @@ public struct SyncOverview: Sendable {
             ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
             ("hub_problem", .optional(hubProblem)),
             ("readable_by_others", .array(exposed.paths.map { .string($0) })),
+            ("waiting", .array(waiting.map { gap in
+                .object([
+                    ("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last)),
+                    ("since", .string(LocalTime.iso8601(gap.since))),
+                ])
+            })),
             ("devices", .array(devices.map { state in
                 .object([
                     ("device", .string(state.device.rawValue)), ("applied_position", .integer(state.appliedPosition)),

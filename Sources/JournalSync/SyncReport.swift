@@ -26,7 +26,7 @@ public struct SyncReport: Sendable, Equatable {
     /// Pairs of this device's segments replaced by one, keeping its log small.
     public var segmentsMerged = 0
     /// Devices whose next segment is not on the hub yet (a sync tool still copying it).
-    public var waiting: [SegmentGap] = []
+    public var waiting: [WaitingPositions] = []
     /// When the sync ran: how long a device has been waited for is counted to here.
     public var at = Timestamp(milliseconds: 0)
 
@@ -53,11 +53,7 @@ public struct SyncReport: Sendable, Equatable {
         } else {
             sentences.append("Nothing new to apply.")
         }
-        for gap in waiting {
-            sentences.append(
-                "Waiting for device \(gap.device): its changes at positions \(gap.first) to \(gap.last) are not on the hub yet "
-                    + "(missing since \(LocalTime.display(gap.since)), \(Self.span(from: gap.since, to: at))).")
-        }
+        for gap in waiting { sentences.append(gap.sentence(at: at)) }
         for file in setAside { sentences.append("Set aside \(file.name) from this device's log: \(file.reason).") }
         if unpublishable > 0 {
             sentences.append("\(plural(unpublishable, "change")) of this journal break the journal's rules and were not published.")
@@ -82,13 +78,12 @@ public struct SyncReport: Sendable, Equatable {
     private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 }
 
-/// Positions of a device's log that this journal has not received, though later ones are on the hub,
-/// and since when it has waited for them.
-public struct SegmentGap: Sendable, Equatable {
-    public let device: DeviceID
-    public let first: Int64
-    public let last: Int64
-    public let since: Timestamp
+extension WaitingPositions {
+    /// Which device is missing what, and for how long: what `journal sync` and `sync status` say.
+    public func sentence(at now: Timestamp) -> String {
+        "Waiting for device \(device): its changes at positions \(first) to \(last) are not on the hub yet "
+            + "(missing since \(LocalTime.display(since)), \(SyncReport.span(from: since, to: now)))."
+    }
 }
 
 /// A segment that could not be applied, and why.

@@ -161,6 +161,13 @@ import TestSupport
             #expect(waiting.waiting.map { [$0.first, $0.last] } == [[segments[1].first, segments[1].last]])
             #expect(waiting.summary.contains("are not on the hub yet (missing since"), "\(waiting.summary)")
             #expect(try await b.store.waiting(hubID: hub.id).count == 1)
+            // Said again by every sync that finds nothing else, and by `sync status`, as long as it lasts.
+            let still = try await b.sync()
+            #expect(still.summary.hasPrefix("Nothing new to apply. Waiting for device \(a.store.deviceID)"), "\(still.summary)")
+            let overview = try await SyncOverview.gather(b.store)
+            #expect(overview.waiting.map { [$0.first, $0.last] } == [[segments[1].first, segments[1].last]])
+            let said = overview.waiting.first?.sentence(at: overview.at) ?? ""
+            #expect(said.contains("Waiting for device \(a.store.deviceID)") && said.contains("missing since"), "\(said)")
 
             let healed = try await a.sync()
             #expect(healed.republished.sorted() == [segments[1].fileName, segments[2].fileName])
@@ -170,6 +177,7 @@ import TestSupport
             #expect(caught.waiting.isEmpty && caught.failures.isEmpty)
             #expect(try await b.state() == a.state())
             #expect(try await b.store.waiting(hubID: hub.id).isEmpty)
+            #expect(try await SyncOverview.gather(b.store).waiting.isEmpty)
             // The next sync has nothing to mend.
             let again = try await a.sync()
             #expect(again.republished.isEmpty && again.setAside.isEmpty)

@@ -30,12 +30,20 @@ public struct PublishedSegment: Hashable, Sendable {
     public let fingerprint: String?
 }
 
-/// Positions of another device's log that this journal waits for, since an instant.
+/// Positions of another device's log that this journal has not received, though later ones are on
+/// the hub, and since when it has waited for them.
 public struct WaitingPositions: Hashable, Sendable {
     public let device: DeviceID
     public let first: Int64
     public let last: Int64
     public let since: Timestamp
+
+    public init(device: DeviceID, first: Int64, last: Int64, since: Timestamp) {
+        self.device = device
+        self.first = first
+        self.last = last
+        self.since = since
+    }
 }
 
 /// A range of this device's change sequence written to a hub as one segment.

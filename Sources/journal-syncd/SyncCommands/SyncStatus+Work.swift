@@ -23,6 +23,7 @@ extension SyncStatus {
         Output.line("Last sync    \(last)")
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
             ?? "not running; start it with systemctl --user enable --now journal-sync"))
+        for gap in overview.waiting { Output.line("Gap          \(gap.sentence(at: overview.at))") }
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         if let warning = overview.exposureWarning { Output.line("Warning      \(TerminalText.escaped(warning))") }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
