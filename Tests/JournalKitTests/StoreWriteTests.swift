@@ -101,6 +101,25 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
         }
     }
 
+    /// Undo goes back at least 100 commands; the log is trimmed in batches, so it never holds 150.
+    @Test func undoRemembersAtLeastAHundredCommandsAndNoMoreThanItMust() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try await JournalStore(path: folder + "/j.db")
+            var most = 0
+            for minute in 0..<260 {
+                _ = try await store.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: Timestamp(milliseconds: 1_795_200_000_000 + Int64(minute) * 60_000), note: nil))
+                let groups = try queryRows("SELECT count(DISTINCT change_id) FROM undo_log", on: store.path)
+                guard case .integer(let count) = groups.first?.first else { Issue.record("no count"); return }
+                #expect(count >= min(Int64(minute + 1), WriteContext.undoDepth), "after \(minute + 1) adds")
+                most = max(most, Int(count))
+            }
+            // Trimmed in batches: between two trims the log holds more than it must keep.
+            #expect(most > Int(WriteContext.undoDepth) && most < Int(WriteContext.undoDepth + WriteContext.undoTrimEvery))
+            for _ in 0..<WriteContext.undoDepth { _ = try await store.undo() }
+            #expect(try await store.drinks().count == 160)
+        }
+    }
+
     @Test func undoRefusesWhenTheDrinkChangedSince() async throws {
         try await withTemporaryDirectory { folder in
             let path = folder + "/j.db"

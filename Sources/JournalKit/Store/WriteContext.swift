@@ -11,8 +11,11 @@ struct WriteContext {
     private let undoAction: UndoAction?
     private let undoGroup: Int64
 
-    /// Undo remembers this many commands; older ones fall off.
+    /// Undo remembers at least this many commands; older ones fall off.
     static let undoDepth: Int64 = 100
+    /// The undo log is trimmed at every this many commands, not at each: a trim touches the log's
+    /// oldest pages as well as its newest, three more pages (WAL frames) for a write of a dozen.
+    static let undoTrimEvery: Int64 = 50
 
     init(connection: SQLiteConnection, device: DeviceID, now: Timestamp, action: UndoAction?) throws {
         self.connection = connection
@@ -84,7 +87,7 @@ struct WriteContext {
                 "INSERT INTO meta (key, value) VALUES ('hlc', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 .integer(hybridClock.last.rawValue))
         }
-        if undoAction != nil, undoGroup > Self.undoDepth {
+        if undoAction != nil, undoGroup > Self.undoDepth, undoGroup % Self.undoTrimEvery == 0 {
             try connection.run("DELETE FROM undo_log WHERE change_id <= ?", .integer(undoGroup - Self.undoDepth))
         }
     }
