@@ -128,7 +128,7 @@ public struct FolderHub: Hub {
     public func devices() throws -> [DeviceID] {
         try available()
         return try hubCall { try files.names(in: [Self.folderName, "devices"]) }
-            .filter { UUIDText.canonical($0) == $0 }.sorted().map { DeviceID(rawValue: $0) }
+            .filter(UUIDText.isCanonical).sorted().map { DeviceID(rawValue: $0) }
     }
 
     public func log(of device: DeviceID) throws -> DeviceLog {

@@ -92,7 +92,7 @@ public actor PostgresHub: Hub {
     }
 
     public func devices() -> [DeviceID] {
-        index.keys.filter { UUIDText.canonical($0.rawValue) == $0.rawValue }.sorted()
+        index.keys.filter { UUIDText.isCanonical($0.rawValue) }.sorted()
     }
 
     public func log(of device: DeviceID) -> DeviceLog {

@@ -45,7 +45,7 @@ public enum DrinkRules {
     }
 
     public static func check(id: String) throws(InvalidRecordError) {
-        guard UUIDText.canonical(id) == id else {
+        guard UUIDText.isCanonical(id) else {
             throw InvalidRecordError(problem: "'\(id)' is not a drink id (a lowercase UUID)", kind: .badData)
         }
     }
