@@ -44,7 +44,9 @@ import TestSupport
             let slow = SlowHub(base: hub, delay: .milliseconds(100))
             try await testGracefulShutdown { trigger in
                 let service = Self.service(reader, notifySocket: socket.path, watchdog: nil, hub: slow, key: key)
-                let running = Task { try await service.run() }
+                // On a thread of its own, as the daemon runs it: this test blocks a thread of Swift's
+                // small pool while it reads the socket, and other tests block the rest waiting for processes.
+                let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
                 #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(10)) != nil)
                 // Shut down in the middle of the first sync: 20 segments of 100 ms each.
                 while slow.reads < 3 { try await Task.sleep(for: .milliseconds(10)) }
@@ -70,7 +72,7 @@ import TestSupport
             let slow = SlowHub(base: hub, delay: .milliseconds(150), stallBeforeFirstRead: .milliseconds(600))
             try await testGracefulShutdown { trigger in
                 let service = Self.service(reader, notifySocket: socket.path, watchdog: .milliseconds(50), hub: slow, key: key)
-                let running = Task { try await service.run() }
+                let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
                 defer { trigger.triggerGracefulShutdown() }
                 // Only the socket is read here (the store is busy syncing): arrival times are send times.
                 var pings: [ContinuousClock.Instant] = []

@@ -13,17 +13,23 @@ struct SyncProgram: AsyncParsableCommand {
     /// The name `journal` runs this binary under for a sync command.
     static let name = "journal-sync"
 
-    static func start() async {
-        SyncCommandLine.perform = { command in
-            switch command {
-            case let command as SyncNow: try await command.carryOut()
-            case let command as SyncInit: try await command.carryOut()
-            case let command as SyncKeyCommand: try await command.carryOut()
-            case let command as SyncStatus: try await command.carryOut()
-            case let command as SyncNewDevice: try await command.carryOut()
-            default: break
-            }
-        }
+    /// On the main actor, as `main` and `runAsMain` are: a nonisolated async function in between would
+    /// hop to Swift's global executor, which starts libdispatch's workers, its event loop (an eventfd
+    /// it traps without) and its once-a-second pool monitor.
+    @MainActor static func start() async {
+        SyncCommandLine.perform = carryOut
         await runAsMain(program: "journal", executor: Executors.main)
+    }
+
+    /// Runs under `runAsMain`'s executor preference, on the commands' thread.
+    private static func carryOut(_ command: any AsyncParsableCommand) async throws {
+        switch command {
+        case let command as SyncNow: try await command.carryOut()
+        case let command as SyncInit: try await command.carryOut()
+        case let command as SyncKeyCommand: try await command.carryOut()
+        case let command as SyncStatus: try await command.carryOut()
+        case let command as SyncNewDevice: try await command.carryOut()
+        default: break
+        }
     }
 }
