@@ -64,39 +64,39 @@ sqlite3 "$big" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n W
 # status reads the drinks of the last 24 half-lives (120 h at 5 h), when older ones no longer show.
 window_start=$((now_ms - 120 * 3600 * 1000))
 
-# everyday LABEL: status and list against the sqlite3 shell on the big journal.
+# everyday LABEL SHELL_DB: status and list on the big journal against the sqlite3 shell on SHELL_DB.
 everyday() {
     ours=("$journal" --db "$big" status)
-    theirs=(sqlite3 "$big" "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start")
+    theirs=(sqlite3 "$2" "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start")
     compare "journal status (100k drinks$1)" 1.2
     ours=("$journal" --db "$big" list --limit 20)
-    theirs=(sqlite3 "$big" "SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0
+    theirs=(sqlite3 "$2" "SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0
         ORDER BY consumed_at DESC, id DESC LIMIT 20")
     compare "journal list --limit 20 (100k$1)" 1.2
 }
-everyday ""
+everyday "" "$big"
 
 # The fresh journal as the instruction counts below see it: its WAL checkpointed away.
 sqlite3 "$big" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 cp "$big" "$work/fresh.db"
 
 # A month of use: 3,000 adds made by journal alone, then the same commands again: their cost must not
-# grow with the writes made before. The sqlite3 shell of these rows leaves the WAL as it found it
-# (no checkpoint on close), as journal does; a shell that checkpoints and deletes it on its way out
-# would hand every other journal run an empty WAL and hide what use leaves behind.
+# grow with the writes made before. Each program now works on its own copy of that same file, and keeps
+# it as it would: sharing one file, the shell (checkpointing and deleting the WAL on close) would hand
+# journal an empty WAL every other run and hide what use leaves behind, or, told not to, would leave
+# journal to checkpoint the shell's writes as well as its own.
 for ((i = 0; i < 3000; i++)); do "$journal" --db "$big" add espresso --at "$((i % 50 + 1)) min ago" >/dev/null; done
 cp "$big" "$work/used.db"; cp "$big-wal" "$work/used.db-wal" 2>/dev/null || true
+cp "$big" "$work/shell.db"; cp "$big-wal" "$work/shell.db-wal" 2>/dev/null || true
 used_wal_kib=$(( $(stat -c %s "$big-wal" 2>/dev/null || echo 0) / 1024 ))
-sqlite3() { command sqlite3 -cmd ".dbconfig no_ckpt_on_close on" "$@"; }
 ours=("$journal" --db "$big" add espresso)
-theirs=(sqlite3 "$big" "INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
+theirs=(sqlite3 "$work/shell.db" "INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq)
     VALUES (lower(hex(randomblob(16))), 'espresso', 64, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), NULL, 0,
             CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) << 16, 'bench', (SELECT coalesce(max(seq), 0) + 1 FROM drinks))")
 compare "journal add espresso (after 3k adds)" 1.0
-everyday ", after 3k adds"
+everyday ", after 3k adds" "$work/shell.db"
 printf '%-34s %9s KiB (WAL right after the 3,000 adds), %s KiB now\n' "write-ahead log" "$used_wal_kib" \
     "$(( $(stat -c %s "$big-wal" 2>/dev/null || echo 0) / 1024 ))"
-unset -f sqlite3
 
 # Instructions (callgrind), which a busy machine does not change: each command once, on a copy of the
 # big journal as it was fresh and as the 3,000 adds left it (its WAL included), against the sqlite3

@@ -5,13 +5,16 @@ import TestSupport
 /// Sync's secrets and state under failure: a join that fails changes nothing, a key others can read
 /// is refused, a tampered hub.json is bad data, and the daemon lets go of a journal that is gone.
 @Suite(.timeLimit(.minutes(3))) struct SyncHardeningTests {
+    /// A machine joined to a folder hub, where its key is kept, the key, and its journal's fingerprint.
+    func joinedMachine(in folder: String) throws -> (JournalCLI, keyPath: String, key: String, fingerprint: String) {
+        let a = try JoinedMachines(in: folder).machines[0]
+        let keyPath = a.home + "/.config/journal/sync.key"
+        return (a, keyPath, try String(contentsOfFile: keyPath, encoding: .utf8), try a.fingerprint())
+    }
+
     @Test func aFailedJoinLeavesTheKeyTheJournalAndTheFolderAsTheyWere() async throws {
         try await withTemporaryDirectory { folder in
-            let joined = try JoinedMachines(in: folder)
-            let a = joined.machines[0]
-            let keyPath = a.home + "/.config/journal/sync.key"
-            let key = try String(contentsOfFile: keyPath, encoding: .utf8)
-            let before = try a.fingerprint()
+            let (a, keyPath, key, before) = try joinedMachine(in: folder)
             // The join's own write fails (a trigger stands for a busy or failing disk).
             #expect(try ProcessRunner.run("/usr/bin/sqlite3", [a.databasePath, "create trigger refuse before update on sync_hub begin select raise(abort, 'disk trouble'); end; create trigger refuse2 before insert on sync_hub begin select raise(abort, 'disk trouble'); end;"], environment: [:]).status == 0)
             let other = JoinedMachines.makeKey(in: folder + "/other")
@@ -33,11 +36,7 @@ import TestSupport
     /// EXCLUSIVE`) while `sync init` joins another hub. The join waits, fails, and leaves the key.
     @Test func aJoinThatFindsTheJournalBusyKeepsTheKeyItHad() async throws {
         try await withTemporaryDirectory { folder in
-            let joined = try JoinedMachines(in: folder)
-            let a = joined.machines[0]
-            let keyPath = a.home + "/.config/journal/sync.key"
-            let key = try String(contentsOfFile: keyPath, encoding: .utf8)
-            let before = try a.fingerprint()
+            let (a, keyPath, key, before) = try joinedMachine(in: folder)
             let other = JoinedMachines.makeKey(in: folder + "/other")
             let otherKey = try other.run("sync", "key").stdout
             let holder = Process()
