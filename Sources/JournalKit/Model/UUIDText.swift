@@ -13,13 +13,16 @@ public enum UUIDText {
     /// parsing then printing a UUID (sscanf, snprintf) was a quarter of applying a segment.
     public static func isCanonical(_ text: String) -> Bool {
         guard text.utf8.count == 36 else { return false }
+        return text.utf8.withContiguousStorageIfAvailable(isCanonical) ?? isCanonical(Array(text.utf8))
+    }
+
+    private static func isCanonical(_ bytes: some RandomAccessCollection<UInt8>) -> Bool {
         var index = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                else { return false }
+                if byte != 0x2D { return false }
+            } else if !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x66) {
+                return false
             }
             index += 1
         }

@@ -60,7 +60,10 @@ final class SQLiteConnection {
 
     /// A statement prepared once and reused: the store runs the same few statements over and over.
     func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        for statement in statements where statement.sql == sql { return statement }
+        // A scan, not a dictionary (whose first use costs start-up a conformance scan); lengths first,
+        // since SQL texts share long beginnings and a sync asks for a statement dozens of times a record.
+        let length = sql.utf8.count
+        for statement in statements where statement.sql.utf8.count == length && statement.sql == sql { return statement }
         let statement = try SQLiteStatement(database: handle, sql: sql)
         statements.append(statement)
         return statement
