@@ -10,11 +10,6 @@ public struct AnyReplicated: Sendable, Encodable {
     public var version: RecordVersion { base.version }
     public var sequence: Int64 { base.sequence }
 
-    /// The record, when it is of kind `Payload`.
-    public func `as`<Payload: ReplicatedPayload>(_ type: Payload.Type) -> Replicated<Payload>? {
-        base as? Replicated<Payload>
-    }
-
     public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
 
     /// The same record under another origin (a journal taking a new device id re-stamps its own).
