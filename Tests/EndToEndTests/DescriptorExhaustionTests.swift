@@ -16,37 +16,58 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let a = try JoinedMachines(in: folder).machines[0]
             try a.run("add", "espresso", "--note", "before")
-            let failures = try sweep(ProcessRunner.executable("journal"), arguments, environment: a.environment, program: "journal")
-            #expect(failures > 0, "no limit made \(arguments) fail")
+            let environment = a.environment
+            let sweep = try await offThePool {
+                try Self.sweep(ProcessRunner.executable("journal"), arguments, environment: environment, daemon: false)
+            }
+            Self.check(sweep, program: "journal")
+            #expect(!sweep.failures.isEmpty, "no limit made \(arguments) fail")
         }
     }
 
     @Test func everyFailingOpenOfTheDaemonIsSaidInItsWords() async throws {
         try await withTemporaryDirectory { folder in
-            let a = try JoinedMachines(in: folder).machines[0]
-            let failures = try sweep(ProcessRunner.executable("journal-syncd"), [], environment: a.environment, program: "journal-syncd")
-            #expect(failures > 2, "the daemon should have failed at the database, its lock and its watchers")
+            let environment = try JoinedMachines(in: folder).machines[0].environment
+            let sweep = try await offThePool {
+                try Self.sweep(ProcessRunner.executable("journal-syncd"), [], environment: environment, daemon: true)
+            }
+            Self.check(sweep, program: "journal-syncd")
+            #expect(sweep.failures.count > 2, "the daemon should have failed at the database, its lock and its watchers")
         }
     }
 
+    /// The runs that failed, each with its limit, and whether the program worked in the end.
+    struct Sweep: Sendable {
+        var failures: [(limit: Int, result: ProcessResult)] = []
+        var worked = false
+    }
+
     /// Runs `executable` under a growing descriptor limit until it works (a command exits 0; the
-    /// daemon is up and is stopped after 3 s), checking each failure on the way; returns how many failed.
-    func sweep(_ executable: String, _ arguments: [String], environment: [String: String], program: String) throws -> Int {
-        var failures = 0
-        for limit in Self.fewestDescriptors...64 {
+    /// daemon is up and is stopped after 3 s). Blocking: it waits for each process in turn.
+    static func sweep(_ executable: String, _ arguments: [String], environment: [String: String], daemon: Bool) throws -> Sweep {
+        var sweep = Sweep()
+        for limit in fewestDescriptors...64 {
             let result = try ProcessRunner.run(
                 "/usr/bin/timeout", ["-s", "TERM", "3", "/usr/bin/prlimit", "--nofile=\(limit):\(limit)", "--", executable] + arguments,
                 environment: environment)
-            let started = program == "journal-syncd" && result.status == 124 && result.stderr.contains("watching")
-            if result.status == 0 || started { return failures }
-            failures += 1
+            if result.status == 0 || (daemon && result.status == 124 && result.stderr.contains("watching")) {
+                sweep.worked = true
+                return sweep
+            }
+            sweep.failures.append((limit, result))
+        }
+        return sweep
+    }
+
+    /// Each failure said as `program: ...`, with a status of the one policy, and no trap.
+    static func check(_ sweep: Sweep, program: String) {
+        #expect(sweep.worked, "\(program) never worked, even with 64 descriptors")
+        for (limit, result) in sweep.failures {
             let said = "\(limit) descriptors: status \(result.status): \(result.stderr)"
             #expect([1, 65, 78].contains(result.status), "\(said)")
             #expect(result.stderr.hasPrefix(program + ": "), "\(said)")
             #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrac"), "\(said)")
             #expect(!result.stderr.contains("Error:"), "\(said)")
         }
-        Issue.record("\(program) \(arguments) never worked, even with 64 descriptors")
-        return failures
     }
 }

@@ -113,3 +113,11 @@ extension ProcessRunner {
         public var description: String { "other users cannot pass through \(folder): run the tests from a TMPDIR they can reach" }
     }
 }
+
+/// Runs blocking work (processes waited for one after another) on a thread of its own, so that it
+/// does not hold one of Swift's few cooperative threads, which other tests' tasks need to go on.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
