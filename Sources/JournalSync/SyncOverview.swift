@@ -75,7 +75,8 @@ public struct SyncOverview: Sendable {
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
-            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), exposed: exposed, hubIsShared: shared, facts: facts,
+            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), exposed: exposed,
+            hubIsShared: shared, facts: facts,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind)
     }
 

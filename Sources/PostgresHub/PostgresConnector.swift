@@ -66,16 +66,9 @@ final class PostgresConnector: Sendable {
             .channelOption(.socketOption(.so_keepalive), value: location.isSocket ? 0 : 1)
         let channel: any Channel
         do {
-            channel = try await connect(bootstrap)
-        } catch ChannelError.alreadyClosed {
-            // NIO's racing of a name's addresses (localhost: ::1 and 127.0.0.1) can end a connect with
-            // the close of a channel it had already closed (seen once in CI). Nothing reached the server,
-            // so it is tried once more; a refusal or an unknown host fails at once, as it should.
-            do {
-                channel = try await connect(bootstrap)
-            } catch {
-                throw SyncError.hubUnavailable(hub: location.uri, reason: Self.plainReason(String(describing: error)))
-            }
+            channel = location.isSocket
+                ? try await bootstrap.connect(unixDomainSocketPath: location.socketPath).get()
+                : try await bootstrap.connect(host: location.host, port: location.port).get()
         } catch {
             throw SyncError.hubUnavailable(hub: location.uri, reason: Self.plainReason(String(describing: error)))
         }
@@ -104,12 +97,6 @@ final class PostgresConnector: Sendable {
             if error.code == .authMechanismRequiresPassword { throw error }
             throw describe(error, password: password?.source)
         }
-    }
-
-    private func connect(_ bootstrap: ClientBootstrap) async throws -> any Channel {
-        location.isSocket
-            ? try await bootstrap.connect(unixDomainSocketPath: location.socketPath).get()
-            : try await bootstrap.connect(host: location.host, port: location.port).get()
     }
 
     /// Probes after a minute of silence, every 10 s, 6 times: a dead server is noticed in two minutes.

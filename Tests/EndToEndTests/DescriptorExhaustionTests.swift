@@ -7,8 +7,9 @@ import TestSupport
 /// one file descriptor more, so that each open on its way (the database, its WAL, the locks, the
 /// key, the hub, the daemon's epoll, signal pipe and inotify) is the one that fails, in turn.
 @Suite(.timeLimit(.minutes(3))) struct DescriptorExhaustionTests {
-    /// Below this, the runtime itself cannot start the sync program: libdispatch traps when its
-    /// eventfd fails, before any of the journal's code runs.
+    /// Below this, the programs cannot start at all: the loader needs descriptors, and the sync
+    /// program's async main its run loop's eventfd (libdispatch traps without one), before any of the
+    /// journal's code runs.
     static let fewestDescriptors = 5
 
     @Test(arguments: [["sync"], ["add", "espresso"], ["status"], ["list"], ["export"]])

@@ -50,8 +50,6 @@ public final class PostgresServer: Sendable {
             # The tests run in parallel on two cores, and many block Swift's small thread pool waiting
             # for processes: a test's half-made connection can wait there past the default 60 s.
             authentication_timeout = 600
-            log_connections = on
-            log_disconnections = on
 
             """
         try append(settings, to: folder + "/data/postgresql.conf")
