@@ -95,45 +95,25 @@ public enum FileSystem {
         Failure(path: name, reason: "it is larger than \(ByteCount(limit)), more than \(what) can be", code: EFBIG)
     }
 
-    /// Writes `bytes` to a temporary name beginning with a dot (which readers ignore), flushes it to
-    /// disk, renames it into place and flushes the folder, so a crash leaves the old state or the new.
-    /// With `replacing: false` an existing file at `path` is left alone and the write fails (EEXIST).
+    /// Writes `bytes` to `path` whole or not at all, through a `TemporaryFile` beside it. With
+    /// `replacing: false` an existing file at `path` is left alone and the write fails (EEXIST).
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, replacing: Bool = true) throws(Failure) {
-        let folder = parentFolder(of: path)
-        let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
-        let temporary = folder + "/." + name + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw failure(temporary) }
-        do {
-            try writeAll(bytes, to: descriptor, name: temporary)
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        guard fsync(descriptor) == 0 else {
-            let error = failure(temporary)
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        // link() refuses to replace; rename() replaces atomically.
-        guard (replacing ? rename(temporary, path) : link(temporary, path)) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
-        }
-        if !replacing { unlink(temporary) }
-        try syncFolder(folder)
+        let temporary = try TemporaryFile(inFolderAt: parentFolder(of: path), mode: mode)
+        try temporary.write(bytes)
+        try temporary.place(as: String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...]), replacing: replacing)
     }
 
     static func syncFolder(_ folder: String) throws(Failure) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(folder) }
         defer { close(descriptor) }
+        try syncFolder(descriptor: descriptor, path: folder)
+    }
+
+    /// Flushes the open folder `descriptor` (named `path` in messages): a rename in it is on disk.
+    public static func syncFolder(descriptor: Int32, path: String) throws(Failure) {
         // Some network file systems cannot fsync a folder; the rename is then as durable as they allow.
-        if fsync(descriptor) != 0 && errno != EINVAL && errno != ENOTSUP { throw failure(folder) }
+        if fsync(descriptor) != 0 && errno != EINVAL && errno != ENOTSUP { throw failure(path) }
     }
 
     /// Names in a folder, without "." and "..".
@@ -154,6 +134,8 @@ public enum FileSystem {
             throw failure(path)
         }
         defer { closedir(directory) }
+        // The copy shares the folder's read position with `descriptor`: an earlier listing left it at the end.
+        rewinddir(directory)
         var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

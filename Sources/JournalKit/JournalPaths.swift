@@ -26,6 +26,32 @@ public struct JournalPaths: Sendable, Equatable {
     }
 
     public var defaultDatabase: String { dataFolder + "/journal.db" }
+    /// The settings a person changed: `config.toml`.
+    public var settings: String { configFolder + "/config.toml" }
+    /// The hub's key: `sync.key`, 0600.
+    public var syncKey: String { configFolder + "/sync.key" }
+    /// A PostgreSQL hub's password, asked for at `sync init`: `postgres.pgpass`, 0600, beside the key.
+    public var serverPassword: String { configFolder + "/postgres.pgpass" }
+
+    /// The sync lock of the journal at `database`: one sync per journal at a time.
+    public static func syncLock(forDatabase database: String) -> String { database + ".sync-lock" }
+    /// The daemon's lock of the journal at `database`, which holds its process id.
+    public static func daemonLock(forDatabase database: String) -> String { database + ".syncd-lock" }
+    /// What SQLite keeps beside a database in WAL mode, or while it rolls back a transaction.
+    public static let sqliteCompanionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Every file of the journal at `database` and of this environment's configuration: what a backup
+    /// must never be written over, each with what it is for a message.
+    public static func files(ofDatabase database: String) -> [(path: String, what: String)] {
+        var files = [(database, "the journal")]
+            + [(database + "-wal", "the journal's write-ahead log"), (database + "-shm", "the journal's shared-memory index"),
+               (database + "-journal", "the journal's rollback journal")]
+            + [(syncLock(forDatabase: database), "the journal's sync lock"), (daemonLock(forDatabase: database), "the sync daemon's lock")]
+        if let paths = try? fromEnvironment() {
+            files += [(paths.syncKey, "the sync key"), (paths.serverPassword, "the PostgreSQL hub's password"), (paths.settings, "the settings")]
+        }
+        return files
+    }
 
     /// The database `--db`, else `JOURNAL_DB`, else the default names.
     public static func database(explicit: String?) throws(JournalPathError) -> String {

@@ -15,14 +15,9 @@ public final class FileLock {
         close(descriptor)
     }
 
-    /// The sync lock's file for the journal at `databasePath`.
-    static func syncPath(forDatabase databasePath: String) -> String { databasePath + ".sync-lock" }
-    /// The daemon's lock file for the journal at `databasePath`.
-    static func daemonPath(forDatabase databasePath: String) -> String { databasePath + ".syncd-lock" }
-
     /// Waits for the sync lock: one sync per journal at a time.
     public static func sync(databasePath: String) throws -> FileLock {
-        let path = syncPath(forDatabase: databasePath)
+        let path = JournalPaths.syncLock(forDatabase: databasePath)
         guard let lock = try take(path, wait: true) else { throw FileSystem.failure(path) }
         return lock
     }
@@ -31,7 +26,7 @@ public final class FileLock {
     /// another daemon has it. `journal sync status` takes the lock for an instant to test it, so a busy
     /// lock is tried for a moment before giving up.
     public static func daemon(databasePath: String) throws -> FileLock? {
-        let path = daemonPath(forDatabase: databasePath)
+        let path = JournalPaths.daemonLock(forDatabase: databasePath)
         for attempt in 0..<50 {
             if let lock = try take(path, wait: false) {
                 let pid = Array("\(getpid())\n".utf8)
@@ -46,7 +41,7 @@ public final class FileLock {
 
     /// The process id of the daemon running for the journal at `databasePath`, or nil when none runs.
     public static func runningDaemon(databasePath: String) -> Int32? {
-        let descriptor = open(daemonPath(forDatabase: databasePath), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(JournalPaths.daemonLock(forDatabase: databasePath), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {

@@ -73,37 +73,29 @@ struct FolderAccess: Sendable {
         return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
-    /// Writes `bytes` as `name` in the folder at `components` (made when missing), whole or not at all,
-    /// and never over a file of that name (EEXIST): to a dot-named temporary first, flushed, then
-    /// linked into place, and the folder flushed. Returns the new file's fingerprint.
+    /// Writes `bytes` as `name` in the folder at `components` (made when missing), whole or not at all
+    /// (a `TemporaryFile`), and never over a file of that name (EEXIST) unless `replacing`. Returns
+    /// the new file's fingerprint.
     @discardableResult
     func writeNew(_ bytes: [UInt8], as name: String, in components: [String], replacing: Bool = false) throws(FileSystem.Failure)
         -> String
     {
         let folder = try folder(components, creating: true)
-        let temporary = "." + name + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let descriptor = openat(folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fileMode)
-        guard descriptor >= 0 else { throw FileSystem.failure(folder.path + "/" + temporary) }
-        do throws(FileSystem.Failure) {
-            fchmod(descriptor, fileMode)
-            try FileSystem.writeAll(bytes, to: descriptor, name: folder.path + "/" + temporary)
-            guard fsync(descriptor) == 0 else { throw FileSystem.failure(folder.path + "/" + temporary) }
-            close(descriptor)
-        } catch {
-            close(descriptor)
-            unlinkat(folder.descriptor, temporary, 0)
-            throw error
-        }
-        // linkat refuses to replace; renameat replaces atomically.
-        let placed = replacing
-            ? renameat(folder.descriptor, temporary, folder.descriptor, name)
-            : linkat(folder.descriptor, temporary, folder.descriptor, name, 0)
-        let error = placed == 0 ? nil : FileSystem.failure(folder.path + "/" + name)
-        if !replacing || placed != 0 { unlinkat(folder.descriptor, temporary, 0) }
-        if let error { throw error }
-        // Some network file systems cannot flush a folder; the link is then as durable as they allow.
-        if fsync(folder.descriptor) != 0 && errno != EINVAL && errno != ENOTSUP { throw FileSystem.failure(folder.path) }
+        let temporary = try TemporaryFile(inFolder: folder.descriptor, path: folder.path, mode: fileMode)
+        try temporary.write(bytes)
+        try temporary.place(as: name, replacing: replacing)
         return try fingerprint(of: name, in: components) ?? ""
+    }
+
+    /// Removes what writes that died left in the folder at `components`: temporaries nobody holds,
+    /// and those of journals before `TemporaryFile` (`.NAME.tmp-HEX`, whose `marker` says what
+    /// NAME was: ".seg.tmp-").
+    func removeLeftovers(in components: [String], olderMarker marker: String) throws(FileSystem.Failure) {
+        let folder = try folder(components)
+        TemporaryFile.removeLeftovers(inFolder: folder.descriptor, path: folder.path)
+        for name in try FileSystem.list(descriptor: folder.descriptor, path: folder.path) where name.hasPrefix(".") && name.contains(marker) {
+            unlinkat(folder.descriptor, name, 0)
+        }
     }
 
     /// Removes the file `name` from the folder at `components`; a file already gone is fine.

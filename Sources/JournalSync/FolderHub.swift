@@ -182,15 +182,11 @@ public struct FolderHub: Hub {
         try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
     }
 
-    /// A segment's temporary (`.NAME.seg.tmp-HEX`) left by a write that died; a sync tool would copy it
-    /// to every machine. Other tools' dot-names are left alone.
+    /// Temporaries of segment writes that died; a sync tool would copy them to every machine. Other
+    /// tools' dot-names are left alone.
     public func removeLeftovers(of device: DeviceID) throws {
-        let names: [String]
-        do { names = try files.names(in: deviceComponents(device)) } catch where error.isMissing { return } catch {
+        do { try files.removeLeftovers(in: deviceComponents(device), olderMarker: ".seg.tmp-") } catch where error.isMissing { return } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
-        }
-        for name in names where name.hasPrefix(".") && name.contains(".seg.tmp-") {
-            try hubCall { try files.remove(name, in: deviceComponents(device)) }
         }
     }
 

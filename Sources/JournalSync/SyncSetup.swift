@@ -4,7 +4,7 @@ import JournalKit
 public enum SyncSetup {
     /// `$XDG_CONFIG_HOME/journal/sync.key`.
     public static func keyPath() throws -> String {
-        try JournalPaths.fromEnvironment().configFolder + "/sync.key"
+        try JournalPaths.fromEnvironment().syncKey
     }
 
     /// A sync engine for `store`, refusing before touching anything when the journal is not joined,

@@ -10,24 +10,26 @@ public struct BackupSummary: Sendable, Equatable {
 }
 
 extension JournalStore {
-    /// Writes a consistent copy of the journal to `destination` with SQLite's online backup, safe
-    /// while other processes (the daemon) write: everything committed, the WAL included, in one file
-    /// that needs no `-wal` beside it. It is written 0600 under a temporary name, checked with
-    /// `integrity_check`, flushed, and only then renamed into place, so `destination` is either the
-    /// old file or a whole, verified new one. The copy opens with `--db` as it is.
-    public func backup(to destination: String) throws -> BackupSummary {
-        let target = FileSystem.absolute(destination)
-        let folder = FileSystem.parentFolder(of: target)
-        guard FileSystem.isFolder(folder) else { throw BackupError.noFolder(folder) }
-        let temporary = folder + "/." + String(target.split(separator: "/").last ?? "journal") + ".tmp-"
-            + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileSystem.failure(temporary) }
-        close(descriptor)
-        defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) } }
+    /// Writes a consistent copy of the journal to `target` with SQLite's online backup, safe while
+    /// other processes (the daemon) write: everything committed, the WAL included, in one file that
+    /// needs no `-wal` beside it. It is written 0600 as a `TemporaryFile`, checked with
+    /// `integrity_check`, and only then put in place, so the target is either the old file or a
+    /// whole, verified new one. The copy opens with `--db` as it is. Temporaries that earlier backups
+    /// killed midway left in that folder are removed first.
+    public func backup(to target: BackupTarget) throws -> BackupSummary {
+        let folder = open(target.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw BackupError.noFolder(target.folder) }
+        defer { close(folder) }
+        TemporaryFile.removeLeftovers(inFolder: folder, path: target.folder)
+        Self.removeOlderLeftovers(of: target.name, inFolder: folder, path: target.folder)
+        let temporary: TemporaryFile
+        do { temporary = try TemporaryFile(inFolder: folder, path: target.folder, mode: 0o600) } catch {
+            if [EACCES, EPERM, EROFS].contains(error.code) { throw BackupError.folderNotWritable(target.folder, reason: error.reason) }
+            throw error
+        }
         let drinks: Int
         do {
-            let copy = try SQLiteConnection(path: temporary, busyTimeoutMilliseconds: JournalFile.busyTimeoutMilliseconds)
+            let copy = try SQLiteConnection(path: temporary.path, busyTimeoutMilliseconds: JournalFile.busyTimeoutMilliseconds)
             guard let backup = sqlite3_backup_init(copy.handle, "main", connection.handle, "main") else {
                 throw SQLiteError.last(on: copy.handle, code: SQLITE_ERROR)
             }
@@ -41,27 +43,54 @@ extension JournalStore {
             guard check == "ok" else { throw BackupError.notIntact(check ?? "no answer") }
             drinks = Int(try copy.queryInteger("SELECT count(*) FROM drinks WHERE deleted = 0") ?? 0)
         }
-        let file = open(temporary, O_RDONLY | O_CLOEXEC)
-        guard file >= 0, fsync(file) == 0 else { throw FileSystem.failure(temporary) }
-        var info = stat()
-        fstat(file, &info)
-        close(file)
-        guard rename(temporary, target) == 0 else { throw FileSystem.failure(target) }
-        try FileSystem.syncFolder(folder)
-        return BackupSummary(path: target, bytes: Int(info.st_size), drinks: drinks)
+        let bytes = try temporary.size()
+        try temporary.place(as: target.name, replacing: true)
+        return BackupSummary(path: target.path, bytes: bytes, drinks: drinks)
+    }
+
+    /// Temporaries of backups made before `TemporaryFile`: `.NAME.tmp-HEX`, and SQLite's files beside them.
+    private static func removeOlderLeftovers(of name: String, inFolder folder: Int32, path: String) {
+        let prefix = "." + name + ".tmp-"
+        for entry in (try? FileSystem.list(descriptor: folder, path: path)) ?? [] where entry.hasPrefix(prefix) {
+            var rest = Substring(entry.dropFirst(prefix.count))
+            for suffix in JournalPaths.sqliteCompanionSuffixes where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
+            if (1...8).contains(rest.count), rest.allSatisfy(\.isHexDigit) { unlinkat(folder, entry, 0) }
+        }
     }
 }
 
 /// A backup that could not be made; the destination is left as it was.
 public enum BackupError: JournalFailure, Equatable {
     case noFolder(String)
+    case folderNotWritable(String, reason: String)
+    /// The target is the journal, or a file it keeps beside it (`what` says which).
+    case isJournalFile(path: String, what: String)
+    case notAFile(path: String, type: BackupTarget.FileType)
+    case danglingLink(path: String)
     case notIntact(String)
 
-    public var kind: FailureKind { .failure }
+    public var kind: FailureKind {
+        switch self {
+        case .isJournalFile, .notAFile, .danglingLink: return .usage
+        case .folderNotWritable: return .setup
+        case .noFolder, .notIntact: return .failure
+        }
+    }
 
     public var description: String {
         switch self {
         case .noFolder(let folder): return "cannot back up into \(folder): there is no such folder."
+        case .folderNotWritable(let folder, let reason):
+            return "cannot back up into \(folder): \(reason.prefix(1).lowercased() + reason.dropFirst()). Choose a folder you can write, "
+                + "or give yourself the right to write this one."
+        case .isJournalFile(let path, let what):
+            return "\(path) is \(what): a backup written there would be overwritten by the journal, or would destroy it. "
+                + "Give a file elsewhere, such as ~/journal-backup.db."
+        case .notAFile(let path, let type):
+            return "\(path) is a \(type.rawValue), not a file: a backup replaces a regular file or makes a new one. "
+                + (type == .folder ? "Give a file name in it, such as \(path.hasSuffix("/") ? path : path + "/")journal-backup.db." : "Give a file name.")
+        case .danglingLink(let path):
+            return "\(path) is a symbolic link to nothing: give the file the backup is to be written to."
         case .notIntact(let answer):
             return "the copy did not pass SQLite's integrity check (\(answer)), so it was not kept. The journal "
                 + "itself may be damaged; keep its file, with its -wal, before doing anything else."

@@ -8,8 +8,10 @@ struct Backup: AsyncParsableCommand {
         abstract: "Write a consistent copy of the journal to FILE, safe while the daemon and other commands write.",
         discussion: """
             The copy is one file (no -wal beside it), 0600, checked with SQLite's integrity_check before it
-            replaces FILE. Use it with --db FILE, or copy it back over the journal (see `journal path`) with
-            no journal command running. A plain cp of the journal misses what its -wal file holds.
+            replaces FILE. Use it with --db FILE, or put it back in place of the journal (see `journal path`)
+            with the daemon stopped and the journal's -wal and -shm removed. A plain cp of the journal misses
+            what its -wal file holds. FILE cannot be the journal or a file it keeps beside it, nor a device,
+            FIFO or folder.
             """)
 
     @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "file"))
@@ -20,10 +22,8 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await global.openStore()
-        guard FileSystem.absolute(file) != FileSystem.absolute(store.path) else {
-            throw ValidationError("the backup cannot be written over the journal itself; give another FILE.")
-        }
-        let summary = try await store.backup(to: file)
+        let target = try BackupTarget.resolve(file, protecting: JournalPaths.files(ofDatabase: store.path))
+        let summary = try await store.backup(to: target)
         if output.json {
             return Output.line(JSONValue.object([
                 ("path", .string(summary.path)), ("bytes", .integer(Int64(summary.bytes))), ("drinks", .integer(Int64(summary.drinks))),

@@ -18,7 +18,7 @@ struct ConfigFile {
     static let sizeLimit = 64 * 1024
 
     static func defaultPath() throws -> String {
-        try JournalPaths.fromEnvironment().configFolder + "/config.toml"
+        try JournalPaths.fromEnvironment().settings
     }
 
     /// The settings in effect: the file's where it has them, the defaults elsewhere.
