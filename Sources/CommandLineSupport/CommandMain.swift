@@ -10,7 +10,7 @@ extension AsyncParsableCommand {
     @MainActor public static func runAsMain(program: String, executor: SerialThreadExecutor) async {
         CommandMain.prepareProcess()
         do {
-            try ArgumentText.checkIsUTF8()
+            try ArgumentText.check()
             try await withTaskExecutorPreference(executor) {
                 var command: any ParsableCommand
                 do { command = try parseAsRoot() } catch { exit(withError: error) }
@@ -44,7 +44,7 @@ public enum CommandMain {
     }
 
     /// True when every argument is UTF-8 text (else the full parser says which is not).
-    public static var argumentsAreText: Bool { (try? ArgumentText.checkIsUTF8()) != nil }
+    public static var argumentsAreText: Bool { (try? ArgumentText.check()) != nil }
 
     /// Runs a command already read from its command line, synchronously, and exits by the one error
     /// policy: 0, or `program: message` and its exit status.

@@ -16,9 +16,16 @@ final class ChangeEvents: AsyncSequence, Sendable {
         (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    func send(_ reasons: ChangeReasons) {
-        pending.withLock { $0.formUnion(reasons) }
+    /// Adds `reasons` to those the loop will take next; true when some of them were not waiting yet
+    /// (a request that merges into one already waiting is not news, and is not logged again).
+    @discardableResult
+    func send(_ reasons: ChangeReasons) -> Bool {
+        let added = pending.withLock { waiting in
+            defer { waiting.formUnion(reasons) }
+            return !waiting.isSuperset(of: reasons)
+        }
         ring.yield()
+        return added
     }
 
     /// Ends the stream: the loop finishes the element it is handling and stops.

@@ -26,7 +26,11 @@ struct DaemonLogHandler: LogHandler {
     func log(event: LogEvent) {
         var text = TerminalText.escaped(event.message.description)
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        if !all.isEmpty { text += " " + all.keys.sorted().map { "\($0)=\(all[$0]!)" }.joined(separator: " ") }
+        // Metadata (swift-service-lifecycle's included) can quote a path or an error: escaped as the message is,
+        // so that no line break starts a line of a forged priority.
+        for key in all.keys.sorted() {
+            text += " " + TerminalText.escaped(key) + "=" + TerminalText.escaped(all[key].map { "\($0)" } ?? "")
+        }
         let line = toJournald
             ? "<\(Self.priority(event.level))>" + text
             : "\(Self.timestamp()) \(event.level) \(text)"

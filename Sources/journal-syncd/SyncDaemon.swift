@@ -69,8 +69,8 @@ struct SyncDaemon: AsyncParsableCommand {
             if signal == SIGTERM || signal == SIGINT {
                 Task(executorPreference: Self.loopExecutor) { await group.triggerGracefulShutdown() }
             } else {
-                logger.info("sync requested (\(Signals.name(signal)))")
-                service.events.send(.request)
+                // A flood of signals is one request until the loop takes it: said once.
+                if service.events.send(.request) { logger.info("sync requested (\(Signals.name(signal)))") }
             }
         }
         try await group.run()

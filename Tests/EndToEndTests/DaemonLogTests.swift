@@ -53,6 +53,58 @@ import TestSupport
     }
 }
 
+/// What reaches the log cannot be forged or flooded from outside the daemon.
+@Suite(.timeLimit(.minutes(2))) struct DaemonLogInputTests {
+    /// The journal's path is a person's to choose, newlines included; swift-service-lifecycle puts it
+    /// in its log metadata, which reached journald unescaped: a line starting `<3>` of its own.
+    @Test func metadataIsEscapedAsMessagesAre() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = JournalCLI(home: folder + "/home", now: nil)
+            let odd = folder + "/odd\n<3>forged"
+            try FileManager.default.createDirectory(atPath: odd, withIntermediateDirectories: true)
+            #expect(try machine.run("--db", odd + "/journal.db", "sync", "init", "--folder", folder + "/hub").status == 0)
+            let path = folder + "/stderr"
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            var environment = machine.environment
+            environment["JOURNAL_STREAM"] = "\((attributes[.systemNumber] as? NSNumber)?.uint64Value ?? 0):\((attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0)"
+            let socket = try NotifySocket(path: folder + "/notify.sock")
+            environment["NOTIFY_SOCKET"] = socket.path
+            let daemon = try ProcessRunner.start(
+                daemonBinary, ["--db", odd + "/journal.db", "--log-level", "debug"], environment: environment, stderrPath: path)
+            defer { ProcessRunner.stop(daemon) }
+            #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(15)) != nil)
+            ProcessRunner.stop(daemon, signal: SIGTERM)
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.contains("sl-service=") }, "the test needs the lifecycle's metadata: \(lines)")
+            for line in lines { #expect(line.range(of: #"^<[2-7]>[^<0-9]"#, options: .regularExpression) != nil, "\(line)") }
+            #expect(!lines.contains { $0.hasPrefix("<3>forged") }, "\(lines)")
+        }
+    }
+
+    /// 876,000 SIGUSR1 in 3 s wrote 62,215 "sync requested" lines: a request that merges into one
+    /// still waiting is not news.
+    @Test func aFloodOfRequestsIsLoggedOncePerSyncItCauses() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = try JoinedMachines(in: folder, names: ["a"], now: nil).machines[0]
+            let path = folder + "/stderr"
+            let (daemon, socket) = try startDaemon(machine, ["--log-level", "debug"], socketPath: folder + "/notify.sock", stderrPath: path)
+            defer { ProcessRunner.stop(daemon) }
+            for _ in 0..<20_000 { kill(daemon.processIdentifier, SIGUSR1) }
+            _ = socket
+            /// How many requests were logged, and how many syncs ran.
+            func counts() throws -> (requested: Int, syncs: Int) {
+                let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                return (lines.filter { $0.contains("sync requested") }.count,
+                        lines.filter { $0.contains("synced (") || $0.contains("sync failed") }.count)
+            }
+            // Every request logged is served by a sync of its own, once the loop catches up.
+            #expect(try await eventually { let seen = try counts(); return seen.requested >= 1 && seen.requested <= seen.syncs },
+                    "\((try? counts()).map { "\($0)" } ?? "")")
+        }
+    }
+}
+
 /// libdispatch, on Linux, logs "Failed to set thread priority for worker thread: ... errno=13" in
 /// every user service: its threads of high quality of service ask for a priority a user may not
 /// take. The daemon runs on threads of its own and an epoll loop, so it never asks.
