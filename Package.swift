@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "JournalSync",
             dependencies: [
-                "JournalKit",
+                "CLinux", "JournalKit",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: fuzzCoverage

@@ -1,4 +1,8 @@
+#define _GNU_SOURCE
 #include "CLinux.h"
+
+#include <fcntl.h>
+#include <stdio.h>
 
 #include <errno.h>
 #include <string.h>
@@ -24,4 +28,8 @@ int journal_forward_signal(int signal, int descriptor) {
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
     return sigaction(signal, &action, 0);
+}
+
+int journal_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to) {
+    return renameat2(from_folder, from, to_folder, to, RENAME_NOREPLACE);
 }

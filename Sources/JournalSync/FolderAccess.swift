@@ -1,3 +1,4 @@
+import CLinux
 import JournalKit
 
 import Glibc
@@ -105,15 +106,17 @@ struct FolderAccess: Sendable {
     }
 
     /// Moves `name` from the folder at `components` to the folder at `destination` (made when missing),
-    /// under a name of its own there if one is taken.
+    /// under a name of its own there if one is taken. A rename, so a file another user owns moves as
+    /// well as one of ours (in a shared hub, a member can plant either), and never over what is there.
     func move(_ name: String, in components: [String], to destination: [String]) throws(FileSystem.Failure) {
         let source = try folder(components)
         let target = try folder(destination, creating: true)
         var candidate = name
         var attempt = 1
         while true {
-            // A link, then the old name removed: a move that never replaces what is there.
-            if linkat(source.descriptor, name, target.descriptor, candidate, 0) == 0 {
+            if journal_rename_noreplace(source.descriptor, name, target.descriptor, candidate) == 0 { return }
+            // A file system that cannot rename without replacing: a link, then the old name removed.
+            if errno == EINVAL || errno == ENOSYS, linkat(source.descriptor, name, target.descriptor, candidate, 0) == 0 {
                 guard unlinkat(source.descriptor, name, 0) == 0 || errno == ENOENT else { throw FileSystem.failure(source.path + "/" + name) }
                 return
             }

@@ -55,15 +55,22 @@ public struct FolderHub: Hub {
 
     /// Paths in the hub that users of this machine other than its owner can read (for a shared hub,
     /// users outside its group): a sync tool that ignores permissions made them 0644 and 0755. Up to
-    /// `limit` of them, with the number found.
-    public func exposedPaths(limit: Int = 5) -> (paths: [String], count: Int) {
+    /// `limit` of them, with the number found; and the symbolic links in it, which journal never
+    /// follows and which no chmod changes: someone put them there, and they are to be removed.
+    public func exposedPaths(limit: Int = 5) -> (paths: [String], count: Int, links: [String]) {
         let mask: mode_t = isShared ? 0o007 : 0o077
         var found: [String] = []
+        var links: [String] = []
         var count = 0
         func check(_ components: [String], _ name: String) {
             var info = stat()
             let path = ([location] + components + [name]).joined(separator: "/")
-            guard lstat(path, &info) == 0, info.st_mode & mask & 0o444 != 0 else { return }
+            guard lstat(path, &info) == 0 else { return }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                if links.count < limit { links.append(path) }
+                return
+            }
+            guard info.st_mode & mask & 0o444 != 0 else { return }
             count += 1
             if found.count < limit { found.append(path + " (" + String(info.st_mode & 0o7777, radix: 8) + ")") }
         }
@@ -76,7 +83,7 @@ public struct FolderHub: Hub {
                 check([Self.folderName, "devices", device], name)
             }
         }
-        return (found, count)
+        return (found, count, links)
     }
 
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
@@ -127,8 +134,13 @@ public struct FolderHub: Hub {
 
     public func devices() throws -> [DeviceID] {
         try available()
-        return try hubCall { try files.names(in: [Self.folderName, "devices"]) }
-            .filter(UUIDText.isCanonical).sorted().map { DeviceID(rawValue: $0) }
+        let names: [String]
+        do { names = try files.names(in: [Self.folderName, "devices"]) } catch {
+            // The folder of every log: a hub this user cannot read at all.
+            if error.code == EACCES || error.code == EPERM { throw SyncError.permissionDenied(path: error.path) }
+            throw hubFailure(error)
+        }
+        return names.filter(UUIDText.isCanonical).sorted().map { DeviceID(rawValue: $0) }
     }
 
     public func log(of device: DeviceID) throws -> DeviceLog {
@@ -138,10 +150,8 @@ public struct FolderHub: Hub {
             names = try files.names(in: deviceComponents(device))
         } catch where error.isMissing {
             return DeviceLog()
-        } catch where error.kind == .badData {
-            throw SyncError.unusableFile(hub: location, reason: error.description)
         } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+            throw hubFailure(error)
         }
         var log = DeviceLog()
         for name in names where !name.hasPrefix(".") {
@@ -179,6 +189,7 @@ public struct FolderHub: Hub {
     }
 
     public func setAside(_ name: String, of device: DeviceID) throws {
+        try available()
         try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
     }
 
@@ -198,6 +209,16 @@ public struct FolderHub: Hub {
 
     private func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
 
+    /// What a failing file operation in the hub means: a file that cannot be used (not a regular file,
+    /// too large, or one this user may not read or move: in a shared hub, any member can plant one),
+    /// which is that file's problem alone; or a hub that cannot be reached.
+    private func hubFailure(_ error: FileSystem.Failure) -> SyncError {
+        if error.kind == .badData || [EACCES, EPERM, ELOOP, ENOTDIR].contains(error.code) {
+            return SyncError.unusableFile(hub: location, reason: error.description)
+        }
+        return SyncError.hubUnavailable(hub: location, reason: error.reason)
+    }
+
     /// A hub folder that vanished (an unmounted disk, a stopped share) is unavailable, not empty.
     private func available() throws(SyncError) {
         guard FileSystem.exists(location + "/" + Self.folderName + "/hub.json") else {
@@ -209,8 +230,7 @@ public struct FolderHub: Hub {
     /// cannot be used.
     private func hubCall<T>(_ body: () throws -> T) throws(SyncError) -> T {
         do { return try body() } catch let error as FileSystem.Failure {
-            if error.kind == .badData { throw SyncError.unusableFile(hub: location, reason: error.description) }
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+            throw hubFailure(error)
         } catch let error as SyncError {
             throw error
         } catch {

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import JournalKit
 
+import Glibc
+
 /// `hub.json`: the hub's format, id and key check.
 struct HubDescriptor: Codable, Equatable {
     let format: Int
@@ -27,6 +29,7 @@ struct HubDescriptor: Codable, Equatable {
         do { bytes = try files.read("hub.json", in: [FolderHub.folderName], limit: FolderHub.descriptorLimit, what: "a hub.json") } catch {
             if error.isMissing { throw SyncError.hubUnavailable(hub: hub, reason: "there is no hub there (no \(error.path))") }
             if error.kind == .badData { throw SyncError.corruptHub(hub: hub, problem: "hub.json: \(error.reason)") }
+            if error.code == EACCES || error.code == EPERM { throw SyncError.hubDescriptorUnreadable(path: error.path, reason: error.reason) }
             throw SyncError.hubUnavailable(hub: hub, reason: error.reason)
         }
         // The format first: a newer one may lay out the rest differently, so say that before anything else.

@@ -109,6 +109,20 @@ struct KindKey: CodingKey {
 
 /// A segment that opened (so it is authentic) but whose content this journal cannot use.
 struct SegmentContentError: Error, CustomStringConvertible {
+    /// Why a segment's file could not be used.
+    enum Cause {
+        /// Its content: damaged, not sealed with the key, or laid out in a way this journal does not know.
+        case content
+        /// The file itself: not a regular file, or one this user may not read (a shared hub's member can
+        /// plant either). Not a segment at all.
+        case unusableFile
+    }
+
     let description: String
-    init(_ description: String) { self.description = description }
+    let cause: Cause
+
+    init(_ description: String, cause: Cause = .content) {
+        self.description = description
+        self.cause = cause
+    }
 }

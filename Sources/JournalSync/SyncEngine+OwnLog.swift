@@ -12,11 +12,18 @@ extension SyncEngine {
     ///
     /// A crash between remembering a segment and marking it published is settled here too: kept if it
     /// reached the hub, forgotten if not (its changes are still to publish).
-    func checkOwnLog(publishedThrough: Int64, into report: inout SyncReport, progress: SyncProgress) async throws {
+    func checkOwnLog(
+        publishedThrough: Int64, leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws {
         let device = store.deviceID
         try await hub.removeLeftovers(of: device)
         let log = try await hub.log(of: device)
-        for stray in log.strays { try await setAside(stray, because: "it is not a segment this journal writes", into: &report) }
+        @discardableResult
+        func setAside(_ name: String, because reason: String) async throws -> Bool {
+            if leftInPlace.contains(device.rawValue + "/" + name) { return false }
+            return try await self.setAside(name, because: reason, into: &report)
+        }
+        for stray in log.strays { try await setAside(stray, because: "it is not a segment this journal writes") }
         var ours: [PublishedRange: PublishedSegment] = [:]
         for segment in try await store.publishedSegments(hubID: hub.id) { ours[segment.range] = segment }
         var present = Set<PublishedRange>()
@@ -39,14 +46,15 @@ extension SyncEngine {
             case (false, true):
                 foreign.append(entry.name.fileName)
             case (true, false) where hub.canRemoveSegments:
-                try await setAside(entry.name.fileName, because: "it was damaged; it is written again", into: &report)
+                if try await setAside(entry.name.fileName, because: "it was damaged; it is written again") { break }
+                fallthrough
             case (true, false):
                 // A hub that keeps every segment for good cannot take it back: its readers report it.
                 present.insert(range)
                 report.failures.append(SegmentFailure(
                     device: device, segment: entry.name.fileName, reason: "this device's own segment no longer opens"))
             case (false, false):
-                try await setAside(entry.name.fileName, because: "it was not written by this journal", into: &report)
+                try await setAside(entry.name.fileName, because: "it was not written by this journal")
             }
         }
         guard foreign.isEmpty else { throw SyncError.copiedDatabase(device: device, foreign: foreign) }
@@ -73,15 +81,23 @@ extension SyncEngine {
 }
 
 extension SyncEngine {
-    /// Moves a file this device did not write out of its log, where the hub allows; reports it either way.
-    private func setAside(_ name: String, because reason: String, into report: inout SyncReport) async throws {
-        if hub.canRemoveSegments { try await hub.setAside(name, of: store.deviceID) }
-        report.setAside.append(SetAsideFile(name: name, reason: reason))
+    /// Moves a file this device did not write out of its log, where the hub allows, and reports it
+    /// either way. A file the hub will not let this device move (planted in a shared hub by a member
+    /// whose folder rules forbid it) is reported for a person to remove; the sync goes on.
+    /// True when it was moved.
+    private func setAside(_ name: String, because reason: String, into report: inout SyncReport) async throws -> Bool {
+        var moved = false
+        var reason = reason
+        if hub.canRemoveSegments {
+            do {
+                try await hub.setAside(name, of: store.deviceID)
+                moved = true
+            } catch SyncError.unusableFile(_, let problem) {
+                reason += "; it could not be moved out (\(problem)): remove it"
+            }
+        }
+        report.setAside.append(
+            SetAsideFile(device: store.deviceID, name: name, reason: reason, outcome: moved ? .moved : .left, at: report.at))
+        return moved
     }
-}
-
-/// A file this device found in its own log and moved out of it.
-public struct SetAsideFile: Sendable, Equatable {
-    public let name: String
-    public let reason: String
 }

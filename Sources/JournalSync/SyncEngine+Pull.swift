@@ -7,12 +7,24 @@ extension SyncEngine {
     /// and never holds the log back while another segment can be applied. When no segment starts
     /// there, one has not arrived yet (Syncthing and Dropbox copy files in any order): that device
     /// waits for it, and the journal remembers since when. The other devices still sync.
-    func pull(into report: inout SyncReport, progress: SyncProgress) async throws {
+    ///
+    /// A file in another device's log that this user cannot read, or that is not a regular file (any
+    /// member of a shared hub can plant one), is not that device's segment: it is passed over, said
+    /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
+    func pull(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         for device in try await hub.devices() where device != store.deviceID {
             var anchor = anchors[device] ?? 0
             var waiting: (first: Int64, last: Int64)?
-            let segments = try await hub.log(of: device).names
+            var segments: [SegmentName]
+            do { segments = try await hub.log(of: device).names } catch SyncError.unusableFile(_, let reason) {
+                // One device's log that cannot be read (a link, or a folder of another user's in a shared
+                // hub) holds back that device alone.
+                if !leftInPlace.contains(device.rawValue + "/") {
+                    report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
+                }
+                continue
+            }
             while true {
                 try Task.checkCancellation()
                 let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
@@ -26,7 +38,16 @@ extension SyncEngine {
                 for segment in candidates {
                     let content: SegmentContent
                     do { content = try await open(segment, of: device) } catch {
-                        failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
+                        if error.cause == .unusableFile {
+                            // Not a segment: out of this sync's view of the log, as if it were not there.
+                            segments.removeAll { $0 == segment }
+                            if !leftInPlace.contains(device.rawValue + "/" + segment.fileName) {
+                                report.setAside.append(SetAsideFile(
+                                    device: device, name: segment.fileName, reason: error.description, outcome: .passedOver, at: report.at))
+                            }
+                        } else {
+                            failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
+                        }
                         continue
                     }
                     for refused in content.refused {
@@ -46,6 +67,9 @@ extension SyncEngine {
                 progress.step()
                 if applied {
                     report.skipped += failures
+                } else if failures.isEmpty {
+                    // Only files that are no segments were there: look again at the log without them.
+                    continue
                 } else {
                     // Not applied, and the anchor stays before it; later segments of this device wait too.
                     report.failures += failures

@@ -41,10 +41,16 @@ public actor SyncEngine {
         var report = SyncReport()
         report.at = store.clock.now()
         try await hub.refresh()
-        try await checkOwnLog(publishedThrough: joined.publishedThrough, into: &report, progress: progress)
+        // Files left where they are were said when first found: not again at every sync.
+        let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
+            .map { $0.device.rawValue + "/" + $0.name })
+        try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
+        try await store.recordSetAside(report.setAside, hubID: hub.id)
         try await publish(into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)
-        try await pull(into: &report, progress: progress)
+        let ownSetAside = report.setAside.count
+        try await pull(leftInPlace: leftInPlace, into: &report, progress: progress)
+        try await store.recordSetAside(Array(report.setAside.dropFirst(ownSetAside)), hubID: hub.id)
         return report
     }
 
@@ -116,7 +122,9 @@ public actor SyncEngine {
     /// authentic, or laid out in a way this journal does not know.
     func open(_ segment: SegmentName, of device: DeviceID) async throws(SegmentContentError) -> SegmentContent {
         let sealed: [UInt8]
-        do { sealed = try await hub.read(segment, of: device) } catch {
+        do { sealed = try await hub.read(segment, of: device) } catch SyncError.unusableFile(_, let reason) {
+            throw SegmentContentError(reason, cause: .unusableFile)
+        } catch {
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         }
         let opened = try SegmentSeal.open(sealed, key: key, device: device, name: segment)

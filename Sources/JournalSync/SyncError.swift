@@ -22,11 +22,13 @@ public enum SyncError: JournalFailure, Equatable {
     case unusableFile(hub: String, reason: String)
     case noHubToJoin(hub: String)
     case permissionDenied(path: String)
+    /// The hub's hub.json is there, but this user may not read it.
+    case hubDescriptorUnreadable(path: String, reason: String)
 
     public var kind: FailureKind {
         switch self {
         case .keyRequiredToJoin, .noHubToJoin: return .usage
-        case .permissionDenied: return .setup
+        case .permissionDenied, .hubDescriptorUnreadable: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced:
@@ -43,7 +45,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
         case .hubUnavailable: return .syncWhenHubIsBack
-        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin:
+        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
+            .hubDescriptorUnreadable:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -81,6 +84,10 @@ public enum SyncError: JournalFailure, Equatable {
                 + "Two copies syncing as one device would lose changes, so nothing was published."
         case .permissionDenied(let path):
             return "permission denied: \(path) belongs to another user, who has not shared it with you."
+        case .hubDescriptorUnreadable(let path, let reason):
+            return "the hub's \(path) cannot be read (\(reason.prefix(1).lowercased() + reason.dropFirst())): another user of the "
+                + "hub replaced it with a file they alone can read, or changed its permissions. Nothing was read or written. "
+                + "The hub's owner must put back a hub.json its members can read (in a shared hub, its group's and mode 660)."
         case .noHubToJoin(let hub):
             return "there is no hub in \(hub) yet, and a key was given to join one, so nothing was made (a new hub "
                 + "there would split your machines between two hubs). If a sync tool such as Syncthing or Dropbox is "

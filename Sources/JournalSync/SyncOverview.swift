@@ -16,8 +16,8 @@ public struct SyncOverview: Sendable {
     /// Other devices' changes this journal waits for (a gap in their logs), as of `at`.
     public let waiting: [WaitingPositions]
     public let at: Timestamp
-    /// Hub files and folders other users can read, and how many there are.
-    public let exposed: (paths: [String], count: Int)
+    /// Hub files and folders other users can read, how many there are, and the links in the hub.
+    public let exposed: (paths: [String], count: Int, links: [String])
     /// True for a hub shared between the users of a group.
     public let hubIsShared: Bool
     /// What the hub says of itself: a server's version, TLS.
@@ -26,6 +26,8 @@ public struct SyncOverview: Sendable {
     public let lastNotificationAt: Timestamp?
     /// The hub's kind: "folder", "postgres".
     public let kind: String
+    /// Files found in this device's log that it did not write, newest first.
+    public let setAside: [SetAsideFile]
 
     /// One other device: how far its log was applied here, and how far it goes on the hub.
     public struct DeviceState: Sendable {
@@ -43,6 +45,20 @@ public struct SyncOverview: Sendable {
             + "chmod -R \(hubIsShared ? "o" : "go")-rwx '\(hub)/journal-hub-v1'"
     }
 
+    /// What `journal sync status` says of each symbolic link in the hub.
+    public var linkWarnings: [String] {
+        exposed.links.map { "\($0) is a symbolic link inside the hub, which journal never follows and no chmod changes: remove it (rm '\($0)')." }
+    }
+
+    /// The files the last sync that found any set aside from this device's log, in a sentence or two.
+    public var setAsideSummary: String? {
+        guard let newest = setAside.first?.at else { return nil }
+        let batch = setAside.filter { $0.at == newest }
+        return "\(LocalTime.display(newest)): " + SyncReport.setAsideSentences(batch).joined(separator: " ")
+            + (batch.contains { $0.outcome == .moved } ? " Moved files are in \(hub)/journal-hub-v1/set-aside/\(device)." : "")
+            + (batch.count > 3 ? " All of them: journal sync status --json." : "")
+    }
+
     /// Gathers the overview of `store`'s sync; refused when the journal is not joined.
     public static func gather(_ store: JournalStore, places: HubPlaces = .folders) async throws -> SyncOverview {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
@@ -51,7 +67,7 @@ public struct SyncOverview: Sendable {
         let waiting = try await store.waiting(hubID: joined.hubID)
         var available: [DeviceID: Int64] = [:]
         var hubProblem: String?
-        var exposed: (paths: [String], count: Int) = ([], 0)
+        var exposed: (paths: [String], count: Int, links: [String]) = ([], 0, [])
         var shared = false
         var facts: [HubFact] = []
         do {
@@ -77,7 +93,7 @@ public struct SyncOverview: Sendable {
             lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), exposed: exposed,
             hubIsShared: shared, facts: facts,
-            lastNotificationAt: joined.lastNotificationAt, kind: joined.kind)
+            lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID))
     }
 
     public var json: JSONValue {
@@ -92,6 +108,8 @@ public struct SyncOverview: Sendable {
             ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
             ("hub_problem", .optional(hubProblem)),
             ("readable_by_others", .array(exposed.paths.map { .string($0) })),
+            ("links_in_hub", .array(exposed.links.map { .string($0) })),
+            ("set_aside", .array(setAside.map(\.json))),
             ("waiting", .array(waiting.map { gap in
                 .object([
                     ("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last)),

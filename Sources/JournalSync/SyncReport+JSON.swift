@@ -6,7 +6,7 @@ extension SyncReport {
         func failures(_ list: [SegmentFailure]) -> JSONValue {
             .array(list.map { failure in
                 .object([
-                    ("device", .string(failure.device.rawValue)), ("segment", .string(failure.segment)),
+                    ("device", .string(failure.device.rawValue)), ("segment", .optional(failure.segment)),
                     ("reason", .string(failure.reason)),
                 ])
             })
@@ -29,10 +29,20 @@ extension SyncReport {
                     ("kind", .string(record.kind)), ("index", .integer(Int64(record.index))), ("reason", .string(record.reason)),
                 ])
             })),
-            ("set_aside", .array(setAside.map { .object([("name", .string($0.name)), ("reason", .string($0.reason))]) })),
+            ("set_aside", .array(setAside.map(\.json))),
             ("republished", .array(republished.map { .string($0) })),
             ("unpublishable", .integer(Int64(unpublishable))),
             ("summary", .string(summary)),
+        ])
+    }
+}
+
+extension SetAsideFile {
+    /// A file set aside, as `journal sync --json` and `sync status --json` show it.
+    public var json: JSONValue {
+        .object([
+            ("device", .string(device.rawValue)), ("name", .string(name)), ("reason", .string(reason)),
+            ("outcome", .string(outcome.rawValue)), ("at", .string(LocalTime.iso8601(at))),
         ])
     }
 }

@@ -54,7 +54,7 @@ public struct SyncReport: Sendable, Equatable {
             sentences.append("Nothing new to apply.")
         }
         for gap in waiting { sentences.append(gap.sentence(at: at)) }
-        for file in setAside { sentences.append("Set aside \(file.name) from this device's log: \(file.reason).") }
+        sentences += Self.setAsideSentences(setAside)
         if unpublishable > 0 {
             sentences.append("\(plural(unpublishable, "change")) of this journal break the journal's rules and were not published.")
         }
@@ -65,6 +65,27 @@ public struct SyncReport: Sendable, Equatable {
     /// The summary with the segments that failed, as the journal records it for `journal sync status`.
     public var result: String {
         failures.isEmpty ? summary : summary + " \(failures.count) segment(s) could not be applied."
+    }
+
+    /// What was set aside or passed over, in a few sentences however many files there were: the first
+    /// few are named, the rest counted (`--json` and `sync status --json` list them all).
+    public static func setAsideSentences(_ files: [SetAsideFile], named limit: Int = 3) -> [String] {
+        func list(_ files: [SetAsideFile], own: Bool) -> String {
+            let named = files.prefix(limit).map { file in
+                let what = file.name.isEmpty ? "the log of device \(file.device)" : own ? file.name : "\(file.name) of device \(file.device)"
+                return "\(what) (\(file.reason))"
+            }
+            return named.joined(separator: ", ") + (files.count > limit ? " and \(files.count - limit) more" : "")
+        }
+        func count(_ files: [SetAsideFile]) -> String { files.count == 1 ? "a file" : "\(files.count) files" }
+        let moved = files.filter { $0.outcome == .moved }
+        let stuck = files.filter { $0.outcome == .left }
+        let others = files.filter { $0.outcome == .passedOver }
+        var sentences: [String] = []
+        if !moved.isEmpty { sentences.append("Set aside \(count(moved)) from this device's log, which it did not write: \(list(moved, own: true)).") }
+        if !stuck.isEmpty { sentences.append("Left \(count(stuck)) in this device's log, not read: \(list(stuck, own: true)).") }
+        if !others.isEmpty { sentences.append("Passed over \(count(others)) that cannot be read in other devices' logs: \(list(others, own: false)).") }
+        return sentences
     }
 
     /// "3 min", "2 h", "4 days": how long a device has been waited for.

@@ -103,6 +103,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     private func log(_ report: SyncReport, reasons: ChangeReasons) {
         for failure in report.failures { logger.error("\(failure.description); it is retried on every sync") }
         for refused in report.refused { logger.warning("\(refused.description)") }
+        for sentence in SyncReport.setAsideSentences(report.setAside) { logger.warning("\(sentence)") }
         if report.movedAnything || !report.failures.isEmpty {
             logger.info("synced (\(reasons)): \(report.result)")
         } else {

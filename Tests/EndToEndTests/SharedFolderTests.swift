@@ -104,54 +104,21 @@ import TestSupport
     /// Two accounts of one machine sharing a hub, as two machines whose NFS user ids differ would.
     @Test func twoUsersShareAHubMadeSharedAndAreToldWhyOtherwise() async throws {
         try await withTemporaryDirectory { folder in
-            let group = "journaltest"
-            let users = ["journaltest-a", "journaltest-b"]
-            _ = try ProcessRunner.run("/usr/sbin/groupadd", ["-f", group], environment: [:])
-            for user in users {
-                _ = try ProcessRunner.run("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", "-G", group, user], environment: [:])
-            }
-            func id(_ user: String, _ flag: String) throws -> String {
-                try ProcessRunner.run("/usr/bin/id", [flag, user], environment: [:]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            #expect(chmod(folder, 0o755) == 0)
-            let journalBinary = try ProcessRunner.executablesForOtherUsers(in: folder) + "/journal"
-            let share = folder + "/share"
-            try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
-            // useradd fails when an earlier run made the user; either way the user must be there now.
-            let groupOfA = try #require(gid_t(try id(users[0], "-g")), "useradd did not make \(users[0])")
-            #expect(chown(share, 0, groupOfA) == 0)
-            _ = try ProcessRunner.run("/bin/chgrp", [group, share], environment: [:])
-            #expect(chmod(share, 0o2770) == 0)
-            /// Runs the journal as `user`, in a home of its own.
-            func journal(_ user: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
-                let home = folder + "/" + user
-                if !FileManager.default.fileExists(atPath: home) {
-                    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-                    _ = try ProcessRunner.run("/bin/chown", [user, home], environment: [:])
-                }
-                return try ProcessRunner.run(
-                    "/usr/bin/setpriv", ["--reuid=" + user, "--regid=" + user, "--init-groups", journalBinary] + arguments,
-                    environment: ["HOME": home, "LC_ALL": "C.UTF-8"], stdin: stdin.map { Data($0.utf8) })
-            }
+            let shared = try SharedHubUsers(in: folder)
+            let users = SharedHubUsers.names
+            let share = shared.share
             // Made private (the default), the second user is told it is a permission matter.
-            #expect(try journal(users[0], ["sync", "init", "--folder", share]).status == 0)
-            let key = try journal(users[0], ["sync", "key"]).stdout
-            let refused = try journal(users[1], ["sync", "init", "--folder", share, "--key-file", "-"], stdin: key)
+            #expect(try shared.journal(users[0], ["sync", "init", "--folder", share]).status == 0)
+            let key = try shared.journal(users[0], ["sync", "key"]).stdout
+            let refused = try shared.journal(users[1], ["sync", "init", "--folder", share, "--key-file", "-"], stdin: key)
             #expect(refused.status == 78 && refused.stderr.contains("permission denied") && refused.stderr.contains("--shared"), "\(refused.stderr)")
             #expect(!refused.stderr.contains("still be copying"))
             // Made shared, both sync through it.
             try FileManager.default.removeItem(atPath: share + "/journal-hub-v1")
-            #expect(try journal(users[0], ["sync", "init", "--folder", share, "--shared"]).status == 0)
-            let joined = try journal(users[1], ["sync", "init", "--folder", share, "--key-file", "-"], stdin: key)
-            #expect(joined.status == 0, "\(joined.stderr)")
+            try shared.joined()
+            #expect(try shared.journal(users[0], ["sync"]).status == 0)
             for user in users {
-                #expect(try journal(user, ["add", "espresso", "--note", "by \(user)"]).status == 0)
-                let synced = try journal(user, ["sync"])
-                #expect(synced.status == 0, "\(user): \(synced.stderr)")
-            }
-            #expect(try journal(users[0], ["sync"]).status == 0)
-            for user in users {
-                let notes = try journal(user, ["sql", "select note from history order by note", "--format", "csv"]).stdout
+                let notes = try shared.journal(user, ["sql", "select note from history order by note", "--format", "csv"]).stdout
                 #expect(notes == "note\r\nby journaltest-a\r\nby journaltest-b\r\n", "\(user): \(notes)")
             }
             #expect(try permissions(share + "/journal-hub-v1/devices") & 0o070 == 0o070)

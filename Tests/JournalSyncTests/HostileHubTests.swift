@@ -39,10 +39,16 @@ import TestSupport
             let started = ContinuousClock.now
             let report = try await b.sync()
             #expect(ContinuousClock.now - started < .seconds(5))
-            #expect(report.failures.map(\.segment) == [segments[1].fileName])
-            let reason = try #require(report.failures.first?.reason)
+            // Not a segment at all: passed over and said, never a failure at every sync.
+            #expect(report.failures.isEmpty)
+            #expect(report.setAside.map(\.name) == [segments[1].fileName] && report.setAside.allSatisfy { $0.outcome == .passedOver })
+            let reason = try #require(report.setAside.first?.reason)
             #expect(reason.contains(planted == .sparseTwoGigabytes ? "larger than 32 MiB" : "not"), "\(reason)")
             #expect(report.received == 2)
+            #expect(report.waiting.map { [$0.first, $0.last] } == [[3, 4]])
+            // Said once: the next sync waits for the real segment without naming the file again.
+            let again = try await b.sync()
+            #expect(again.setAside.isEmpty && again.failures.isEmpty && again.waiting.count == 1)
         }
     }
 

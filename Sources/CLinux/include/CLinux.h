@@ -2,7 +2,7 @@
 #define JOURNAL_CLINUX_H
 
 // Linux interfaces the Glibc module does not bring to Swift: what the sync daemon's event loop
-// waits on (epoll) and its timers (timerfd); and a signal handler, which must be C.
+// waits on (epoll) and its timers (timerfd); a signal handler, which must be C; and renameat2.
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <signal.h>
@@ -13,5 +13,10 @@ static inline unsigned int journal_epollin(void) { return EPOLLIN; }
 // Handles `signal` by writing its number, as one byte, to `descriptor` (a pipe's write end, which
 // the event loop watches): all a signal handler may safely do. Returns 0, or -1 with errno set.
 int journal_forward_signal(int signal, int descriptor);
+
+// renameat2(..., RENAME_NOREPLACE), which the Glibc module does not bring: moves a file in one step,
+// whoever owns it, and never over a file already there (EEXIST). Some file systems refuse the flag
+// (EINVAL). Returns 0, or -1 with errno set.
+int journal_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to);
 
 #endif

@@ -151,6 +151,40 @@ extension JournalStore {
 }
 
 extension JournalStore {
+    /// The most set-aside files kept for `journal sync status`; older ones are forgotten.
+    static let setAsideKept = 100_000
+
+    /// Remembers files a sync set aside from this device's log, for `journal sync status`.
+    public func recordSetAside(_ files: [SetAsideFile], hubID: String) throws {
+        guard !files.isEmpty else { return }
+        try write(nil) { _ in
+            let insert = try connection.cached(
+                "INSERT INTO sync_set_aside (hub_id, device_id, name, reason, outcome, at) VALUES (?, ?, ?, ?, ?, ?)")
+            for file in files {
+                try insert.run([
+                    .text(hubID), .text(file.device.rawValue), .text(file.name), .text(file.reason), .text(file.outcome.rawValue),
+                    .integer(file.at.milliseconds),
+                ])
+            }
+            try connection.run(
+                "DELETE FROM sync_set_aside WHERE rowid <= (SELECT max(rowid) FROM sync_set_aside) - ?", .integer(Int64(Self.setAsideKept)))
+        }
+    }
+
+    /// The files syncs with the hub `hubID` set aside or passed over, newest first.
+    public func setAsideFiles(hubID: String) throws -> [SetAsideFile] {
+        try connection.query(
+            "SELECT device_id, name, reason, outcome, at FROM sync_set_aside WHERE hub_id = ? ORDER BY rowid DESC", [.text(hubID)]
+        ) {
+            SetAsideFile(
+                device: DeviceID(rawValue: $0.text(0)), name: $0.text(1), reason: $0.text(2),
+                outcome: SetAsideFile.Outcome(rawValue: $0.text(3)) ?? .passedOver,
+                at: Timestamp(milliseconds: $0.int64(4)))
+        }
+    }
+}
+
+extension JournalStore {
     /// The device id in the file now, which differs from `deviceID` once `journal sync new-device` ran
     /// in another process: a long-running owner must then reopen the journal.
     public func storedDeviceID() throws -> DeviceID {

@@ -60,3 +60,32 @@ public struct PublishedRange: Hashable, Sendable, Comparable {
         (lhs.first, lhs.last) < (rhs.first, rhs.last)
     }
 }
+
+/// A file a sync found in a device's log that is not a segment that device wrote, and what became of it.
+public struct SetAsideFile: Sendable, Equatable {
+    public enum Outcome: String, Sendable {
+        /// Found in this device's own log and moved out of it, into the hub's set-aside folder.
+        case moved
+        /// Found in this device's own log, which the hub would not let it move: a person must remove it.
+        case left
+        /// Found in another device's log, and not readable as a file by this user: passed over.
+        case passedOver = "passed-over"
+    }
+
+    /// The device whose log held it.
+    public let device: DeviceID
+    /// Its name in that log; empty when that device's whole log cannot be read.
+    public let name: String
+    public let reason: String
+    public let outcome: Outcome
+    /// When the sync that found it ran.
+    public let at: Timestamp
+
+    public init(device: DeviceID, name: String, reason: String, outcome: Outcome, at: Timestamp) {
+        self.device = device
+        self.name = name
+        self.reason = reason
+        self.outcome = outcome
+        self.at = at
+    }
+}

@@ -26,6 +26,8 @@ extension SyncStatus {
         for gap in overview.waiting { Output.line("Gap          \(gap.sentence(at: overview.at))") }
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         if let warning = overview.exposureWarning { Output.line("Warning      \(TerminalText.escaped(warning))") }
+        for warning in overview.linkWarnings { Output.line("Warning      \(TerminalText.escaped(warning))") }
+        if let setAside = overview.setAsideSummary { Output.line("Set aside    \(TerminalText.escaped(setAside))") }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows = overview.devices.map { [$0.device.rawValue, String($0.appliedPosition), $0.hubPosition.map(String.init) ?? "?"] }
         Output.line("")
