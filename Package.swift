@@ -144,7 +144,9 @@ let package = Package(
         ),
         .testTarget(
             name: "JournalCommandTests",
-            dependencies: ["journal", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "journal", "CommandLineSupport", "SyncCommandLine", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -4,16 +4,21 @@ import JournalKit
 import Glibc
 
 extension AsyncParsableCommand {
-    /// Parses the command line and runs the command with `executor` preferred for its tasks, then
-    /// exits by the one error policy: parsing errors, `--help` and `--version` are the argument
-    /// parser's to print; every other failure is `program: message` and its exit status.
-    @MainActor public static func runAsMain(program: String, executor: SerialThreadExecutor) async {
+    /// Parses the command line and carries out the command with `executor` preferred for its tasks:
+    /// through `route` when it takes the command (a command this program hands to another, or does
+    /// in its own way), else by its `run()`. Then exits by the one error policy: the project's own
+    /// failures are `program: message` and their exit status; everything else (parsing errors,
+    /// `--help`, `--version`, a `ValidationError`) is the argument parser's to print.
+    @MainActor public static func runAsMain(
+        program: String, executor: SerialThreadExecutor, route: CommandRoute = { _ in false }
+    ) async {
         CommandMain.prepareProcess()
         do {
             try ArgumentText.check()
             try await withTaskExecutorPreference(executor) {
                 var command: any ParsableCommand
                 do { command = try parseAsRoot() } catch { exit(withError: error) }
+                if try await route(command) { return }
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
@@ -22,11 +27,26 @@ extension AsyncParsableCommand {
             }
             try CommandMain.checkOutput()
         } catch {
-            // `--help` and `help` are commands of the parser's that end by throwing: its own errors (and
-            // a ValidationError or ExitCode a command throws) are its to print.
-            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { exit(withError: error) }
-            FailureReport.exit(error, program: program)
+            if FailureReport.isOwn(error) { FailureReport.exit(error, program: program) }
+            exit(withError: error)
         }
+    }
+}
+
+/// Carries out a parsed command in a program's own way; true when it did (or handed it on), false to
+/// let the command's `run()` do it.
+public typealias CommandRoute = @MainActor (any ParsableCommand) async throws -> Bool
+
+/// A command this program parsed but carries out only through a route, and none took it: a build
+/// that wired its programs wrongly, said rather than doing nothing.
+public struct UnroutedCommand: JournalFailure {
+    public let command: String
+
+    public init(command: String) { self.command = command }
+
+    public var kind: FailureKind { .failure }
+    public var description: String {
+        "`journal \(command)` is not carried out by this program; run it as journal \(command) from a complete install."
     }
 }
 

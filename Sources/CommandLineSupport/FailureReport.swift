@@ -15,6 +15,12 @@ public enum FailureReport {
         }
     }
 
+    /// True for the failures the journal's own code throws, which this policy words; any other error
+    /// (the argument parser's own, which also stand for `--help`) is its thrower's to print.
+    public static func isOwn(_ error: any Error) -> Bool {
+        error is any JournalFailure || error is SQLiteError
+    }
+
     /// The message for a person, with the remedy in this program's words, and the exit status.
     public static func describe(_ error: any Error) -> (message: String, status: Int32) {
         var message = failureMessage(error)

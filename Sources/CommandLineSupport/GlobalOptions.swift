@@ -2,7 +2,7 @@ import ArgumentParser
 import JournalKit
 
 /// Options every command that opens the journal takes.
-public struct GlobalOptions: ParsableArguments {
+public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp("The journal database (default: $JOURNAL_DB, else $XDG_DATA_HOME/journal/journal.db).", valueName: "path"))
     public var db: String?
 
@@ -23,7 +23,7 @@ public struct GlobalOptions: ParsableArguments {
 }
 
 /// `--json`, for commands that print data.
-public struct OutputOptions: ParsableArguments {
+public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Print JSON instead of text.")
     public var json = false
 

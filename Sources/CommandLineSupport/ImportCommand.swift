@@ -4,7 +4,7 @@ import JournalKit
 /// `journal import`: the grammar shared by the two programs that know it. `journal` parses it and
 /// imports an export of its own itself; an Apple Health export it hands, parsed, to `journal-import`,
 /// which links the zip and XML libraries (and Foundation with them) that the everyday binary does not.
-public struct Import: AsyncParsableCommand {
+public struct Import: AsyncParsableCommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add the drinks of an export (journal's JSON or CSV, or Apple Health's) that the journal does not have yet.",
@@ -41,8 +41,6 @@ public struct Import: AsyncParsableCommand {
 
     public init() {}
 
-    /// Imports an Apple Health export; each program sets it before parsing.
-    nonisolated(unsafe) public static var appleHealth: (Import) async throws -> Void = { _ in }
 
     public func validate() throws {
         if from == .journal && (source != nil || allOrNothing) {
@@ -54,7 +52,8 @@ public struct Import: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        if from == .appleHealth { return try await Self.appleHealth(self) }
+        // Carried out by journal-import, which a program routes it to.
+        if from == .appleHealth { throw UnroutedCommand(command: "import --from apple-health") }
         let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)

@@ -1,12 +1,30 @@
 import ArgumentParser
+import CommandLineSupport
 
 /// The grammar of `journal sync ...`, shared by the two programs that know it: `journal`, whose help
 /// and completions cover it and which hands the command line over, and the sync program (the
 /// daemon's binary, run as `journal-sync`), which does the work. The everyday binary thus links no
 /// crypto and no network driver, as git runs `git-remote-https` for its remotes.
-public enum SyncCommandLine {
-    /// What runs a parsed sync command; each program sets it before parsing.
-    nonisolated(unsafe) public static var perform: (any AsyncParsableCommand) async throws -> Void = { _ in }
+///
+/// A parsed sync command is one `SyncRequest`, over which the sync program switches: a subcommand
+/// added here is a compile error there until it is carried out.
+public enum SyncRequest: Sendable {
+    case now(SyncNow)
+    case initialize(SyncInit)
+    case key(SyncKeyCommand)
+    case status(SyncStatus)
+    case newDevice(SyncNewDevice)
+}
+
+/// A subcommand of `journal sync`. A program carries it out through its `request`, never through
+/// `run()`, which is reached only by a program that does not route it: a failure then, never a
+/// command that silently does nothing.
+public protocol SyncSubcommand: AsyncParsableCommand {
+    var request: SyncRequest { get }
+}
+
+extension SyncSubcommand {
+    public func run() async throws { throw UnroutedCommand(command: "sync " + Self._commandName) }
 }
 
 /// `journal sync`: its subcommands, `now` by default.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 
-public struct SyncInit: AsyncParsableCommand {
+public struct SyncInit: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Join this journal to a hub: a folder, or a PostgreSQL server (a new hub, or one another machine made).",
@@ -37,5 +37,5 @@ public struct SyncInit: AsyncParsableCommand {
         if shared && postgres != nil { throw ValidationError("--shared is for a folder hub; a server's rights decide who shares it.") }
     }
 
-    public func run() async throws { try await SyncCommandLine.perform(self) }
+    public var request: SyncRequest { .initialize(self) }
 }

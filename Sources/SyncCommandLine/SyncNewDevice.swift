@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 
-public struct SyncNewDevice: AsyncParsableCommand {
+public struct SyncNewDevice: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "new-device",
         abstract: "Give this journal a device id of its own, after copying its database from another machine.",
@@ -11,5 +11,5 @@ public struct SyncNewDevice: AsyncParsableCommand {
 
     public init() {}
 
-    public func run() async throws { try await SyncCommandLine.perform(self) }
+    public var request: SyncRequest { .newDevice(self) }
 }

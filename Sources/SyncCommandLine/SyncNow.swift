@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 
-public struct SyncNow: AsyncParsableCommand {
+public struct SyncNow: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "now",
         abstract: "Publish this journal's changes and apply the other machines' (what `journal sync` does).")
@@ -11,5 +11,5 @@ public struct SyncNow: AsyncParsableCommand {
 
     public init() {}
 
-    public func run() async throws { try await SyncCommandLine.perform(self) }
+    public var request: SyncRequest { .now(self) }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 
-public struct SyncStatus: AsyncParsableCommand {
+public struct SyncStatus: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "The hub, this device, what waits to go up, the last sync, and the devices seen.")
@@ -11,5 +11,5 @@ public struct SyncStatus: AsyncParsableCommand {
 
     public init() {}
 
-    public func run() async throws { try await SyncCommandLine.perform(self) }
+    public var request: SyncRequest { .status(self) }
 }

@@ -13,7 +13,10 @@ struct ImportProgram: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     static func main() async {
-        Import.appleHealth = { command in try await AppleHealthImport(command: command).run() }
-        await runAsMain(program: "journal", executor: Executors.main)
+        await runAsMain(program: "journal", executor: Executors.main) { command in
+            guard let command = command as? Import, command.from == .appleHealth else { return false }
+            try await AppleHealthImport(command: command).run()
+            return true
+        }
     }
 }

@@ -30,12 +30,14 @@ enum JournalProgram {
         if CommandMain.argumentsAreText, let request = FastPath.request(Array(CommandLine.arguments.dropFirst())) {
             CommandMain.runAndExit(program: "journal") { try request.run() }
         }
-        SyncCommandLine.perform = { _ in try Handoff.sync() }
-        Import.appleHealth = { _ in try Handoff.importer() }
         // The async program, started only when the full parser is needed: on the main actor, whose
-        // queue dispatchMain() runs.
+        // queue dispatchMain() runs. What another program carries out is handed to it, parsed.
         Task { @MainActor in
-            await Journal.runAsMain(program: "journal", executor: Executors.main)
+            await Journal.runAsMain(program: "journal", executor: Executors.main) { command in
+                if command is any SyncSubcommand { try Handoff.sync() }
+                if let command = command as? Import, command.from == .appleHealth { try Handoff.importer() }
+                return false
+            }
             exit(0)
         }
         dispatchMain()

@@ -17,19 +17,21 @@ struct SyncProgram: AsyncParsableCommand {
     /// hop to Swift's global executor, which starts libdispatch's workers, its event loop (an eventfd
     /// it traps without) and its once-a-second pool monitor.
     @MainActor static func start() async {
-        SyncCommandLine.perform = carryOut
-        await runAsMain(program: "journal", executor: Executors.main)
+        await runAsMain(program: "journal", executor: Executors.main) { command in
+            guard let command = command as? any SyncSubcommand else { return false }
+            try await carryOut(command.request)
+            return true
+        }
     }
 
-    /// Runs under `runAsMain`'s executor preference, on the commands' thread.
-    private static func carryOut(_ command: any AsyncParsableCommand) async throws {
-        switch command {
-        case let command as SyncNow: try await command.carryOut()
-        case let command as SyncInit: try await command.carryOut()
-        case let command as SyncKeyCommand: try await command.carryOut()
-        case let command as SyncStatus: try await command.carryOut()
-        case let command as SyncNewDevice: try await command.carryOut()
-        default: break
+    /// Every sync command, carried out on the commands' thread (`runAsMain`'s executor preference).
+    private static func carryOut(_ request: SyncRequest) async throws {
+        switch request {
+        case .now(let command): try await command.carryOut()
+        case .initialize(let command): try await command.carryOut()
+        case .key(let command): try await command.carryOut()
+        case .status(let command): try await command.carryOut()
+        case .newDevice(let command): try await command.carryOut()
         }
     }
 }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import CommandLineSupport
+import SyncCommandLine
+import Testing
+
+@testable import journal
+
+/// Commands whose grammar `journal` shares with the program that carries them out: each parses to a
+/// value that program switches over, never to a command whose `run()` would do nothing.
+@Suite struct SharedCommandTests {
+    @Test func everySyncSubcommandIsCarriedOutThroughItsRequest() throws {
+        let subcommands = SyncCommand.configuration.subcommands
+        #expect(!subcommands.isEmpty)
+        for subcommand in subcommands {
+            #expect(subcommand is any SyncSubcommand.Type, "\(subcommand) is not routed to the sync program")
+        }
+    }
+
+    @Test(arguments: [["sync"], ["sync", "now"], ["sync", "init", "--folder", "/tmp/hub"], ["sync", "key"], ["sync", "status"], ["sync", "new-device"]])
+    func aParsedSyncCommandLineIsARequest(_ arguments: [String]) throws {
+        let command = try Journal.parseAsRoot(arguments)
+        let request = try #require((command as? any SyncSubcommand)?.request)
+        switch (request, arguments.dropFirst().first ?? "now") {
+        case (.now, "now"), (.initialize, "init"), (.key, "key"), (.status, "status"), (.newDevice, "new-device"): break
+        default: Issue.record("\(arguments) parsed as \(request)")
+        }
+    }
+
+    /// A program that does not route a sync command says so; it never exits 0 having done nothing.
+    @Test func anUnroutedSyncCommandIsAFailure() async throws {
+        var command = try #require(try Journal.parseAsRoot(["sync", "status"]) as? SyncStatus)
+        await #expect(throws: UnroutedCommand.self) { try await command.run() }
+    }
+}
