@@ -6,14 +6,7 @@ import Glibc
 /// with the program's name, and an exit status from its kind. Never a stack trace.
 public enum FailureReport {
     /// The exit status for a kind of failure.
-    public static func status(_ kind: FailureKind) -> Int32 {
-        switch kind {
-        case .usage: return 64
-        case .badData: return 65
-        case .setup: return 78
-        case .failure: return 1
-        }
-    }
+    public static func status(_ kind: FailureKind) -> Int32 { kind.exitStatus }
 
     /// True for the failures the journal's own code throws, which this policy words; any other error
     /// (the argument parser's own, which also stand for `--help`) is its thrower's to print.

@@ -54,7 +54,7 @@ public actor SyncEngine {
         return report
     }
 
-    /// A sync whose result is recorded in the journal for `journal sync status`, failed or not: what
+    /// A sync whose outcome is recorded in the journal for `journal sync status`, failed or not: what
     /// both `journal sync` and the daemon run.
     public func syncRecordingResult(progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
         let report: SyncReport
@@ -62,12 +62,11 @@ public actor SyncEngine {
             report = try await sync(progress: progress)
         } catch {
             if !(error is CancellationError) {
-                try? await store.recordSyncResult(
-                    "failed: \(failureMessage(error))", at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
+                try? await store.recordSyncOutcome(.failed(error), at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
             }
             throw error
         }
-        try await store.recordSyncResult(report.result, at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
+        try await store.recordSyncOutcome(report.outcome, at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
         return report
     }
 

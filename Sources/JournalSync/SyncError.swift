@@ -24,6 +24,9 @@ public enum SyncError: JournalFailure, Equatable {
     case permissionDenied(path: String)
     /// The hub's hub.json is there, but this user may not read it.
     case hubDescriptorUnreadable(path: String, reason: String)
+    /// Something a kind of hub does not do (a PostgreSQL hub keeps every segment): never asked of it
+    /// by the engine, which checks first.
+    case unsupported(hub: String, operation: String, reason: String)
 
     public var kind: FailureKind {
         switch self {
@@ -31,7 +34,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .permissionDenied, .hubDescriptorUnreadable: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
-            .deviceIdentityChanged, .hubReplaced:
+            .deviceIdentityChanged, .hubReplaced, .unsupported:
             return .failure
         }
     }
@@ -46,7 +49,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .hubReplaced: return .rejoinHub
         case .hubUnavailable: return .syncWhenHubIsBack
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
-            .hubDescriptorUnreadable:
+            .hubDescriptorUnreadable, .unsupported:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -93,6 +96,8 @@ public enum SyncError: JournalFailure, Equatable {
                 + "there would split your machines between two hubs). If a sync tool such as Syncthing or Dropbox is "
                 + "still copying it from another machine, wait until \(hub)/journal-hub-v1/hub.json has arrived and run "
                 + "this again. To start a new hub there instead, join without giving a key."
+        case .unsupported(let hub, let operation, let reason):
+            return "the hub \(hub) cannot \(operation): \(reason). Nothing was changed."
         case .unusableFile(let hub, let reason):
             return "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
         case .hubReplaced(let hub):

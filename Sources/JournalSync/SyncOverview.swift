@@ -7,7 +7,7 @@ public struct SyncOverview: Sendable {
     public let device: DeviceID
     public let pendingChanges: Int
     public let lastSyncAt: Timestamp?
-    public let lastSyncResult: String?
+    public let lastSync: SyncOutcome?
     /// The running daemon's process id, if one runs for this journal.
     public let daemonPID: Int32?
     /// Why the hub could not be read, when it could not: the rest is still shown.
@@ -90,7 +90,7 @@ public struct SyncOverview: Sendable {
         }
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
-            lastSyncResult: joined.lastSyncResult, daemonPID: FileLock.runningDaemon(databasePath: store.path),
+            lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), exposed: exposed,
             hubIsShared: shared, facts: facts,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID))
@@ -102,8 +102,15 @@ public struct SyncOverview: Sendable {
             ("hub_facts", .object(facts.map { ($0.key, .string($0.value)) })),
             ("last_notification_at", lastNotificationAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
             ("pending_changes", .integer(Int64(pendingChanges))),
-            ("last_sync_at", lastSyncAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
-            ("last_sync_result", .optional(lastSyncResult)),
+            ("last_sync", lastSync.map { outcome in
+                .object([
+                    ("at", lastSyncAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
+                    ("result", .string(outcome.succeeded ? "ok" : "failed")),
+                    ("failure", outcome.failure.map { .string($0.name) } ?? .null),
+                    ("exit_status", .integer(Int64(outcome.exitStatus))),
+                    ("message", .string(outcome.message)),
+                ])
+            } ?? .null),
             ("daemon_running", .bool(daemonPID != nil)),
             ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
             ("hub_problem", .optional(hubProblem)),

@@ -67,6 +67,12 @@ public struct SyncReport: Sendable, Equatable {
         failures.isEmpty ? summary : summary + " \(failures.count) segment(s) could not be applied."
     }
 
+    /// What this sync came to: segments that could not be applied make it bad data, as `journal sync`
+    /// says with its exit status (`SyncError.segmentsFailed`).
+    public var outcome: SyncOutcome {
+        failures.isEmpty ? .succeeded(result) : SyncOutcome(failure: SyncError.segmentsFailed(failures).kind, message: result)
+    }
+
     /// What was set aside or passed over, in a few sentences however many files there were: the first
     /// few are named, the rest counted (`--json` and `sync status --json` list them all).
     public static func setAsideSentences(_ files: [SetAsideFile], named limit: Int = 3) -> [String] {

@@ -34,6 +34,34 @@ public enum SyncSetup {
         }
     }
 
+    /// One sync of `store` with its hub, the way `journal sync` runs it: its outcome is recorded for
+    /// `journal sync status` whether it fails reaching the hub (opening it: unreachable, wrong key) or
+    /// in the middle.
+    public static func syncOnce(
+        _ store: JournalStore, places: HubPlaces, progress: SyncProgress = SyncProgress()
+    ) async throws -> SyncReport {
+        let engine: SyncEngine
+        do { engine = try await self.engine(for: store, places: places) } catch {
+            try? await recordFailure(error, of: store)
+            throw error
+        }
+        do {
+            let report = try await engine.syncRecordingResult(progress: progress)
+            await engine.close()
+            return report
+        } catch {
+            await engine.close()
+            throw error
+        }
+    }
+
+    /// Records an attempt that failed before its engine could sync (the daemon's, which keeps its
+    /// engine between syncs, as well as `syncOnce`'s); nothing when the journal is not joined.
+    public static func recordFailure(_ error: any Error, of store: JournalStore) async throws {
+        guard let joined = try await store.hub() else { return }
+        try await store.recordSyncOutcome(.failed(error), at: store.clock.now(), hubID: joined.hubID)
+    }
+
     /// The key at `path`, or nil when there is no key file.
     public static func loadKey(_ path: String) throws -> SyncKey? {
         do {

@@ -153,11 +153,11 @@ public actor PostgresHub: Hub {
     }
 
     public func remove(_ segment: SegmentName, of device: DeviceID) throws {
-        throw SyncError.hubUnavailable(hub: location, reason: "a PostgreSQL hub keeps every segment")
+        throw SyncError.unsupported(hub: location, operation: "remove a segment", reason: "a PostgreSQL hub keeps every segment")
     }
 
     public func setAside(_ name: String, of device: DeviceID) throws {
-        throw SyncError.hubUnavailable(hub: location, reason: "a PostgreSQL hub keeps every segment")
+        throw SyncError.unsupported(hub: location, operation: "set a file aside", reason: "a PostgreSQL hub keeps every segment")
     }
 
     /// A transaction leaves nothing half done.

@@ -29,7 +29,7 @@ struct PostgresLink: Sendable {
             if deadline.expired {
                 throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(Self.callSeconds) s")
             }
-            throw PostgresConnector.failure(error, location: location)
+            throw ServerFailure.calling(error, location: location)
         }
     }
 

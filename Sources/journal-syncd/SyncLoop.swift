@@ -86,7 +86,11 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             if LoopPolicy.needsEngine(current: engine.map { ($0.hub.id, $0.hub.location) }, joined: joined) {
                 await engine?.close()
                 engine = nil
-                engine = try await makeEngine(store)
+                do { engine = try await makeEngine(store) } catch {
+                    // Not reaching the hub is an attempt too: `sync status` says it, not the last success.
+                    try? await SyncSetup.recordFailure(error, of: store)
+                    throw error
+                }
                 if let engine { watchHub(engine) }
             }
             guard let engine else { throw SyncError.notJoined }

@@ -11,6 +11,34 @@ public enum FailureKind: Sendable {
     case failure
 }
 
+extension FailureKind {
+    /// The exit status a program gives a failure of this kind.
+    public var exitStatus: Int32 {
+        switch self {
+        case .usage: return 64
+        case .badData: return 65
+        case .setup: return 78
+        case .failure: return 1
+        }
+    }
+
+    /// The kind as the journal records and publishes it: "usage", "bad-data", "setup", "failure".
+    public var name: String {
+        switch self {
+        case .usage: return "usage"
+        case .badData: return "bad-data"
+        case .setup: return "setup"
+        case .failure: return "failure"
+        }
+    }
+
+    /// The kind named `name`.
+    public init?(name: String) {
+        guard let kind = [FailureKind.usage, .badData, .setup, .failure].first(where: { $0.name == name }) else { return nil }
+        self = kind
+    }
+}
+
 /// An error meant for a person: its description says what went wrong and what it left as it was; its
 /// remedy, if any, says what would fix it, for the program in use to put in its own words (the
 /// libraries know no command names).

@@ -4,11 +4,20 @@ extension JournalStore {
     /// The hub this journal is joined to, if any.
     public func hub() throws -> HubRecord? {
         try connection.query(
-            "SELECT hub_id, kind, location, published_through, last_sync_at, last_sync_result, last_notification_at FROM sync_hub"
+            """
+            SELECT hub_id, kind, location, published_through, last_sync_at, last_sync_result, last_notification_at,
+                   last_sync_outcome, last_sync_failure
+            FROM sync_hub
+            """
         ) { row in
-            HubRecord(
+            let lastSync = row.optionalText(7).map { outcome in
+                SyncOutcome(
+                    failure: outcome == "ok" ? nil : FailureKind(name: row.optionalText(8) ?? "") ?? .failure,
+                    message: row.optionalText(5) ?? "")
+            }
+            return HubRecord(
                 hubID: row.text(0), kind: row.text(1), location: row.text(2), publishedThrough: row.int64(3),
-                lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSyncResult: row.optionalText(5),
+                lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSync: lastSync,
                 lastNotificationAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)))
         }.first
     }
@@ -138,14 +147,19 @@ extension JournalStore {
         return anchors
     }
 
-    /// Records when a sync ran and what came of it, for `journal sync status`.
-    /// Records a sync's result, and when the hub last rang (kept when it did not ring since).
-    public func recordSyncResult(_ result: String, at instant: Timestamp, hubID: String, notifiedAt: Timestamp? = nil) throws {
+    /// Records when a sync attempt ran and what came of it, for `journal sync status`, and when the
+    /// hub last rang (kept when it did not ring since).
+    public func recordSyncOutcome(_ outcome: SyncOutcome, at instant: Timestamp, hubID: String, notifiedAt: Timestamp? = nil) throws {
         try write(nil) { _ in
             try connection.run(
-                "UPDATE sync_hub SET last_sync_at = ?, last_sync_result = ?, "
-                    + "last_notification_at = coalesce(?, last_notification_at) WHERE hub_id = ?",
-                .integer(instant.milliseconds), .text(result), notifiedAt.map { .integer($0.milliseconds) } ?? .null, .text(hubID))
+                """
+                UPDATE sync_hub SET last_sync_at = ?, last_sync_outcome = ?, last_sync_failure = ?, last_sync_exit_status = ?,
+                    last_sync_result = ?, last_notification_at = coalesce(?, last_notification_at)
+                WHERE hub_id = ?
+                """,
+                .integer(instant.milliseconds), .text(outcome.succeeded ? "ok" : "failed"), outcome.failure.map { .text($0.name) } ?? .null,
+                .integer(Int64(outcome.exitStatus)), .text(outcome.message), notifiedAt.map { .integer($0.milliseconds) } ?? .null,
+                .text(hubID))
         }
     }
 }

@@ -6,22 +6,49 @@ public struct HubRecord: Sendable, Equatable {
     /// This device's changes up to this local sequence number are on the hub.
     public var publishedThrough: Int64
     public var lastSyncAt: Timestamp?
-    public var lastSyncResult: String?
+    /// What the last sync attempt came to.
+    public var lastSync: SyncOutcome?
     /// When the hub last rang the daemon (a PostgreSQL hub's notification), if ever.
     public var lastNotificationAt: Timestamp?
 
     public init(
         hubID: String, kind: String, location: String, publishedThrough: Int64 = 0, lastSyncAt: Timestamp? = nil,
-        lastSyncResult: String? = nil, lastNotificationAt: Timestamp? = nil
+        lastSync: SyncOutcome? = nil, lastNotificationAt: Timestamp? = nil
     ) {
         self.hubID = hubID
         self.kind = kind
         self.location = location
         self.publishedThrough = publishedThrough
         self.lastSyncAt = lastSyncAt
-        self.lastSyncResult = lastSyncResult
+        self.lastSync = lastSync
         self.lastNotificationAt = lastNotificationAt
     }
+}
+
+/// What one sync attempt came to: success, or a failure of a kind (which decides the exit status
+/// `journal sync` gives it), each with its message for people. Every attempt records one, the
+/// daemon's and `journal sync`'s alike, whether it failed at reaching the hub or in the middle.
+public struct SyncOutcome: Sendable, Equatable {
+    /// nil for success.
+    public let failure: FailureKind?
+    /// What it moved, or why it failed.
+    public let message: String
+
+    public init(failure: FailureKind?, message: String) {
+        self.failure = failure
+        self.message = message
+    }
+
+    public static func succeeded(_ message: String) -> SyncOutcome { SyncOutcome(failure: nil, message: message) }
+
+    /// The outcome of an attempt that threw `error`.
+    public static func failed(_ error: any Error) -> SyncOutcome {
+        SyncOutcome(failure: failureKind(error), message: failureMessage(error))
+    }
+
+    public var succeeded: Bool { failure == nil }
+    /// The exit status of `journal sync` for this outcome.
+    public var exitStatus: Int32 { failure?.exitStatus ?? 0 }
 }
 
 /// A segment this journal wrote to a hub, and what it looked like there when written.

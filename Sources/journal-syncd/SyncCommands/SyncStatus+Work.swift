@@ -19,7 +19,10 @@ extension SyncStatus {
         }
         Output.line("This device  \(overview.device)")
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")
-        let last = overview.lastSyncAt.map { "\(LocalTime.display($0)): \(TerminalText.escaped(overview.lastSyncResult ?? ""))" } ?? "never"
+        let last = overview.lastSyncAt.map { at in
+            let outcome = overview.lastSync.map { $0.succeeded ? $0.message : "failed: " + $0.message } ?? ""
+            return "\(LocalTime.display(at)): \(TerminalText.escaped(outcome))"
+        } ?? "never"
         Output.line("Last sync    \(last)")
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
             ?? "not running; start it with systemctl --user enable --now journal-sync"))

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What the last sync came to is a value a script reads (`ok` or `failed`, the failure's kind and exit
+/// status, the message apart), recorded by every attempt, failed ones included.
+@Suite struct SyncOutcomeTests {
+    func lastSync(_ machine: JournalCLI) throws -> [String: Any] {
+        try #require((try machine.json("sync", "status", "--json") as? [String: Any])?["last_sync"] as? [String: Any])
+    }
+
+    /// A `journal sync` that could not reach the hub left the previous success's message in place.
+    @Test func aSyncThatCannotReachTheHubRecordsItsFailure() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a"])
+            let machine = joined.machines[0]
+            try machine.run("add", "espresso")
+            #expect(try machine.run("sync").status == 0)
+            #expect(try lastSync(machine)["result"] as? String == "ok")
+            try FileManager.default.moveItem(atPath: joined.hub, toPath: folder + "/unmounted")
+            let failed = try machine.run("sync")
+            #expect(failed.status == 1, "\(failed.stderr)")
+            let last = try lastSync(machine)
+            #expect(last["result"] as? String == "failed", "\(last)")
+            #expect(last["failure"] as? String == "failure" && last["exit_status"] as? Double == 1, "\(last)")
+            #expect((last["message"] as? String)?.hasPrefix("cannot reach the hub") == true, "\(last)")
+            #expect(try machine.run("sync", "status").stdout.contains(": failed: cannot reach the hub"))
+            // Another hub's key is refused as bad data, recorded as such.
+            try FileManager.default.moveItem(atPath: folder + "/unmounted", toPath: joined.hub)
+            let keyPath = folder + "/a/.config/journal/sync.key"
+            try (String(repeating: "ab", count: 32) + "\n").write(toFile: keyPath, atomically: true, encoding: .utf8)
+            #expect(chmod(keyPath, 0o600) == 0)
+            #expect(try machine.run("sync").status == 65)
+            let wrongKey = try lastSync(machine)
+            #expect(wrongKey["failure"] as? String == "bad-data" && wrongKey["exit_status"] as? Double == 65, "\(wrongKey)")
+        }
+    }
+
+    /// A journal whose last sync was recorded as prose ("failed: ...") reads as a typed failure.
+    @Test func anOlderJournalsProseIsReadAsAnOutcome() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = try JoinedMachines(in: folder, names: ["a"]).machines[0]
+            #expect(try machine.run("sync").status == 0)
+            // The journal as schema 8 left it: the outcome in words only.
+            let downgrade = """
+                ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
+                ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status;
+                UPDATE sync_hub SET last_sync_result = 'failed: cannot reach the hub /x: gone. Nothing was lost.';
+                PRAGMA user_version = 8;
+                """
+            let result = try ProcessRunner.run("/usr/bin/sqlite3", [machine.databasePath, downgrade], environment: [:])
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = try lastSync(machine)
+            #expect(last["result"] as? String == "failed" && last["exit_status"] as? Double == 1, "\(last)")
+            #expect(last["message"] as? String == "cannot reach the hub /x: gone. Nothing was lost.")
+        }
+    }
+}
