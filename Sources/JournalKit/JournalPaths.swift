@@ -14,15 +14,21 @@ public struct JournalPaths: Sendable, Equatable {
 
     /// The folders for the current environment.
     public static func fromEnvironment() throws(JournalPathError) -> JournalPaths {
-        func base(_ variable: String, default relative: String) throws(JournalPathError) -> String {
-            // The specification says relative values are invalid and must be ignored.
-            if let value = environment(variable), value.hasPrefix("/") { return value }
-            guard let home = environment("HOME"), home.hasPrefix("/") else { throw JournalPathError.noHome }
-            return home + "/" + relative
-        }
-        return JournalPaths(
-            dataFolder: try base("XDG_DATA_HOME", default: ".local/share") + "/journal",
-            configFolder: try base("XDG_CONFIG_HOME", default: ".config") + "/journal")
+        JournalPaths(dataFolder: try dataHome() + "/journal", configFolder: try configHome() + "/journal")
+    }
+
+    /// `$XDG_CONFIG_HOME`, by default `~/.config`: where the journal's settings live, and systemd's
+    /// user units.
+    public static func configHome() throws(JournalPathError) -> String { try base("XDG_CONFIG_HOME", default: ".config") }
+
+    /// `$XDG_DATA_HOME`, by default `~/.local/share`.
+    public static func dataHome() throws(JournalPathError) -> String { try base("XDG_DATA_HOME", default: ".local/share") }
+
+    private static func base(_ variable: String, default relative: String) throws(JournalPathError) -> String {
+        // The specification says relative values are invalid and must be ignored.
+        if let value = environment(variable), value.hasPrefix("/") { return value }
+        guard let home = environment("HOME"), home.hasPrefix("/") else { throw JournalPathError.noHome }
+        return home + "/" + relative
     }
 
     public var defaultDatabase: String { dataFolder + "/journal.db" }

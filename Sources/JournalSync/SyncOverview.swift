@@ -117,12 +117,7 @@ public struct SyncOverview: Sendable {
             ("readable_by_others", .array(exposed.paths.map { .string($0) })),
             ("links_in_hub", .array(exposed.links.map { .string($0) })),
             ("set_aside", .array(setAside.map(\.json))),
-            ("waiting", .array(waiting.map { gap in
-                .object([
-                    ("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last)),
-                    ("since", .string(LocalTime.iso8601(gap.since))),
-                ])
-            })),
+            ("waiting", .array(waiting.map(\.json))),
             ("devices", .array(devices.map { state in
                 .object([
                     ("device", .string(state.device.rawValue)), ("applied_position", .integer(state.appliedPosition)),

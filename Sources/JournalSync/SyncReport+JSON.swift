@@ -15,12 +15,7 @@ extension SyncReport {
             ("published", .integer(Int64(published))), ("segments_written", .integer(Int64(segmentsWritten))),
             ("received", .integer(Int64(received))), ("unchanged", .integer(Int64(unchanged))),
             ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
-            ("waiting", .array(waiting.map { gap in
-                .object([
-                    ("device", .string(gap.device.rawValue)), ("first", .integer(gap.first)), ("last", .integer(gap.last)),
-                    ("since", .string(LocalTime.iso8601(gap.since))),
-                ])
-            })),
+            ("waiting", .array(waiting.map(\.json))),
             ("failures", failures(self.failures)),
             ("skipped", failures(skipped)),
             ("refused", .array(refused.map { record in
@@ -43,6 +38,16 @@ extension SetAsideFile {
         .object([
             ("device", .string(device.rawValue)), ("name", .string(name)), ("reason", .string(reason)),
             ("outcome", .string(outcome.rawValue)), ("at", .string(LocalTime.iso8601(at))),
+        ])
+    }
+}
+
+extension WaitingPositions {
+    /// A gap in another device's log, as `journal sync --json` and `sync status --json` show it.
+    public var json: JSONValue {
+        .object([
+            ("device", .string(device.rawValue)), ("first", .integer(first)), ("last", .integer(last)),
+            ("since", .string(LocalTime.iso8601(since))),
         ])
     }
 }

@@ -37,10 +37,12 @@ enum ServerSchema {
 
     /// Runs the migrations past `current` in one transaction. With `current` 0, it makes the schema,
     /// and `fill` writes the hub's first rows in the same transaction.
+    /// `migrations` are this journal's, but for tests of a migration to come.
     static func migrate(
         _ connection: PostgresConnection, from current: Int64, location: PostgresLocation,
-        fill: @Sendable (PostgresConnection) async throws -> Void = { _ in }
+        migrations: [Migration] = embeddedMigrations, fill: @Sendable (PostgresConnection) async throws -> Void = { _ in }
     ) async throws {
+        let latest = migrations.last?.version ?? 0
         try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
             // One machine migrates at a time; the others then find the work done.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext('journal_hub'))", logger: PostgresConnector.quiet)
@@ -49,18 +51,18 @@ enum ServerSchema {
                 if current == 0 { throw PostgresHubError.madeMeanwhile(database: location.database, server: location.server) }
                 return
             }
-            for migration in embeddedMigrations where migration.version > current {
-                for statement in statements(of: migration.sql) {
+            for migration in migrations where migration.version > current {
+                for statement in SQLStatements.split(migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresConnector.quiet)
                 }
             }
             if current == 0 {
                 try await connection.query(
-                    "INSERT INTO journal_hub.schema_version (version) VALUES (\(latestVersion))", logger: PostgresConnector.quiet)
+                    "INSERT INTO journal_hub.schema_version (version) VALUES (\(latest))", logger: PostgresConnector.quiet)
                 try await fill(connection)
             } else {
                 try await connection.query(
-                    "UPDATE journal_hub.schema_version SET version = \(latestVersion)", logger: PostgresConnector.quiet)
+                    "UPDATE journal_hub.schema_version SET version = \(latest)", logger: PostgresConnector.quiet)
             }
         }
     }
@@ -95,35 +97,6 @@ enum ServerSchema {
     static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingQuotes() + "\""
     }
-
-    /// A migration's statements, split at the semicolons that end them: not those in quotes, in
-    /// dollar-quoted function bodies, or in comments.
-    static func statements(of sql: String) -> [String] {
-        var statements: [String] = []
-        var current = ""
-        var characters = Array(sql)[...]
-        var inQuote = false, inDollar = false
-        while let character = characters.popFirst() {
-            if !inQuote && !inDollar && character == "-" && characters.first == "-" {
-                while let next = characters.first, next != "\n" { characters.removeFirst() }
-                continue
-            }
-            current.append(character)
-            if !inDollar && character == "'" { inQuote.toggle() }
-            if !inQuote && character == "$" && characters.first == "$" {
-                current.append(characters.removeFirst())
-                inDollar.toggle()
-            }
-            if !inQuote && !inDollar && character == ";" {
-                let statement = current.trimmingSpaces()
-                if statement != ";" { statements.append(statement) }
-                current = ""
-            }
-        }
-        let last = current.trimmingSpaces()
-        if !last.isEmpty { statements.append(last) }
-        return statements
-    }
 }
 
 extension String {
@@ -134,9 +107,5 @@ extension String {
             quoted.append(character)
         }
         return quoted
-    }
-
-    fileprivate func trimmingSpaces() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -151,6 +151,15 @@ final class SQLiteConnection {
 
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Runs `body` in one read transaction: every read in it sees one snapshot, so a change committed
+    /// between two of them cannot be seen by one and missed by the other. Ended whether `body` returns
+    /// or throws.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN")
+        defer { if isInTransaction { try? run("ROLLBACK") } }
+        return try body()
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it
     /// throws. IMMEDIATE takes the write lock up front, so the busy timeout applies to it; a deferred
     /// transaction that later upgrades to a write can fail with SQLITE_BUSY whatever the timeout.

@@ -7,9 +7,10 @@ extension JournalStore {
     /// publishing). A record that breaks the rules (written by an older journal) is left out, and
     /// counted, because every other device would refuse it.
     public func ownChanges(after position: Int64, limit: Int) throws -> OwnChanges {
-        // Read in one snapshot, or a change committed between two reads could be skipped over.
-        try connection.run("BEGIN")
-        defer { try? connection.run("COMMIT") }
+        try connection.readTransaction { try ownChangesInOneSnapshot(after: position, limit: limit) }
+    }
+
+    private func ownChangesInOneSnapshot(after position: Int64, limit: Int) throws -> OwnChanges {
         let written = max(try connection.queryInteger(RecordKinds.lastSequenceSQL) ?? 0, position)
         var records: [AnyReplicated] = []
         for kind in RecordKinds.stored {

@@ -267,11 +267,3 @@ private struct Reader {
         return tokens
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
-    public var trimmingSpaces: String {
-        let characters = Substring(self).drop(while: \.isWhitespace)
-        return String(characters.reversed().drop(while: \.isWhitespace).reversed())
-    }
-}

@@ -20,15 +20,7 @@ enum ServiceNetworkDropIn {
 
     /// `$XDG_CONFIG_HOME/systemd/user/journal-sync.service.d/postgres-hub.conf`.
     static func path() -> String? {
-        let base: String
-        if let config = JournalPaths.environment("XDG_CONFIG_HOME"), config.hasPrefix("/") {
-            base = config
-        } else if let home = JournalPaths.environment("HOME"), home.hasPrefix("/") {
-            base = home + "/.config"
-        } else {
-            return nil
-        }
-        return base + "/systemd/user/journal-sync.service.d/postgres-hub.conf"
+        (try? JournalPaths.configHome()).map { $0 + "/systemd/user/journal-sync.service.d/postgres-hub.conf" }
     }
 
     /// Writes the drop-in when `network` and removes it otherwise; says what changed, if anything.
