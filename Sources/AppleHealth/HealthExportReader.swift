@@ -52,13 +52,14 @@ public enum HealthExportReader {
         var malformed: HealthXMLError?
         do {
             try file.stream(progress: progress) { chunk in
-                // After malformed XML in a zip, the rest is inflated unread: only the zip's checksum,
-                // at its end, tells damage on the way from a file written so.
+                // After malformed XML past the first kilobyte of a zip, the rest is inflated unread:
+                // only the zip's checksum, at its end, tells damage on the way from a file written so.
+                // What is wrong from the start is refused at once, however much follows.
                 guard malformed == nil else { return }
                 do {
                     try scanner.scan(chunk) { try collector.take($0) }
                 } catch let error as HealthXMLError {
-                    guard case .malformed = error, file.isZip else { throw error }
+                    guard case .malformed = error, file.isZip, scanner.isPastStart else { throw error }
                     malformed = error
                 }
             }

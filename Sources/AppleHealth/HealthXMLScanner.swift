@@ -40,6 +40,8 @@ struct HealthXMLScanner {
     private(set) var line = 1
     /// The first kilobyte, gathered before anything is scanned; nil once it was checked.
     private var head: [UInt8]? = []
+    /// True once the first kilobyte was scanned: what is wrong after it may be damage on the way.
+    private(set) var isPastStart = false
     private var utf8 = UTF8Validator()
     /// Bytes read outside the root element, before it or after it.
     var outsideRoot = 0
@@ -96,6 +98,7 @@ struct HealthXMLScanner {
         head = nil
         let bom = try XMLDocumentStart.check(gathered, isWhole: false)
         try gathered.withUnsafeBytes { try run(UnsafeRawBufferPointer(rebasing: $0[bom...]), handler) }
+        isPastStart = true
         try run(UnsafeRawBufferPointer(rebasing: chunk[taken...]), handler)
     }
 

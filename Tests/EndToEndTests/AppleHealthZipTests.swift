@@ -69,11 +69,14 @@ import TestSupport
         }
     }
 
-    /// 16 MiB of zero bytes as export.xml, whose compressed data is damaged near its end: refused for
-    /// what it begins with, so the importer never inflated as far as the damage.
-    @Test func whatDoesNotBeginAsXMLIsRefusedAtOnce() async throws {
+    /// 16 MiB of zero bytes as export.xml (or a start tag cut short by them), whose compressed data is
+    /// damaged near its end: refused for what it begins with, so the importer never inflated as far
+    /// as the damage.
+    @Test(arguments: [("", "does not begin as an XML document (it begins with the bytes 00 00 00 00"),
+                      ("<HealthData", "is not well-formed XML at line 1 (a zero byte")])
+    func whatDoesNotBeginAsXMLIsRefusedAtOnce(start: String, message: String) async throws {
         try await withTemporaryDirectory { folder in
-            try Self.writeExport(Data(count: 16 << 20), in: folder)
+            try Self.writeExport(Data(start.utf8) + Data(count: 16 << 20), in: folder)
             try Self.runZip(["export.zip", "apple_health_export/export.xml"], in: folder)
             var zipped = try Data(contentsOf: URL(fileURLWithPath: folder + "/export.zip"))
             let (start, size) = try Self.compressedData(of: zipped)
@@ -82,7 +85,7 @@ import TestSupport
             for path in [folder + "/export.zip", folder + "/apple_health_export/export.xml"] {
                 let result = try imported(path, in: folder)
                 #expect(result.status == 65, "\(result.stderr)")
-                #expect(result.stderr.contains("does not begin as an XML document (it begins with the bytes 00 00 00 00"), "\(result.stderr)")
+                #expect(result.stderr.contains(message), "\(result.stderr)")
                 #expect(!result.stderr.contains("damaged"), "\(result.stderr)")
             }
         }
