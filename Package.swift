@@ -69,7 +69,8 @@ let package = Package(
         ),
         .target(
             name: "AppleHealth",
-            dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: fuzzCoverage
         ),
         .executableTarget(
             name: "journal-import",
@@ -124,6 +125,7 @@ let package = Package(
         fuzzTarget("fuzz-import", "FuzzImport", ["JournalKit"]),
         fuzzTarget("fuzz-config", "FuzzConfig", ["JournalKit"]),
         fuzzTarget("fuzz-segments", "FuzzSegments", ["JournalKit", "JournalSync"]),
+        fuzzTarget("fuzz-health", "FuzzHealth", ["JournalKit", "AppleHealth"]),
         .testTarget(
             name: "JournalKitTests",
             dependencies: ["JournalKit", "TestSupport"]
