@@ -24,9 +24,11 @@ struct CaffeineRecordCollector {
 
     static let syncIdentifierKey = Array("HKMetadataKeySyncIdentifier".utf8)
 
-    /// Ends the export: samples read twice, one of them with other values, are skipped.
+    /// Ends the export: a sample read again with another value is skipped.
     mutating func finish() throws {
-        try staging.finish { conflict in contents.skip(line: conflict.line, reason: CaffeineRecord.reason(for: conflict)) }
+        try staging.finish { conflict in
+            contents.skip(line: conflict.line, reason: CaffeineRecord.reason(for: conflict))
+        }
     }
 
     mutating func take(_ event: HealthXMLEvent) throws {

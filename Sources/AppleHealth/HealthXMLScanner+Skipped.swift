@@ -24,7 +24,9 @@ extension HealthXMLScanner {
                 throw fail("a <! that starts no comment, CDATA section or document type declaration")
             }
         case .keyword:
-            guard byte == keyword[keywordMatched] else { throw fail("a <! that starts no comment, CDATA section or document type declaration") }
+            guard byte == keyword[keywordMatched] else {
+                throw fail("a <! that starts no comment, CDATA section or document type declaration")
+            }
             keywordMatched += 1
             if keywordMatched == keyword.count { state = afterKeyword }
         case .comment:

@@ -62,7 +62,8 @@ enum XMLDocumentStart {
         var end = 5
         while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "?") && bytes[end + 1] == UInt8(ascii: ">")) { end += 1 }
         guard end + 1 < bytes.count else {
-            throw .malformed(line: 1, isWhole ? "the XML declaration is never closed" : "the XML declaration does not end in the first kilobyte")
+            let problem = isWhole ? "the XML declaration is never closed" : "the XML declaration does not end in the first kilobyte"
+            throw .malformed(line: 1, problem)
         }
         let wrong = HealthXMLError.malformed(line: 1, "the XML declaration is not <?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         var fields: [(name: String, value: String)] = []

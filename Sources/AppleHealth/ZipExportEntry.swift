@@ -66,7 +66,9 @@ struct ZipExportEntry {
             field += 4 + length
         }
         let local = try reader.bytes(30, at: localOffset)
-        guard local.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { throw reader.damaged("\(name) in it has no header where its directory says") }
+        guard local.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+            throw reader.damaged("\(name) in it has no header where its directory says")
+        }
         let flags = header.u16(8) | local.u16(6)
         return ZipExportEntry(
             name: name, method: header.u16(10), isEncrypted: flags & 1 != 0, checksum: header.u32(16), compressedSize: compressed,
@@ -88,9 +90,13 @@ struct ZipExportEntry {
             var buffer = [UInt8](repeating: 0, count: count)
             var done = 0
             while done < count {
-                let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+                let read = buffer.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                }
                 if read < 0 && errno == EINTR { continue }
-                guard read > 0 else { throw .unreadable(path: path, reason: read < 0 ? String(cString: strerror(errno)) : "it ended while read") }
+                guard read > 0 else {
+                    throw .unreadable(path: path, reason: read < 0 ? String(cString: strerror(errno)) : "it ended while read")
+                }
                 done += read
             }
             return buffer
@@ -101,7 +107,8 @@ struct ZipExportEntry {
         func endOfDirectory() throws(HealthImportError) -> (entries: UInt64, start: UInt64, size: UInt64) {
             let tailLength = Int(min(size, 22 + 0xFFFF))
             let tail = try bytes(tailLength, at: size - UInt64(tailLength))
-            guard let at = stride(from: tailLength - 22, through: 0, by: -1).first(where: { tail[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x05, 0x06]) })
+            let signature: [UInt8] = [0x50, 0x4B, 0x05, 0x06]
+            guard let at = stride(from: tailLength - 22, through: 0, by: -1).first(where: { tail[$0..<($0 + 4)].elementsEqual(signature) })
             else { throw damaged("it has no zip directory at its end: it was cut short, or is not a zip") }
             let record = Array(tail[at..<(at + 22)])
             let (entries, directorySize, directoryStart) = (record.u16(10), record.u32(12), record.u32(16))

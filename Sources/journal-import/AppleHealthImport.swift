@@ -15,7 +15,8 @@ struct AppleHealthImport {
         let clock = try command.global.clock()
         let staging = try ImportStaging()
         let reading = ProgressLine.onTerminal("Reading the export")
-        let contents = try HealthExportReader.read(command.file, source: command.source, now: clock.now(), into: staging) { @Sendable done, total in
+        let contents = try HealthExportReader.read(command.file, source: command.source, now: clock.now(), into: staging) {
+            @Sendable done, total in
             reading?.update(done: done, total: total, "\(ProgressLine.bytes(done)) of \(ProgressLine.bytes(total))")
         }
         reading?.finish()
