@@ -23,7 +23,7 @@ help:
 	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
 	@echo "make test      build and run every test"
 	@echo "make bench     release build, timed against the sqlite3 shell"
-	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser and settings reader ($(FUZZ_SECONDS) s each)"
+	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser, settings reader and Health scanner ($(FUZZ_SECONDS) s each)"
 
 # Installs what a fresh Debian machine lacks (as root, or through sudo).
 deps:
@@ -102,7 +102,7 @@ bench: build
 # kept in .build-fuzz/corpus, and an input that crashes one is saved in .build-fuzz/findings and fails
 # the run. `.build/debug/fuzz-NAME FILE` replays a finding in an ordinary build.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := segments import time config
+FUZZ_TARGETS := segments import time config health
 
 fuzz: deps
 	@for target in $(FUZZ_TARGETS); do \

@@ -76,7 +76,8 @@ let package = Package(
         ),
         .target(
             name: "AppleHealth",
-            dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: fuzzCoverage
         ),
         .executableTarget(
             name: "journal-import",
@@ -131,6 +132,7 @@ let package = Package(
         fuzzTarget("fuzz-import", "FuzzImport", ["JournalKit"]),
         fuzzTarget("fuzz-config", "FuzzConfig", ["JournalKit"]),
         fuzzTarget("fuzz-segments", "FuzzSegments", ["JournalKit", "JournalSync"]),
+        fuzzTarget("fuzz-health", "FuzzHealth", ["JournalKit", "AppleHealth"]),
         .testTarget(
             name: "JournalKitTests",
             dependencies: ["JournalKit", "TestSupport"]

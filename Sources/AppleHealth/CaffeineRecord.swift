@@ -1,19 +1,34 @@
 import JournalKit
 
 /// A dietary caffeine sample of a Health export, as written: `<Record type="HKQuantityTypeIdentifierDietaryCaffeine"
-/// sourceName="Coffee Tracker" unit="mg" value="64" startDate="2024-02-28 08:00:00 +0100" ...>`.
-struct CaffeineRecord: Sendable {
-    static let type = "HKQuantityTypeIdentifierDietaryCaffeine"
+/// sourceName="Coffee Tracker" unit="mg" value="64" startDate="2024-02-28 08:00:00 +0100" ...>`, its
+/// values as the scanner kept them (a value too long for that is only its start and its length).
+struct CaffeineRecord {
+    static let type = Array("HKQuantityTypeIdentifierDietaryCaffeine".utf8)
 
     var line: Int
-    var sourceName: String
-    var unit: String
-    var value: String
-    var startDate: String
-    var endDate: String
-    var creationDate: String
+    var sourceName: HealthXMLValue
+    var unit: HealthXMLValue
+    var value: HealthXMLValue
+    var startDate: HealthXMLValue
+    var endDate: HealthXMLValue
+    var creationDate: HealthXMLValue
     /// `HKMetadataKeySyncIdentifier`: the id the writing app gave the sample, when it gave one.
-    var syncIdentifier: String?
+    var syncIdentifier: HealthXMLValue?
+
+    /// The caffeine sample a `Record` element is; nil for a record of another type.
+    init?(_ element: HealthXMLElement) {
+        let attributes = element.attributes
+        guard element.kind == .record, attributes.has(.type, Self.type) else { return nil }
+        let empty = HealthXMLValue(text: "", length: 0)
+        line = element.line
+        sourceName = attributes.value(.sourceName) ?? empty
+        unit = attributes.value(.unit) ?? empty
+        value = attributes.value(.value) ?? empty
+        startDate = attributes.value(.startDate) ?? empty
+        endDate = attributes.value(.endDate) ?? empty
+        creationDate = attributes.value(.creationDate) ?? empty
+    }
 
     /// What a record becomes: a drink of a known or a source's kind, or why it cannot be one.
     enum Outcome {
@@ -24,29 +39,49 @@ struct CaffeineRecord: Sendable {
     /// Every unit HealthKit writes caffeine in, as milligrams per unit.
     static let milligramsPerUnit: [(unit: String, factor: Double)] = [("mg", 1), ("g", 1000), ("mcg", 0.001), ("µg", 0.001), ("ug", 0.001)]
 
-    func drink() -> Outcome {
-        guard let factor = Self.milligramsPerUnit.first(where: { $0.unit == unit })?.factor else {
-            return .skipped("the unit '\(unit)' is not one HealthKit writes caffeine in (mg, g, mcg)")
+    /// The drink this sample is, by the rules of every way in: a decimal amount in range, a time
+    /// between 1900 and 2199 and not ahead of `now`.
+    func drink(now: Timestamp) -> Outcome {
+        // A value cut short can be neither read nor part of the sample's identity.
+        var fields = [("app name", sourceName), ("unit", unit), ("value", value), ("start date", startDate),
+                      ("end date", endDate), ("creation date", creationDate)]
+        if let syncIdentifier { fields.append(("sync identifier", syncIdentifier)) }
+        if let (name, long) = fields.first(where: { !$0.1.isWhole }) {
+            return .skipped("the \(name) \(Self.quoted(long)) is \(long.length) bytes long, more than a sample's can be")
         }
-        guard let amount = Double(value), amount.isFinite else { return .skipped("the value '\(value)' is not a number") }
+        guard let factor = Self.milligramsPerUnit.first(where: { $0.unit == unit.text })?.factor else {
+            return .skipped("the unit \(Self.quoted(unit)) is not one HealthKit writes caffeine in (mg, g, mcg)")
+        }
+        guard let amount = DecimalText.value(value.text) else {
+            return .skipped("the value \(Self.quoted(value)) is not a decimal number")
+        }
+        guard amount.sign == .plus else { return .skipped("the value \(Self.quoted(value)) is negative") }
         let mg = (amount * factor * 1000).rounded() / 1000
         do { _ = try CaffeineDose.validated(mg) } catch { return .skipped(error.description) }
-        guard let consumedAt = Self.instant(startDate) else {
-            return .skipped("the start date '\(startDate)' cannot be read (Health writes 2024-02-28 08:00:00 +0100)")
+        guard let consumedAt = HealthDate.instant(startDate.text) else {
+            return .skipped("the start date \(Self.quoted(startDate)) cannot be read (Health writes 2024-02-28 08:00:00 +0100)")
         }
         do { try DrinkRules.check(time: consumedAt) } catch { return .skipped(error.description) }
-        let kind = Self.kind(mg: mg, source: sourceName)
-        let identity = syncIdentifier.map { "sync|\(sourceName)|\($0)" }
-            ?? "sample|\(sourceName)|\(startDate)|\(endDate)|\(value)|\(unit)|\(creationDate)"
+        guard EntryRules.allows(consumedAt, now: now) else {
+            return .skipped("the start date \(Self.quoted(startDate)) is in the future")
+        }
+        let kind = Self.kind(mg: mg, source: sourceName.text)
+        let identity = syncIdentifier.map { "sync|\(sourceName.text)|\($0.text)" }
+            ?? "sample|\(sourceName.text)|\(startDate.text)|\(endDate.text)|\(value.text)|\(unit.text)|\(creationDate.text)"
         let drink = Drink(id: StableDrinkID.id(for: identity), kind: kind.name, caffeineMg: mg, consumedAt: consumedAt)
         return .drink(drink, kind: kind)
     }
 
-    /// Health's "2024-02-28 08:00:00 +0100", read as the ISO 8601 it nearly is.
-    static func instant(_ text: String) -> Timestamp? {
-        guard text.utf8.count == 25, text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 19)] == UInt8(ascii: " ") else { return nil }
-        let iso = String(text.prefix(19)) + String(text.suffix(5))
-        return try? TimeExpression(now: Timestamp(milliseconds: 0)).parse(iso, allowFuture: true)
+    /// Why a sample is not imported when another of its id, read before it, was with other values.
+    static func reason(for conflict: ImportStaging.Conflict) -> String {
+        let identifier = conflict.label.map { " (sync identifier \(TerminalText.quoted($0)))" } ?? ""
+        return "the same sample as line \(conflict.firstLine)\(identifier) with another value; the first was kept"
+    }
+
+    /// A value as a message quotes it: its first 80 characters, escaped, and an ellipsis when cut.
+    static func quoted(_ value: HealthXMLValue) -> String {
+        let shown = TerminalText.quoted(value.text)
+        return "'" + shown + (value.isWhole || shown.hasSuffix("…") ? "" : "…") + "'"
     }
 
     /// The catalog drink whose amount this is, exactly (Coffee Tracker writes exactly its catalog's

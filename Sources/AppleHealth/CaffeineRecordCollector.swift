@@ -1,65 +1,76 @@
-import Foundation
-import FoundationXML
 import JournalKit
 
-/// Reads an export's elements as the parser meets them and keeps what its caffeine samples become (a
-/// drink, or why not, with the line it starts on); every other record of the export (millions of heart
-/// beats and steps) is passed over without being kept.
-final class CaffeineRecordCollector: NSObject, XMLParserDelegate {
+/// Takes the scanner's elements as they come, and stages what an export's caffeine samples become
+/// (a drink, or why not, with the line it starts on); every other record of the export (millions of
+/// heart beats and steps) is counted and passed over. Nothing grows with the export: drinks go to the
+/// staging database, and of the samples skipped only the first few reasons are kept, and a count.
+struct CaffeineRecordCollector {
+    /// The export, as messages name it.
+    let path: String
     /// Only samples of this app (`--source`), compared ignoring case; nil for all.
     let source: String?
+    /// "Now", which no sample may be ahead of.
+    let now: Timestamp
+    let staging: ImportStaging
     private(set) var contents = HealthExportReader.Contents()
-    /// The drinks named for apps, by name, with the amount of their first sample.
-    private var appKinds: [String: CustomDrink] = [:]
     private var current: CaffeineRecord?
-    /// The first thing the parser found wrong, with its line.
-    private(set) var failure: (line: Int, message: String)?
-    /// True once the export's root element, `HealthData`, was seen.
-    private(set) var sawHealthData = false
 
-    init(source: String?) {
-        self.source = source
+    init(path: String, source: String?, now: Timestamp, staging: ImportStaging) {
+        self.path = path
+        self.source = source?.lowercased()
+        self.now = now
+        self.staging = staging
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        if element == "HealthData" {
-            sawHealthData = true
-        } else if element == "Record" {
-            contents.recordsRead += 1
-            guard attributes["type"] == CaffeineRecord.type else { return }
-            let sourceName = attributes["sourceName"] ?? ""
-            if let source, sourceName.lowercased() != source.lowercased() {
-                contents.otherSources += 1
-                return
-            }
-            current = CaffeineRecord(
-                line: parser.lineNumber, sourceName: sourceName, unit: attributes["unit"] ?? "", value: attributes["value"] ?? "",
-                startDate: attributes["startDate"] ?? "", endDate: attributes["endDate"] ?? "",
-                creationDate: attributes["creationDate"] ?? "")
-        } else if element == "MetadataEntry", current != nil, attributes["key"] == "HKMetadataKeySyncIdentifier" {
-            current?.syncIdentifier = attributes["value"]
+    static let syncIdentifierKey = Array("HKMetadataKeySyncIdentifier".utf8)
+
+    /// Ends the export: a sample read again with another value is skipped.
+    mutating func finish() throws {
+        try staging.finish { conflict in
+            contents.skip(line: conflict.line, reason: CaffeineRecord.reason(for: conflict))
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
-        guard element == "Record", let record = current else { return }
-        current = nil
-        switch record.drink() {
+    mutating func take(_ event: HealthXMLEvent) throws {
+        switch event {
+        case .start(let element):
+            if element.depth == 1, element.kind != .healthData {
+                throw HealthImportError.notAnExport(path: path, root: element.rootName ?? "")
+            }
+            switch element.kind {
+            case .record: begin(element)
+            case .metadataEntry:
+                if current != nil, element.attributes.has(.key, Self.syncIdentifierKey) {
+                    current?.syncIdentifier = element.attributes.value(.value)
+                }
+            case .healthData, .other: return
+            }
+        case .end(let kind):
+            if kind == .record, let record = current {
+                current = nil
+                try end(record)
+            }
+        }
+    }
+
+    private mutating func begin(_ element: HealthXMLElement) {
+        contents.recordsRead += 1
+        guard let record = CaffeineRecord(element) else { return }
+        if let source, record.sourceName.text.lowercased() != source {
+            contents.otherSources += 1
+            return
+        }
+        current = record
+    }
+
+    private mutating func end(_ record: CaffeineRecord) throws {
+        contents.samples += 1
+        switch record.drink(now: now) {
         case .drink(let drink, let kind):
-            contents.drinks.append(drink)
-            if kind.isCustom, appKinds[kind.name] == nil {
-                appKinds[kind.name] = CustomDrink(name: kind.name, caffeineMg: kind.caffeineMg)
-                contents.customDrinks.append(CustomDrink(name: kind.name, caffeineMg: kind.caffeineMg))
-            }
+            let custom = kind.isCustom ? CustomDrink(name: kind.name, caffeineMg: kind.caffeineMg) : nil
+            try staging.stage(drink, line: record.line, label: record.syncIdentifier?.text, defining: custom)
         case .skipped(let reason):
-            contents.skipped.append(HealthExportReader.SkippedRecord(line: record.line, reason: reason))
+            contents.skip(line: record.line, reason: reason)
         }
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred error: any Error) {
-        if failure == nil { failure = (parser.lineNumber, (error as NSError).localizedDescription) }
     }
 }

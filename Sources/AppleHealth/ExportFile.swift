@@ -1,105 +1,142 @@
-import Dispatch
-import Foundation
+import FoundationEssentials
 import JournalKit
 @preconcurrency import ZIPFoundation
 
 import Glibc
 
 /// The bytes of an export's `export.xml`, from the file itself or inflated from the `export.zip` the
-/// Health app writes, read a chunk at a time. Only a regular file is read: a FIFO or a device would
-/// make the import wait forever or read without end.
+/// Health app writes, handed on a chunk at a time as they are read. Only a regular file is read: a
+/// FIFO or a device would make the import wait forever or read without end.
 final class ExportFile {
-    /// The XML's size in bytes, for the progress line.
-    let size: Int64
     private let descriptor: Int32
-    /// The thread inflating a zip's entry into the pipe `descriptor` reads, and how it ended.
-    private let inflating: Inflating?
+    private let path: String
+    private let size: UInt64
+    /// The zip's entry holding the XML; nil when the file is the XML.
+    private let entry: ZipExportEntry?
 
-    private final class Inflating: @unchecked Sendable {
-        let done = DispatchSemaphore(value: 0)
-        var failure: String?
-    }
+    /// Bytes read (or inflated) at a time.
+    static let chunkSize = 64 * 1024
 
-    init(path: String) throws {
+    /// True when the XML comes out of a zip, whose checksum says, once all of it was inflated,
+    /// whether what was read is what was zipped.
+    var isZip: Bool { entry != nil }
+
+    init(path: String) throws(HealthImportError) {
+        self.path = path
         let opened = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard opened >= 0 else { throw HealthImportError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard opened >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             close(opened)
-            throw HealthImportError.notAFile(path: path)
+            throw .notAFile(path: path)
         }
+        // A regular file: reads never wait, so it may block as reads of files do.
+        _ = fcntl(opened, F_SETFL, fcntl(opened, F_GETFL) & ~O_NONBLOCK)
+        descriptor = opened
+        size = UInt64(info.st_size)
         var magic = [UInt8](repeating: 0, count: 4)
-        let count = pread(opened, &magic, 4, 0)
-        guard count == 4, magic == [0x50, 0x4B, 0x03, 0x04] else {
-            // Not a zip: the XML itself, read from its descriptor (made blocking again).
-            _ = fcntl(opened, F_SETFL, fcntl(opened, F_GETFL) & ~O_NONBLOCK)
-            descriptor = opened
-            size = Int64(info.st_size)
-            inflating = nil
+        guard pread(opened, &magic, 4, 0) == 4, magic == [0x50, 0x4B, 0x03, 0x04] else {
+            entry = nil
             return
         }
-        close(opened)
-        let archive: Archive
-        do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
-            throw HealthImportError.damagedZip(path: path, reason: "it cannot be opened as a zip (\(error))")
-        }
-        guard let entry = archive.first(where: { $0.type == .file && ($0.path == "export.xml" || $0.path.hasSuffix("/export.xml")) }) else {
-            throw HealthImportError.noExportInZip(path: path)
-        }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw HealthImportError.unreadable(path: path, reason: String(cString: strerror(errno))) }
-        descriptor = ends[0]
-        size = Int64(entry.uncompressedSize)
-        let state = Inflating()
-        inflating = state
-        let writeEnd = ends[1]
-        nonisolated(unsafe) let (archiveToRead, entryToRead) = (archive, entry)
-        Thread {
-            do {
-                let checksum = try archiveToRead.extract(entryToRead, bufferSize: 64 * 1024, skipCRC32: false) { chunk in
-                    try Self.writeAll(chunk, to: writeEnd)
-                }
-                if checksum != entryToRead.checksum { state.failure = "export.xml in it does not match its checksum" }
-            } catch let error as PipeClosed {
-                _ = error  // the parser stopped reading: its own failure says why
-            } catch {
-                state.failure = "export.xml in it cannot be inflated (\(error))"
+        do throws(HealthImportError) {
+            let found = try ZipExportEntry.find(in: opened, size: size, path: path)
+            if found.isEncrypted { throw HealthImportError.encrypted(path: path) }
+            guard found.method == 0 || found.method == 8 else {
+                throw HealthImportError.unsupportedCompression(path: path, entry: found.name, method: found.method)
             }
-            close(writeEnd)
-            state.done.signal()
-        }.start()
+            guard found.dataOffset <= size, found.compressedSize <= size - found.dataOffset else {
+                throw HealthImportError.damagedZip(path: path, reason: "\(found.name) in it runs past its end: it was cut short")
+            }
+            entry = found
+        } catch {
+            close(opened)
+            throw error
+        }
     }
 
-    /// Reads into `buffer`: the bytes read, 0 at the end, -1 on a failure.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    deinit { close(descriptor) }
+
+    /// Hands the XML to `consume` a chunk at a time, and tells `progress` how many bytes of the file
+    /// were read of how many: for a zip the compressed bytes of the entry, so that the bar moves as
+    /// the file is read however much it inflates to. Rethrows what `consume` throws; a zip whose entry
+    /// does not inflate, or not to what its checksum and size say, is damaged.
+    func stream(progress: (_ done: Int64, _ total: Int64) -> Void, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry else { return try streamFile(progress: progress, consume) }
+        var read: UInt64 = 0
+        var inflated: UInt64 = 0
+        /// The next chunk of the entry's data. The inflater takes every chunk to be as long as its
+        /// buffer: for it, the last is padded with zeros, which it never reaches in data that is whole.
+        func nextChunk(padded: Bool) throws -> Data {
+            let count = Int(min(UInt64(Self.chunkSize), entry.compressedSize - read))
+            guard count > 0 else { throw ZipDataEnded() }
+            var data = Data(count: padded ? Self.chunkSize : count)
+            try data.withUnsafeMutableBytes { try readFully($0.baseAddress!, count, at: entry.dataOffset + read) }
+            read += UInt64(count)
+            progress(Int64(read), Int64(entry.compressedSize))
+            return data
+        }
+        func pass(_ data: Data) throws {
+            inflated += UInt64(data.count)
+            do { try data.withUnsafeBytes(consume) } catch { throw ConsumerFailure(error: error) }
+        }
+        let checksum: CRC32
+        do {
+            if entry.method == 0 {
+                var crc = CRC32(0)
+                while read < entry.compressedSize {
+                    let data = try nextChunk(padded: false)
+                    crc = data.crc32(checksum: crc)
+                    try pass(data)
+                }
+                checksum = crc
+            } else {
+                checksum = try Data.decompress(
+                    size: Int64(entry.compressedSize), bufferSize: Self.chunkSize, skipCRC32: false,
+                    provider: { _, _ in try nextChunk(padded: true) }, consumer: { try pass($0) })
+            }
+        } catch let failure as ConsumerFailure {
+            throw failure.error
+        } catch let failure as HealthImportError {
+            throw failure
+        } catch {
+            throw HealthImportError.damagedZip(path: path, reason: "\(entry.name) in it cannot be inflated: its compressed data is damaged")
+        }
+        guard checksum == entry.checksum, inflated == entry.uncompressedSize else {
+            throw HealthImportError.damagedZip(path: path, reason: "\(entry.name) in it does not match its checksum")
+        }
+    }
+
+    private func streamFile(progress: (Int64, Int64) -> Void, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        var done: Int64 = 0
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            return count
+            guard count >= 0 else { throw HealthImportError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+            guard count > 0 else { return }
+            done += Int64(count)
+            progress(done, Int64(size))
+            try consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
-    /// Ends the reading, waiting for the inflating thread; a zip that turned out damaged is an error.
-    func finish() throws {
-        close(descriptor)
-        guard let inflating else { return }
-        inflating.done.wait()
-        if let failure = inflating.failure { throw HealthImportError.damagedZip(path: "", reason: failure) }
+    private func readFully(_ into: UnsafeMutableRawPointer, _ count: Int, at offset: UInt64) throws(HealthImportError) {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, into + done, count - done, off_t(offset) + off_t(done))
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw .unreadable(path: path, reason: got < 0 ? String(cString: strerror(errno)) : "it ended while read") }
+            done += got
+        }
     }
 
-    private struct PipeClosed: Error {}
+    /// The inflater asked for more than the entry's compressed data: the data is damaged.
+    private struct ZipDataEnded: Error {}
 
-    private static func writeAll(_ data: Data, to descriptor: Int32) throws {
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw PipeClosed()
-                }
-                offset += written
-            }
-        }
+    /// What `consume` threw, carried through the inflater to be rethrown as it was.
+    private struct ConsumerFailure: Error {
+        let error: any Error
     }
 }

@@ -3,7 +3,7 @@ import JournalKit
 
 /// `journal import`: the grammar shared by the two programs that know it. `journal` parses it and
 /// imports an export of its own itself; an Apple Health export it hands, parsed, to `journal-import`,
-/// which links the zip and XML libraries (and Foundation with them) that the everyday binary does not.
+/// which links the zip library (and Foundation with it) that the everyday binary does not.
 public struct Import: AsyncParsableCommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "import",

@@ -64,10 +64,4 @@ public final class ProgressLine: Sendable {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
-
-    /// "1.5 MB", "230 kB": a size as the line shows it.
-    public static func bytes(_ count: Int64) -> String {
-        if count >= 1_000_000 { return formatMilligrams(Double(count) / 1_000_000) + " MB" }
-        return String(count / 1000) + " kB"
-    }
 }

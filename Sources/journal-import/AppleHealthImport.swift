@@ -3,32 +3,40 @@ import CommandLineSupport
 import JournalKit
 
 /// An Apple Health export read and imported in one transaction (`journal undo` takes it back), with
-/// its progress on a terminal and every sample it could not take said by its line.
+/// its progress on a terminal and every sample it could not take said by its line (the first twenty,
+/// and how many more). The export is read to its end before the journal is opened: what it cannot
+/// import is refused without touching the journal, and the journal's write lock is held only while
+/// the staged drinks are written.
 @MainActor
 struct AppleHealthImport {
     let command: Import
 
     func run() async throws {
-        let progress = ProgressLine.onTerminal("Reading the export")
-        defer { progress?.finish() }
-        let contents = try HealthExportReader.read(command.file, source: command.source) { done, total in
-            progress?.update(done: done, total: total, "\(ProgressLine.bytes(done)) of \(ProgressLine.bytes(total))")
+        let clock = try command.global.clock()
+        let staging = try ImportStaging()
+        let reading = ProgressLine.onTerminal("Reading the export")
+        let contents = try HealthExportReader.read(command.file, source: command.source, now: clock.now(), into: staging) {
+            @Sendable done, total in
+            reading?.update(done: done, total: total, "\(ByteCount(Int(done))) of \(ByteCount(Int(total)))")
         }
-        progress?.finish()
-        let samples = contents.drinks.count + contents.skipped.count
-        if command.allOrNothing && !contents.skipped.isEmpty {
-            throw HealthImportError.samplesRefused(contents.skipped, of: samples)
+        reading?.finish()
+        if command.allOrNothing && contents.skippedCount > 0 {
+            throw HealthImportError.samplesRefused(contents.skipped, count: contents.skippedCount, of: contents.samples)
         }
-        let store = try await JournalStore(
-            path: try command.global.databasePath(), clock: try command.global.clock(), executor: Executors.main)
-        let summary = try await store.importDrinks(contents.drinks, defining: contents.customDrinks)
+        let store = try await JournalStore(path: try command.global.databasePath(), clock: clock, executor: Executors.main)
+        let writing = ProgressLine.onTerminal("Importing")
+        let total = staging.count
+        let summary = try await store.importStaged(staging) { done in
+            writing?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
+        }
+        writing?.finish()
         var line = "Imported \(summary.added) drink\(summary.added == 1 ? "" : "s") from Apple Health"
         if summary.alreadyPresent > 0 { line += " (\(summary.alreadyPresent) already in the journal)" }
-        line += "; \(samples) caffeine sample\(samples == 1 ? "" : "s") in \(contents.recordsRead) records"
+        line += "; \(contents.samples) caffeine sample\(contents.samples == 1 ? "" : "s") in \(contents.recordsRead) records"
         if contents.otherSources > 0 { line += ", \(contents.otherSources) of other apps left out" }
-        if !contents.skipped.isEmpty { line += ", \(contents.skipped.count) skipped" }
+        if contents.skippedCount > 0 { line += ", \(contents.skippedCount) skipped" }
         Output.line(TerminalText.escaped(line + "."))
-        for skipped in contents.skipped.prefix(20) { Output.error("skipped \(TerminalText.escaped(skipped.description))") }
-        if contents.skipped.count > 20 { Output.error("skipped \(contents.skipped.count - 20) more") }
+        for skipped in contents.skipped { Output.error("skipped \(TerminalText.escaped(skipped.description))") }
+        if contents.skippedCount > contents.skipped.count { Output.error("skipped \(contents.skippedCount - contents.skipped.count) more") }
     }
 }

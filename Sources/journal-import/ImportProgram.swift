@@ -5,7 +5,7 @@ import JournalKit
 
 /// `journal import --from apple-health`, carried out: `journal` parses the command line and hands it
 /// here under the name `journal-import`, to be parsed again with the same grammar (`Import`). This
-/// program links the zip and XML libraries, and Foundation with them, which the everyday binary does not.
+/// program links the zip library, and Foundation with it, which the everyday binary does not.
 @main
 struct ImportProgram: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "journal", subcommands: [Import.self])

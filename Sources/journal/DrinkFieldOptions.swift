@@ -3,8 +3,10 @@ import JournalKit
 
 /// `--mg`, `--at` and `--note`: what `add` and `edit` take to say what a drink was.
 struct DrinkFieldOptions: ParsableArguments {
+    /// Read by `CaffeineDose.parse`, as every way in reads an amount: not by `Double`, which takes
+    /// hexadecimal, `inf` and `nan`.
     @Option(name: .long, parsing: .unconditional, help: "Caffeine in mg (default: the drink's amount in the catalog).")
-    var mg: Double?
+    var mg: String?
 
     @Option(name: .long, help: ArgumentHelp("When you had it: 08:30, 3pm, yesterday 21:00, 30 min ago, ISO 8601.", valueName: "time"))
     var at: String?
@@ -14,7 +16,7 @@ struct DrinkFieldOptions: ParsableArguments {
 
     /// `--mg`, checked before anything opens the journal.
     func caffeine() throws -> Double? {
-        try mg.map { try CaffeineDose.validated($0) }
+        try mg.map { try CaffeineDose.parse($0) }
     }
 
     /// `--at` read against `clock`'s now.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JournalKit
 
 /// The everyday commands' usual command lines (`add espresso --at 8:30`, `status --json`,
 /// `list --limit 5`), read without swift-argument-parser: its first parse scans the runtime's every
@@ -78,8 +79,9 @@ enum FastPath {
             guard let (options, words) = read(rest, allowed: addOptions), !words.isEmpty else { return nil }
             var request = AddRequest(drink: words, db: options["db"], json: options["json"] != nil)
             if let mg = options["mg"] {
-                guard let value = Double(argument: mg) else { return nil }
-                request.mg = value
+                // An amount that is no decimal number is the full parser's to refuse.
+                guard DecimalText.value(mg) != nil else { return nil }
+                request.mg = mg
             }
             request.at = options["at"]
             request.note = options["note"]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@preconcurrency import ZIPFoundation
 
 /// `journal import --from apple-health`: an export of the Health app, zipped or not, becomes drinks,
 /// once, with every sample it cannot take said by its line.
@@ -132,6 +133,12 @@ import TestSupport
             let command = "'\(ProcessRunner.executable("journal"))' import --from apple-health '\(folder)/export.zip'"
             let shown = try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: machine.environment)
             #expect(shown.stdout.contains("Reading the export ["), "\(shown.stdout.suffix(300))")
+            // The bar counts the zip's compressed bytes, which it reads, not the XML they inflate to.
+            let archive = try Archive(url: URL(fileURLWithPath: folder + "/export.zip"), accessMode: .read)
+            let compressed = try #require(archive.first { $0.path.hasSuffix("export.xml") }).compressedSize
+            let kibibytes = Double(compressed) / 1024
+            #expect(compressed < 1_000_000 && shown.stdout.contains(" of \(Int(kibibytes))"), "\(compressed): \(shown.stdout.suffix(300))")
+            #expect(shown.stdout.contains(" KiB"), "\(shown.stdout.suffix(300))")
             #expect(shown.stdout.contains("\r\u{1B}[2KImported 8000 drinks from Apple Health"), "\(shown.stdout.suffix(300))")
         }
     }

@@ -17,6 +17,10 @@ struct HealthExport {
     var otherRecordsPerSample = 2
     /// Extra text after the DTD (entity references, say).
     var body = ""
+    /// The XML declaration the export starts with.
+    var declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    /// Declarations added to the DTD's internal subset (entities, attribute lists).
+    var declarations = ""
 
     static let doctype = """
         <!DOCTYPE HealthData [
@@ -46,7 +50,8 @@ struct HealthExport {
         """
 
     var xml: String {
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + Self.doctype + "\n<HealthData locale=\"en_US\">\n"
+        let doctype = Self.doctype.replacingOccurrences(of: "\n]>", with: "\n" + declarations + "]>")
+        var text = declaration + "\n" + doctype + "\n<HealthData locale=\"en_US\">\n"
         text += " <ExportDate value=\"2024-03-01 10:00:00 +0100\"/>\n" + body
         for (index, sample) in samples.enumerated() {
             for other in 0..<otherRecordsPerSample {
@@ -65,8 +70,12 @@ struct HealthExport {
 
     /// The export as the Health app shares it: export.zip holding apple_health_export/export.xml.
     func writeZip(to path: String) throws {
+        try Self.writeZip(Data(xml.utf8), to: path)
+    }
+
+    /// `data` as the export.xml of an export.zip.
+    static func writeZip(_ data: Data, to path: String) throws {
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
-        let data = Data(xml.utf8)
         try archive.addEntry(with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(data.count),
                              compressionMethod: .deflate) { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)

@@ -12,6 +12,23 @@ public enum CaffeineDose {
         }
         return mg
     }
+
+    /// The caffeine `text` writes, as typed (`--mg`) or read from an export: a decimal number (see
+    /// `DecimalText`) in range. A negative number is refused as such, `-0` too: nobody writes it for
+    /// nothing, and taking it as 0 would hide the mistake.
+    public static func parse(_ text: String) throws(InvalidRecordError) -> Double {
+        guard let mg = DecimalText.value(text) else {
+            throw InvalidRecordError(
+                problem: "'\(TerminalText.quoted(text))' is not a number of mg: write it in decimal, such as 64 or 62.5",
+                kind: .usage, remedy: .giveCaffeine)
+        }
+        guard mg.sign == .plus else {
+            throw InvalidRecordError(
+                problem: "caffeine of \(TerminalText.quoted(text)) mg is not possible for one drink: it is from 0 to "
+                    + "\(formatMilligrams(maximumMg)) mg", kind: .usage, remedy: .giveCaffeine)
+        }
+        return try validated(mg)
+    }
 }
 
 /// A number as a person typed it, for messages that refuse it: "-5", "1e+308", "1000.0000000001",

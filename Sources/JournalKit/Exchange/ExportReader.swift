@@ -93,6 +93,11 @@ extension DrinkExchange {
             guard case let value?? = fields[key], !value.trimmingSpaces.isEmpty else { throw fail("\(key) is missing") }
             return value.trimmingSpaces
         }
+        // An amount is read as every way in reads one (`CaffeineDose.parse`), said by its field's name.
+        func amount(_ key: String, _ text: String) throws(ImportFormatError) -> Double {
+            guard DecimalText.value(text) != nil else { throw fail("\(key) '\(TerminalText.quoted(text))' is not a number") }
+            do { return try CaffeineDose.parse(text) } catch { throw ImportFormatError(location: location, failure: error) }
+        }
         let idText = try required("id")
         guard let id = UUIDText.canonical(idText) else { throw fail("id '\(idText)' is not a UUID") }
         let name = try required("drink")
@@ -101,7 +106,7 @@ extension DrinkExchange {
         if let known = catalog.kind(named: name) {
             kind = known.name
         } else if case let serving?? = fields["drink_serving_mg"], !serving.isEmpty {
-            guard let mg = Double(serving.trimmingSpaces) else { throw fail("drink_serving_mg '\(serving)' is not a number") }
+            let mg = try amount("drink_serving_mg", serving.trimmingSpaces)
             let custom = CustomDrink(name: DrinkCatalog.normalized(name), caffeineMg: mg)
             do { try custom.validate() } catch { throw ImportFormatError(location: location, failure: error) }
             definition = custom
@@ -111,15 +116,15 @@ extension DrinkExchange {
             kind = name
         }
         let mgText = try required("caffeine_mg")
-        guard let mg = Double(mgText) else { throw fail("caffeine_mg '\(mgText)' is not a number") }
+        let mg = try amount("caffeine_mg", mgText)
         let timeText = try required("consumed_at")
         guard ISO8601Reader.looksLikeDate(timeText) else {
             throw fail("consumed_at '\(timeText)' is not an ISO 8601 time such as 2026-11-21T08:30:00+01:00")
         }
         let consumedAt: Timestamp
         do { consumedAt = try ISO8601Reader.parse(timeText) } catch { throw fail(error.description) }
-        guard consumedAt <= now + TimeExpression.futureTolerance else {
-            throw fail("consumed_at \(timeText) is in the future")
+        do { try EntryRules.check(time: consumedAt, now: now, what: "consumed_at \(timeText)") } catch {
+            throw ImportFormatError(location: location, failure: error)
         }
         let note = fields["note"].flatMap { $0 }
         let drink = Drink(

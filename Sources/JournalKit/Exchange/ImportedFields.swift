@@ -19,7 +19,8 @@ struct ImportedFields: Decodable {
             } else if let text = try? container.decode(String.self, forKey: key) {
                 fields[key.stringValue] = text
             } else if let number = try? container.decode(Double.self, forKey: key) {
-                fields[key.stringValue] = JSONValue.format(number)
+                // -0 keeps its sign, to be refused as the negative number it was written as.
+                fields[key.stringValue] = number == 0 && number.sign == .minus ? "-0" : JSONValue.format(number)
             } else {
                 throw DecodingError.typeMismatch(
                     String.self, .init(codingPath: container.codingPath + [key], debugDescription: "\(key.stringValue) must be a string or a number"))

@@ -24,6 +24,16 @@ public enum TerminalText {
         return shown
     }
 
+    /// The most of a quoted value a message shows.
+    public static let quoteLimit = 80
+
+    /// `text` as a message quotes it: its first 80 characters (and an ellipsis when there are more),
+    /// escaped. A value from a file can be megabytes long; a message needs only to recognise it.
+    public static func quoted(_ text: some StringProtocol) -> String {
+        let shown = text.prefix(quoteLimit)
+        return escaped(String(shown)) + (shown.endIndex == text.endIndex ? "" : "…")
+    }
+
     /// Like `escaped`, but keeping line breaks: for messages whose lines are the program's own.
     public static func escapedKeepingLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")

@@ -14,22 +14,32 @@ extension JournalStore {
     public func importDrinks(
         _ drinks: [Drink], defining customDrinks: [CustomDrink] = [], progress: (@Sendable (Int) -> Void)? = nil
     ) throws -> ImportSummary {
+        try importDrinks(defining: { try customDrinks.forEach($0) }, drinks: { try drinks.forEach($0) }, progress: progress)
+    }
+
+    /// The one path of every import, whatever holds its drinks until then (an array, a staging
+    /// database): `customDrinks` and `drinks` call their argument with each of theirs, in turn.
+    func importDrinks(
+        defining customDrinks: ((CustomDrink) throws -> Void) throws -> Void,
+        drinks: ((Drink) throws -> Void) throws -> Void,
+        progress: (@Sendable (Int) -> Void)?
+    ) throws -> ImportSummary {
         try write(.import) { context in
-            for custom in customDrinks {
+            try customDrinks { custom in
                 let current = try CustomDrink.table.find(custom.name, in: connection)
                 if current == nil || current?.isDeleted == true {
                     _ = try context.writeLocal(custom, deleted: false, replacing: current)
                 }
             }
-            var added = 0
-            for (index, drink) in drinks.enumerated() {
-                if index % 1000 == 999 { progress?(index + 1) }
-                guard try Drink.table.find(drink.id.rawValue, in: connection) == nil else { continue }
+            var (seen, added) = (0, 0)
+            try drinks { drink in
+                seen += 1
+                if seen % 1000 == 0 { progress?(seen) }
+                guard try Drink.table.find(drink.id.rawValue, in: connection) == nil else { return }
                 _ = try context.writeDrink(drink, deleted: false, replacing: nil)
                 added += 1
             }
-            return ImportSummary(added: added, alreadyPresent: drinks.count - added)
+            return ImportSummary(added: added, alreadyPresent: seen - added)
         }
     }
-
 }

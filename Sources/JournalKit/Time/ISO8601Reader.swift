@@ -118,9 +118,9 @@ enum ISO8601Reader {
 }
 
 /// Proleptic Gregorian calendar arithmetic, independent of any time zone.
-enum CivilCalendar {
+public enum CivilCalendar {
     /// Days from 1970-01-01 to the given date, or nil when the date does not exist.
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year

@@ -2,9 +2,6 @@
 /// `30 min ago`, `1h30m ago`, `2 days ago 8am`, and ISO 8601 (`2026-11-21T08:30`, with or without an
 /// offset; local when none). Clock times without a day are today.
 public struct TimeExpression: Sendable {
-    /// How far ahead of now a time may be: clocks of two devices and a typing person's "now" differ.
-    public static let futureTolerance: Duration = .seconds(5 * 60)
-
     static let examples = "08:30, 3pm, yesterday 21:00, 30 min ago, 2 days ago 8am, last monday 9:00, 2026-11-21T08:30"
 
     public let now: Timestamp
@@ -24,7 +21,7 @@ public struct TimeExpression: Sendable {
                 input: input, reason: "it is \(instant < DrinkRules.earliest ? "before 1900" : "after 2199"), which no drink's time can be",
                 example: Self.examples)
         }
-        if !allowFuture, instant > now + Self.futureTolerance {
+        if !allowFuture, !EntryRules.allows(instant, now: now) {
             var example = "'now' or an earlier time"
             if reader.wasClockTimeToday, case let clock? = reader.clockText {
                 example = "'yesterday \(clock)' for yesterday"

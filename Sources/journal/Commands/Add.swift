@@ -29,7 +29,7 @@ struct Add: ParsableCommand {
 /// `journal add`, as either parser read it (`FastPath`, or swift-argument-parser through `Add`).
 struct AddRequest: Equatable {
     var drink: [String]
-    var mg: Double?
+    var mg: String?
     var at: String?
     var note: String?
     var db: String?
@@ -38,7 +38,7 @@ struct AddRequest: Equatable {
     func run() throws {
         let name = drink.joined(separator: " ")
         // Everything that can be checked without the journal is, before it is opened (or made).
-        let mg = try mg.map { try CaffeineDose.validated($0) }
+        let mg = try mg.map { try CaffeineDose.parse($0) }
         let clock = try JournalAccess.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
         let added = try JournalAccess.withStore(db: db, clock: clock) { store in
@@ -50,10 +50,5 @@ struct AddRequest: Equatable {
         } else {
             Output.line("Added " + Output.describe(added))
         }
-    }
-
-    static func == (lhs: AddRequest, rhs: AddRequest) -> Bool {
-        lhs.drink == rhs.drink && lhs.mg?.bitPattern == rhs.mg?.bitPattern && lhs.at == rhs.at && lhs.note == rhs.note
-            && lhs.db == rhs.db && lhs.json == rhs.json
     }
 }

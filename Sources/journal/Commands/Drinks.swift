@@ -42,12 +42,14 @@ struct DrinksAdd: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Its name: letters, digits and dashes.", valueName: "name"))
     var name: String
 
+    /// Read as every way in reads an amount (`CaffeineDose.parse`).
     @Option(name: .long, parsing: .unconditional, help: "Caffeine in one serving, in mg.")
-    var mg: Double
+    var mg: String
 
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
+        let mg = try CaffeineDose.parse(mg)
         let kind = try await global.openStore().defineDrink(named: name, caffeineMg: mg)
         Output.line("Defined \(kind.name): \(formatMilligrams(kind.caffeineMg)) mg. Log it with: journal add \(kind.name)")
     }
