@@ -38,7 +38,8 @@ import TestSupport
             }
             let started = ContinuousClock.now
             let report = try await b.sync()
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Bounds a hang (a FIFO opened for reading) or a read of the 2 GB, on a busy machine.
+            #expect(ContinuousClock.now - started < .seconds(60))
             // Not a segment at all: passed over and said, never a failure at every sync.
             #expect(report.failures.isEmpty)
             #expect(report.setAside.map(\.name) == [segments[1].fileName] && report.setAside.allSatisfy { $0.outcome == .passedOver })
