@@ -120,8 +120,38 @@ public struct FolderHub: Hub {
         }
     }
 
+    public var kind: HubKind { .folder }
+
+    /// The devices folder (a device joining) and each other device's folder (a segment renamed into
+    /// place, by journal or by Syncthing or Dropbox); this device's writes are its own.
+    public func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
+        .files { [self] in [devicesFolder] + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { deviceFolder($0) } }
+    }
+
+    public func describe() -> HubDescription {
+        let exposed = exposedPaths()
+        var warnings = exposed.links.map {
+            "\($0) is a symbolic link inside the hub, which journal never follows and no chmod changes: remove it (rm '\($0)')."
+        }
+        if exposed.count > 0 {
+            warnings.insert(
+                "\(exposed.count) file\(exposed.count == 1 ? "" : "s") and folders of the hub can be read by other users of "
+                    + "this machine, such as \(exposed.paths.joined(separator: ", ")): a sync tool that ignores permissions made "
+                    + "them so. What they hold is encrypted, but who syncs how often is not. Fix it with: "
+                    + "chmod -R \(isShared ? "o" : "go")-rwx '\(location)/\(Self.folderName)'", at: 0)
+        }
+        let sharing = HubFact(label: "Shared", key: "shared", value: isShared ? "with the folder's group" : "no, this user's alone")
+        return HubDescription(facts: [sharing], warnings: warnings, rings: false)
+    }
+
+    /// A folder hub does not ring: inotify on it is this machine's own.
+    public func lastNotification() -> Timestamp? { nil }
+
+    /// Nothing is held open.
+    public func close() {}
+
     /// Removes a hub this process just made and nothing else used: its `hub.json` and empty folders.
-    func unmake() {
+    public func unmake() {
         try? files.remove("hub.json", in: [Self.folderName])
         _ = rmdir(location + "/" + Self.folderName + "/devices")
         _ = rmdir(location + "/" + Self.folderName)

@@ -33,34 +33,19 @@ public protocol Hub: Sendable {
     /// Removes what writes to this device's log left half done (a process killed while writing).
     /// Called under the sync lock, when nothing of this device writes its log.
     func removeLeftovers(of device: DeviceID) async throws
-    /// What `journal sync status` shows about the hub beyond its location: a server's version, and
-    /// whether TLS protects the connection.
-    func facts() async -> [HubFact]
+    /// The hub's kind, as the journal records it.
+    var kind: HubKind { get }
+    /// How the hub tells that another device than `ownDevice` published; `clock` times its rings.
+    func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges
+    /// What `journal sync status` shows about the hub beyond its location.
+    func describe() async -> HubDescription
     /// When the hub last rang (a server's notification that another device published), if ever.
     func lastNotification() async -> Timestamp?
+    /// Takes back this hub, made a moment ago by its place and used by nothing: a join that did not
+    /// commit. Whatever another device wrote meanwhile stays.
+    func unmake() async
     /// Lets go of what the hub holds open (a server connection). The hub opens it again when used.
     func close() async
-}
-
-extension Hub {
-    public func facts() async -> [HubFact] { [] }
-    public func lastNotification() async -> Timestamp? { nil }
-    public func close() async {}
-}
-
-/// One line of what `journal sync status` says about a hub: "TLS", "TLSv1.3, certificate verified".
-public struct HubFact: Sendable, Equatable {
-    /// The label on a terminal: "Server", "TLS".
-    public let label: String
-    /// The key in `--json`: "server", "tls".
-    public let key: String
-    public let value: String
-
-    public init(label: String, key: String, value: String) {
-        self.label = label
-        self.key = key
-        self.value = value
-    }
 }
 
 /// A device's log as the hub holds it.

@@ -24,6 +24,9 @@ public enum SyncError: JournalFailure, Equatable {
     case permissionDenied(path: String)
     /// The hub's hub.json is there, but this user may not read it.
     case hubDescriptorUnreadable(path: String, reason: String)
+    /// A hub of a kind this program does not reach: recorded by a newer journal, or a program built
+    /// without that kind's driver.
+    case unreachableKind(kind: String, hub: String)
     /// Something a kind of hub does not do (a PostgreSQL hub keeps every segment): never asked of it
     /// by the engine, which checks first.
     case unsupported(hub: String, operation: String, reason: String)
@@ -31,7 +34,7 @@ public enum SyncError: JournalFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .keyRequiredToJoin, .noHubToJoin: return .usage
-        case .permissionDenied, .hubDescriptorUnreadable: return .setup
+        case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced, .unsupported:
@@ -49,7 +52,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .hubReplaced: return .rejoinHub
         case .hubUnavailable: return .syncWhenHubIsBack
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
-            .hubDescriptorUnreadable, .unsupported:
+            .hubDescriptorUnreadable, .unsupported, .unreachableKind:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -96,6 +99,9 @@ public enum SyncError: JournalFailure, Equatable {
                 + "there would split your machines between two hubs). If a sync tool such as Syncthing or Dropbox is "
                 + "still copying it from another machine, wait until \(hub)/journal-hub-v1/hub.json has arrived and run "
                 + "this again. To start a new hub there instead, join without giving a key."
+        case .unreachableKind(let kind, let hub):
+            return "this journal is joined to \(hub), a hub of a kind (\(kind)) this program does not reach: it was joined by a "
+                + "newer journal, or this program was built without that kind. Update journal on this machine; nothing was changed."
         case .unsupported(let hub, let operation, let reason):
             return "the hub \(hub) cannot \(operation): \(reason). Nothing was changed."
         case .unusableFile(let hub, let reason):

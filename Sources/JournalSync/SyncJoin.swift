@@ -39,7 +39,7 @@ public enum SyncJoin {
         let previousKey = try FileSystem.exists(keyPath) ? FileSystem.readFile(keyPath, limit: 4096, what: "a key file") : nil
         let wroteKey = Mutex(false)
         do {
-            try await store.joinHub(id: hub.id, kind: place.kind, location: place.location) {
+            try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location) {
                 if localKey?.hex != key.hex {
                     try key.save(to: keyPath)
                     wroteKey.withLock { $0 = true }
@@ -47,7 +47,7 @@ public enum SyncJoin {
             }
         } catch {
             // The transaction did not commit: take back what was written for it.
-            if !exists { await place.unmake(hub) }
+            if !exists { await hub.unmake() }
             await hub.close()
             if wroteKey.withLock({ $0 }) {
                 if let previousKey {

@@ -16,15 +16,12 @@ public struct SyncOverview: Sendable {
     /// Other devices' changes this journal waits for (a gap in their logs), as of `at`.
     public let waiting: [WaitingPositions]
     public let at: Timestamp
-    /// Hub files and folders other users can read, how many there are, and the links in the hub.
-    public let exposed: (paths: [String], count: Int, links: [String])
-    /// True for a hub shared between the users of a group.
-    public let hubIsShared: Bool
-    /// What the hub says of itself: a server's version, TLS.
-    public let facts: [HubFact]
+    /// What the hub says of itself (a server's version, TLS; warnings for a person), when it could be
+    /// reached.
+    public let description: HubDescription?
     /// When the hub last rang the daemon, if ever (a PostgreSQL hub's notification).
     public let lastNotificationAt: Timestamp?
-    /// The hub's kind: "folder", "postgres".
+    /// The hub's kind, as the journal recorded it.
     public let kind: String
     /// Files found in this device's log that it did not write, newest first.
     public let setAside: [SetAsideFile]
@@ -36,48 +33,28 @@ public struct SyncOverview: Sendable {
         public let hubPosition: Int64?
     }
 
-    /// The paragraph `journal sync status` shows when hub files are readable by others, or nil.
-    public var exposureWarning: String? {
-        guard exposed.count > 0 else { return nil }
-        return "\(exposed.count) file\(exposed.count == 1 ? "" : "s") and folders of the hub can be read by other users of "
-            + "this machine, such as \(exposed.paths.joined(separator: ", ")): a sync tool that ignores permissions made "
-            + "them so. What they hold is encrypted, but who syncs how often is not. Fix it with: "
-            + "chmod -R \(hubIsShared ? "o" : "go")-rwx '\(hub)/journal-hub-v1'"
-    }
-
-    /// What `journal sync status` says of each symbolic link in the hub.
-    public var linkWarnings: [String] {
-        exposed.links.map { "\($0) is a symbolic link inside the hub, which journal never follows and no chmod changes: remove it (rm '\($0)')." }
-    }
-
     /// The files the last sync that found any set aside from this device's log, in a sentence or two.
     public var setAsideSummary: String? {
         guard let newest = setAside.first?.at else { return nil }
         let batch = setAside.filter { $0.at == newest }
         return "\(LocalTime.display(newest)): " + SyncReport.setAsideSentences(batch).joined(separator: " ")
-            + (batch.contains { $0.outcome == .moved } ? " Moved files are in \(hub)/journal-hub-v1/set-aside/\(device)." : "")
+            + (batch.contains { $0.outcome == .moved } ? " Moved files are kept in the hub's set-aside folder for this device." : "")
             + (batch.count > 3 ? " All of them: journal sync status --json." : "")
     }
 
     /// Gathers the overview of `store`'s sync; refused when the journal is not joined.
-    public static func gather(_ store: JournalStore, places: HubPlaces = .folders) async throws -> SyncOverview {
+    public static func gather(_ store: JournalStore, places: some HubPlaces = .folders) async throws -> SyncOverview {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let pending = try await store.unpublishedCount(hubID: joined.hubID)
         let anchors = try await store.anchors(hubID: joined.hubID)
         let waiting = try await store.waiting(hubID: joined.hubID)
         var available: [DeviceID: Int64] = [:]
         var hubProblem: String?
-        var exposed: (paths: [String], count: Int, links: [String]) = ([], 0, [])
-        var shared = false
-        var facts: [HubFact] = []
+        var description: HubDescription?
         do {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
-                if let folder = engine.hub as? FolderHub {
-                    exposed = folder.exposedPaths()
-                    shared = folder.isShared
-                }
                 try await engine.hub.refresh()
-                facts = await engine.hub.facts()
+                description = await engine.hub.describe()
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     available[device] = try await engine.hub.log(of: device).names.map(\.last).max() ?? 0
                 }
@@ -91,15 +68,15 @@ public struct SyncOverview: Sendable {
         return SyncOverview(
             hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
-            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), exposed: exposed,
-            hubIsShared: shared, facts: facts,
+            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID))
     }
 
     public var json: JSONValue {
         .object([
             ("hub", .string(hub)), ("hub_kind", .string(kind)), ("device", .string(device.rawValue)),
-            ("hub_facts", .object(facts.map { ($0.key, .string($0.value)) })),
+            ("hub_facts", .object((description?.facts ?? []).map { ($0.key, .string($0.value)) })),
+            ("hub_warnings", .array((description?.warnings ?? []).map { .string($0) })),
             ("last_notification_at", lastNotificationAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
             ("pending_changes", .integer(Int64(pendingChanges))),
             ("last_sync", lastSync.map { outcome in
@@ -114,8 +91,6 @@ public struct SyncOverview: Sendable {
             ("daemon_running", .bool(daemonPID != nil)),
             ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
             ("hub_problem", .optional(hubProblem)),
-            ("readable_by_others", .array(exposed.paths.map { .string($0) })),
-            ("links_in_hub", .array(exposed.links.map { .string($0) })),
             ("set_aside", .array(setAside.map(\.json))),
             ("waiting", .array(waiting.map(\.json))),
             ("devices", .array(devices.map { state in

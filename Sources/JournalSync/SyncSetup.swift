@@ -10,18 +10,19 @@ public enum SyncSetup {
     /// A sync engine for `store`, refusing before touching anything when the journal is not joined,
     /// the key is missing, or the key does not open the hub. Its hub may hold a connection open: the
     /// caller closes the engine when done.
-    public static func engine(for store: JournalStore, places: HubPlaces = .folders) async throws -> SyncEngine {
+    public static func engine(for store: JournalStore, places: some HubPlaces = .folders) async throws -> SyncEngine {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let path = try keyPath()
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
-        let place = try places.place(kind: joined.kind, location: joined.location)
+        guard let kind = HubKind(rawValue: joined.kind) else { throw SyncError.unreachableKind(kind: joined.kind, hub: joined.location) }
+        let place = try places.place(kind, location: joined.location)
         let hub = try await place.open(key: key, expecting: joined.hubID)
         return SyncEngine(store: store, hub: hub, key: key)
     }
 
     /// Runs `body` with a sync engine for `store`, closing it after, whether `body` returns or throws.
     public static func withEngine<T: Sendable>(
-        for store: JournalStore, places: HubPlaces = .folders, _ body: (SyncEngine) async throws -> T
+        for store: JournalStore, places: some HubPlaces = .folders, _ body: (SyncEngine) async throws -> T
     ) async throws -> T {
         let engine = try await engine(for: store, places: places)
         do {
@@ -38,7 +39,7 @@ public enum SyncSetup {
     /// `journal sync status` whether it fails reaching the hub (opening it: unreachable, wrong key) or
     /// in the middle.
     public static func syncOnce(
-        _ store: JournalStore, places: HubPlaces, progress: SyncProgress = SyncProgress()
+        _ store: JournalStore, places: some HubPlaces, progress: SyncProgress = SyncProgress()
     ) async throws -> SyncReport {
         let engine: SyncEngine
         do { engine = try await self.engine(for: store, places: places) } catch {

@@ -17,6 +17,10 @@ public actor PostgresHub: Hub {
     private var fetched: [DeviceID: [SegmentName: [UInt8]]] = [:]
     private var lastRing: Timestamp?
 
+    /// The hub format this journal writes and reads: what `journal_hub.hub.format` says of the
+    /// sealed segments' layout (its schema's version is the migrations').
+    public static let format = 1
+
     /// Bytes fetched ahead at most in one round trip.
     static let fetchAheadBytes = 8 * 1024 * 1024
 
@@ -163,7 +167,38 @@ public actor PostgresHub: Hub {
     /// A transaction leaves nothing half done.
     public func removeLeftovers(of device: DeviceID) {}
 
-    public func facts() async -> [HubFact] {
+    public nonisolated var kind: HubKind { .postgres }
+
+    /// The server's notifications after another device's segment commits (LISTEN, on a connection of
+    /// its own).
+    public nonisolated func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
+        .notifications { [self] listening, rang in
+            try await listen(ownDevice: ownDevice, clock: clock, listening: listening, rang: rang)
+        }
+    }
+
+    public func describe() async -> HubDescription { HubDescription(facts: await facts(), rings: true) }
+
+    /// Drops the schema made a moment ago, when no segment is in it yet.
+    public func unmake() async {
+        guard let link = try? await connector.connect() else { return }
+        let id = self.id
+        _ = try? await link.run { connection in
+            try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
+                var empty = false
+                for try await none in try await connection.query(
+                    "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(id)",
+                    logger: PostgresConnector.quiet
+                ).decode(Bool.self) {
+                    empty = none
+                }
+                if empty { try await connection.query("DROP SCHEMA journal_hub CASCADE", logger: PostgresConnector.quiet) }
+            }
+        }
+        await link.close()
+    }
+
+    private func facts() async -> [HubFact] {
         let location = connector.location
         var facts = [HubFact(label: "Server", key: "server", value: location.server)]
         guard let (version, tls) = try? await call({ connection in

@@ -13,7 +13,7 @@ public struct PostgresPlace: HubPlace {
         connector = PostgresConnector(location: try PostgresLocation.parse(connectionString), ask: ask)
     }
 
-    public var kind: String { "postgres" }
+    public var kind: HubKind { .postgres }
     public var location: String { connector.location.uri }
     var server: PostgresLocation { connector.location }
 
@@ -49,8 +49,8 @@ public struct PostgresPlace: HubPlace {
                 guard let (id, format, keyCheck) = row else {
                     throw SyncError.corruptHub(hub: location, problem: "journal_hub.hub has no row")
                 }
-                guard format <= Int64(FolderHub.format) else {
-                    throw SyncError.hubFormatTooNew(hub: location, format: Int(format), supported: FolderHub.format)
+                guard format <= Int64(PostgresHub.format) else {
+                    throw SyncError.hubFormatTooNew(hub: location, format: Int(format), supported: PostgresHub.format)
                 }
                 if let hubID, id != hubID { throw SyncError.hubReplaced(hub: location) }
                 guard keyCheck == key.check else { throw SyncError.wrongKey(hub: location) }
@@ -74,7 +74,7 @@ public struct PostgresPlace: HubPlace {
                 try await ServerSchema.checkCanCreate(connection, location: server)
                 try await ServerSchema.migrate(connection, from: 0, location: server) { connection in
                     try await connection.query(
-                        "INSERT INTO journal_hub.hub (hub_id, format, key_check) VALUES (\(id), \(Int64(FolderHub.format)), \(key.check))",
+                        "INSERT INTO journal_hub.hub (hub_id, format, key_check) VALUES (\(id), \(Int64(PostgresHub.format)), \(key.check))",
                         logger: PostgresConnector.quiet)
                 }
             }
@@ -82,24 +82,6 @@ public struct PostgresPlace: HubPlace {
         } catch {
             await link.close()
             throw error
-        }
-    }
-
-    /// Drops the schema made a moment ago, when no segment is in it yet.
-    public func unmake(_ hub: any Hub) async {
-        try? await withLink { link in
-            try await link.run { connection in
-                try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
-                    var empty = false
-                    for try await none in try await connection.query(
-                        "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(hub.id)",
-                        logger: PostgresConnector.quiet
-                    ).decode(Bool.self) {
-                        empty = none
-                    }
-                    if empty { try await connection.query("DROP SCHEMA journal_hub CASCADE", logger: PostgresConnector.quiet) }
-                }
-            }
         }
     }
 

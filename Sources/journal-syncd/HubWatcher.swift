@@ -1,38 +1,30 @@
-import JournalKit
-import JournalSync
 import Synchronization
 
 import Glibc
 
-/// Notices new segments in other devices' logs of a folder hub: inotify on the hub's devices folder
-/// (a device joining) and on each other device's folder (a segment renamed into place, by journal or
-/// by Syncthing or Dropbox). This device's own folder is not watched: its writes are its own.
+/// Notices new segments in other devices' logs of a folder hub: inotify on the folders it names (its
+/// devices folder, for a device joining, and each other device's folder, for a segment renamed into
+/// place by journal or by Syncthing or Dropbox).
 final class HubWatcher: Sendable {
     private let inotify: Inotify
-    private let hub: FolderHub
-    private let ownDevice: DeviceID
+    private let folders: @Sendable () -> [String]
     private let watched = Mutex<Set<String>>([])
 
-    init(hub: FolderHub, ownDevice: DeviceID) throws(WatcherError) {
-        self.hub = hub
-        self.ownDevice = ownDevice
+    init(folders: @escaping @Sendable () -> [String]) throws(WatcherError) {
+        self.folders = folders
         inotify = try Inotify()
         refresh()
     }
 
-    /// Watches the devices folder and every other device's folder, including ones that appeared (or
-    /// came back, after the hub was away) since the last call. Folders that cannot be watched now are
-    /// tried again on the next call. True when it started watching a folder it did not watch before:
-    /// a segment may have landed there before the watch, so the caller should look once more.
+    /// Watches every folder the hub names, including ones that appeared (or came back, after the hub
+    /// was away) since the last call. Folders that cannot be watched now are tried again on the next
+    /// call. True when it started watching a folder it did not watch before: a segment may have landed
+    /// there before the watch, so the caller should look once more.
     @discardableResult
     func refresh() -> Bool {
         let mask = IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF
-        var folders = [hub.devicesFolder]
-        if let devices = try? hub.devices() {
-            folders += devices.filter { $0 != ownDevice }.map { hub.deviceFolder($0) }
-        }
         var added = false
-        for folder in folders {
+        for folder in folders() {
             // Adding a watch again for the same folder is harmless; it may be a new folder by that name.
             if (try? inotify.watch(folder, mask: mask)) != nil, watched.withLock({ $0.insert(folder).inserted }) {
                 added = true

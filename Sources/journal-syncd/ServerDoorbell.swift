@@ -1,17 +1,17 @@
 import JournalKit
 import JournalSync
 import Logging
-import PostgresHub
 import Synchronization
 
-/// A PostgreSQL hub's doorbell: LISTENs on the hub's channel and sends `.hub` when another device
+/// A hub's doorbell (a PostgreSQL hub's LISTEN on its channel): sends `.hub` when another device
 /// published. What rang while it was not listening (a dropped connection, a server restart) is covered
 /// by a sync each time it starts listening, and by the periodic sync; reconnecting backs off, and a
 /// server restart never ends the daemon.
 struct ServerDoorbell: Sendable {
-    let hub: PostgresHub
-    let ownDevice: DeviceID
-    let clock: any JournalClock
+    /// Listens until cancelled (returns) or the connection is lost (throws): `HubChanges.notifications`.
+    typealias Listen = @Sendable (_ listening: @escaping @Sendable () -> Void, _ rang: @escaping @Sendable () -> Void) async throws -> Void
+
+    let listen: Listen
     let logger: Logger
 
     /// Reconnects are tried sooner than failed syncs: the doorbell is what makes sync quick.
@@ -24,11 +24,11 @@ struct ServerDoorbell: Sendable {
             let listened = Listened()
             let reconnecting = backoff.failures > 0
             do {
-                try await hub.listen(ownDevice: ownDevice, clock: clock, listening: {
+                try await listen({
                     listened.mark()
                     if reconnecting { logger.info("listening to the hub again; syncing what it may have rung for meanwhile") }
                     events.send(.hub)
-                }, rang: { events.send(.hub) })
+                }, { events.send(.hub) })
                 return
             } catch {
                 guard !Task.isCancelled else { return }

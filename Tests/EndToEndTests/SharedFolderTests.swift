@@ -97,7 +97,7 @@ import TestSupport
             let status = try a.run("sync", "status").stdout
             #expect(status.contains("can be read by other users") && status.contains("chmod -R go-rwx"), "\(status)")
             let json = try #require(try a.json("sync", "status", "--json") as? [String: Any])
-            #expect((json["readable_by_others"] as? [String])?.isEmpty == false)
+            #expect((json["hub_warnings"] as? [String])?.contains { $0.contains("can be read by other users") } == true)
         }
     }
 

@@ -107,4 +107,10 @@ struct LaggingHub: Hub {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { hubs.record(.removed(device, segment), by: machine) }
     func setAside(_ name: String, of device: DeviceID) throws {}
     func removeLeftovers(of device: DeviceID) throws {}
+    var kind: HubKind { .folder }
+    func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
+    func describe() -> HubDescription { HubDescription(rings: false) }
+    func lastNotification() -> Timestamp? { nil }
+    func unmake() {}
+    func close() {}
 }

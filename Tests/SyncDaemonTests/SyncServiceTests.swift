@@ -142,6 +142,12 @@ final class SlowHub: Hub, @unchecked Sendable {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
     func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
     func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
+    var kind: HubKind { base.kind }
+    func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
+    func describe() -> HubDescription { base.describe() }
+    func lastNotification() -> Timestamp? { nil }
+    func unmake() { base.unmake() }
+    func close() {}
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

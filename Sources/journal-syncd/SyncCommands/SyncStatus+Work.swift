@@ -10,10 +10,10 @@ extension SyncStatus {
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
         Output.line("Hub          \(TerminalText.escaped(overview.hub))")
-        for fact in overview.facts {
+        for fact in overview.description?.facts ?? [] {
             Output.line(fact.label + String(repeating: " ", count: max(1, 13 - fact.label.count)) + TerminalText.escaped(fact.value))
         }
-        if overview.kind == "postgres" {
+        if overview.description?.rings == true {
             Output.line("Notified     " + (overview.lastNotificationAt.map { "\(LocalTime.display($0)), when another device last published" }
                 ?? "never yet (journal-syncd listens for the server's notifications)"))
         }
@@ -28,11 +28,12 @@ extension SyncStatus {
             ?? "not running; start it with systemctl --user enable --now journal-sync"))
         for gap in overview.waiting { Output.line("Gap          \(gap.sentence(at: overview.at))") }
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
-        if let warning = overview.exposureWarning { Output.line("Warning      \(TerminalText.escaped(warning))") }
-        for warning in overview.linkWarnings { Output.line("Warning      \(TerminalText.escaped(warning))") }
+        for warning in overview.description?.warnings ?? [] { Output.line("Warning      \(TerminalText.escaped(warning))") }
         if let setAside = overview.setAsideSummary { Output.line("Set aside    \(TerminalText.escaped(setAside))") }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
-        let rows = overview.devices.map { [$0.device.rawValue, String($0.appliedPosition), $0.hubPosition.map(String.init) ?? "?"] }
+        let rows: [[String]] = overview.devices.map { state in
+            [state.device.rawValue, String(state.appliedPosition), state.hubPosition.map { String($0) } ?? "?"]
+        }
         Output.line("")
         Output.line(Output.table(["DEVICE", "APPLIED", "ON HUB"], rows))
     }
