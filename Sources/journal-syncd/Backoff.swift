@@ -5,7 +5,8 @@ struct Backoff: Sendable {
     /// The longest wait between syncs that fail.
     static let maximum: Duration = .seconds(30 * 60)
 
-    /// The longest wait this backoff grows to.
+    /// The first wait, and the longest this backoff grows to.
+    var initial: Duration = Backoff.initial
     var maximum: Duration = Backoff.maximum
     private(set) var failures = 0
 
@@ -13,7 +14,7 @@ struct Backoff: Sendable {
     mutating func fail<G: RandomNumberGenerator>(using generator: inout G) -> Duration {
         failures += 1
         let doublings = min(failures - 1, 20)
-        let base = min(Backoff.initial * (1 << doublings), maximum)
+        let base = min(initial * (1 << doublings), maximum)
         let jitter = base * Double.random(in: 0...0.25, using: &generator)
         return min(base + jitter, maximum)
     }

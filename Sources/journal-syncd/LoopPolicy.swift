@@ -8,8 +8,12 @@ struct LoopPolicy {
     /// this daemon's own writes do not, so it tells a real change from the daemon's own echo.
     private(set) var dataVersion: Int64
     private var backoff = Backoff()
-    /// After a failure a retry is scheduled; until it comes, only an explicit request syncs.
+    /// After a failure a retry is scheduled; until it comes, only an explicit request syncs, or, when
+    /// the hub could not be reached, evidence that it is back.
     private(set) var retryPending = false
+    /// The last failure was the hub out of reach: a sign of the hub (a doorbell that rings or listens
+    /// again after a reconnect, a file appearing in its folder) ends the wait for the retry.
+    private(set) var waitingForHub = false
     /// A second look at `data_version` is scheduled.
     private(set) var recheckPending = false
 
@@ -63,7 +67,7 @@ struct LoopPolicy {
                 dataVersion = version
             }
         }
-        if retryPending, !reasons.contains(.request) { wanted = false }
+        if retryPending, !reasons.contains(.request), !(waitingForHub && reasons.contains(.hub)) { wanted = false }
         plan.sync = wanted
         return plan
     }
@@ -80,6 +84,7 @@ struct LoopPolicy {
         case .success:
             backoff.succeed()
             retryPending = false
+            waitingForHub = false
             return .settled
         case .failure(let error):
             if error is CancellationError { return .stop }
@@ -90,6 +95,7 @@ struct LoopPolicy {
             // A newer journal migrated the file: let systemd start the new daemon.
             if let error = error as? JournalFileError, case .newerSchema = error { return .exit(.journalUpgraded(error.description)) }
             retryPending = true
+            if case .hubUnavailable = error as? SyncError { waitingForHub = true } else { waitingForHub = false }
             return .retry(after: backoff.fail(using: &random))
         }
     }

@@ -14,27 +14,40 @@ struct ServerDoorbell: Sendable {
     let listen: Listen
     let logger: Logger
 
-    /// Reconnects are tried sooner than failed syncs: the doorbell is what makes sync quick.
+    /// Reconnects are tried sooner than failed syncs: the doorbell is what makes sync quick. A server
+    /// out of reach (down, restarting, a network gone) is tried every second or two, so that its
+    /// return is noticed at once; one that refuses (a password, a right) less and less often.
     static let longestWait: Duration = .seconds(60)
+    static let longestWaitForAServerOutOfReach: Duration = .seconds(2)
 
     func feed(_ events: ChangeEvents) async {
-        var backoff = Backoff(maximum: Self.longestWait)
+        var refused = Backoff(maximum: Self.longestWait)
+        var unreachable = Backoff(initial: .milliseconds(500), maximum: Self.longestWaitForAServerOutOfReach)
         var random = SystemRandomNumberGenerator()
+        var failures = RepeatedLine()
+        var failureSaid = false
         while !Task.isCancelled {
             let listened = Listened()
-            let reconnecting = backoff.failures > 0
+            let sayListening = failureSaid
             do {
                 try await listen({
                     listened.mark()
-                    if reconnecting { logger.info("listening to the hub again; syncing what it may have rung for meanwhile") }
+                    if sayListening { logger.info("listening to the hub again; syncing what it may have rung for meanwhile") }
                     events.send(.hub)
                 }, { events.send(.hub) })
                 return
             } catch {
                 guard !Task.isCancelled else { return }
-                if listened.happened { backoff.succeed() }
-                let delay = backoff.fail(using: &random)
-                logger.warning("not listening to the hub: \(failureMessage(error)) Trying again in \(delay.spoken).")
+                if listened.happened {
+                    refused.succeed()
+                    unreachable.succeed()
+                }
+                let outOfReach = if case .hubUnavailable = error as? SyncError { true } else { false }
+                let delay = outOfReach ? unreachable.fail(using: &random) : refused.fail(using: &random)
+                // A cause that comes back at every reconnect (idle_session_timeout) is said once an hour.
+                let line = failures.line("not listening to the hub: \(failureMessage(error))")
+                failureSaid = line != nil
+                if let line { logger.warning("\(line) Trying again in \(delay.spoken).") }
                 do { try await EventLoopClock().sleep(for: delay) } catch { return }
             }
         }

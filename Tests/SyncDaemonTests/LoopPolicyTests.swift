@@ -44,16 +44,35 @@ import Testing
     @Test func afterAFailureOnlyTheRetryOrARequestSyncs() throws {
         var random = SystemRandomNumberGenerator()
         var policy = LoopPolicy(dataVersion: 1)
-        let failure = SyncError.hubUnavailable(hub: "/hub", reason: "gone")
+        let failure = SyncError.corruptHub(hub: "/hub", problem: "hub.json is not JSON")
         let next = policy.next(after: .failure(failure), random: &random)
         guard case .retry(let delay) = next else { Issue.record("expected a retry, got \(next)"); return }
         #expect(delay >= Backoff.initial && delay <= Backoff.initial * 1.25)
         #expect(!policy.plan(.hub, dataVersion: nil).sync)
         #expect(!policy.plan(.database, dataVersion: 5).sync)
+        #expect(!policy.plan(.tick, dataVersion: nil).sync)
         #expect(policy.plan(.request, dataVersion: nil).sync)
         #expect(policy.plan(.retry, dataVersion: nil).sync)
         // The retry came: other reasons sync again.
         #expect(policy.plan(.hub, dataVersion: nil).sync)
+    }
+
+    /// After a 6-minute outage a change reached the other device 244 s after the server came back: the
+    /// doorbell listening again was dropped while the retry, backed off to minutes, was pending.
+    @Test func aSignOfTheHubEndsTheWaitAfterItWasOutOfReach() throws {
+        var random = SystemRandomNumberGenerator()
+        var policy = LoopPolicy(dataVersion: 1)
+        let unreachable = SyncError.hubUnavailable(hub: "postgresql://db/journal", reason: "connection refused")
+        for _ in 0..<8 { _ = policy.next(after: .failure(unreachable), random: &random) }
+        #expect(policy.retryPending && policy.waitingForHub)
+        #expect(!policy.plan(.database, dataVersion: 2).sync)
+        #expect(!policy.plan(.tick, dataVersion: nil).sync)
+        #expect(policy.plan(.hub, dataVersion: nil).sync)
+        // It was back: the next failure of another kind waits for its retry again.
+        _ = policy.next(after: .failure(SyncError.corruptHub(hub: "/hub", problem: "bad")), random: &random)
+        #expect(!policy.waitingForHub && !policy.plan(.hub, dataVersion: nil).sync)
+        #expect(policy.next(after: .success(SyncReport()), random: &random) == .settled)
+        #expect(!policy.retryPending && !policy.waitingForHub)
     }
 
     @Test func failuresBackOffAndASuccessResetsIt() {

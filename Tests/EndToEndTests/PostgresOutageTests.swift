@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A server that was away long enough for the daemons' retries to back off past a minute: its return
+/// is noticed by the doorbell reconnecting, which is evidence enough to sync at once.
+@Suite(.timeLimit(.minutes(5))) struct PostgresOutageTests {
+    /// After a 6-minute outage a change reached the other device 244 s after the server came back: the
+    /// doorbell's "listening again" was dropped while each daemon waited for its backed-off retry.
+    @Test func aChangeMadeDuringAnOutageArrivesSoonAfterTheServerIsBack() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = try PostgresServer(tls: true)
+            defer { try? server.stop() }
+            let (database, role) = try server.makeDatabase()
+            FileManager.default.createFile(
+                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
+            #expect(try a.run("sync", "init", "--postgres", uri).status == 0)
+            #expect(try b.run(["sync", "init", "--postgres", uri, "--key-file", "-"], stdin: try a.run("sync", "key").stdout).status == 0)
+            // An hour between safety-net syncs: only the doorbell or a retry can bring the change.
+            let (daemonA, socketA) = try startDaemon(a, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
+            defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
+            let (daemonB, socketB) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
+            defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
+            try server.stop()
+            // Each request syncs at once and fails: seven of them back each daemon's retry off past a minute.
+            for (daemon, socket) in [(daemonA, socketA), (daemonB, socketB)] {
+                var backedOff = false
+                for _ in 0..<12 where !backedOff {
+                    kill(daemon.processIdentifier, SIGUSR1)
+                    let status = socket.receive(until: { $0.hasPrefix("STATUS=Sync failed") }, timeout: .seconds(30))?.last ?? ""
+                    backedOff = status.hasSuffix("min.")
+                }
+                #expect(backedOff, "the retry did not back off past a minute")
+            }
+            #expect(try a.run("add", "espresso", "--note", "made during the outage").status == 0)
+            let back = ContinuousClock.now
+            try server.restart()
+            let arrived = try await eventually(.seconds(60)) { try notes(b).contains("made during the outage") }
+            let took = ContinuousClock.now - back
+            let logs = (try? String(contentsOfFile: folder + "/a.log", encoding: .utf8)) ?? ""
+            #expect(arrived, "\(logs)")
+            // Both retries were over a minute away: the doorbell listening again brought it, not a retry.
+            #expect(took < .seconds(20), "the change arrived \(took) after the server came back")
+        }
+    }
+}
+
+extension PostgresOutageTests {
+    /// `idle_session_timeout` on the server dropped the listener every 20 s, and each cycle wrote two
+    /// lines to the log: a cause that repeats is said once, then at most once an hour.
+    @Test func aListenerTheServerDropsOverAndOverIsLoggedOnce() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            try server.psql("ALTER ROLE \(role) SET idle_session_timeout = '1s'")
+            FileManager.default.createFile(
+                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let machine = JournalCLI(home: folder + "/a", now: nil)
+            #expect(try machine.run("sync", "init", "--postgres", server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass").status == 0)
+            let (daemon, _) = try startDaemon(machine, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
+            defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
+            // Wait until the server has ended the listener several times: distinct listening backends.
+            var listeners = Set<String>()
+            let cycled = try await eventually(.seconds(60)) {
+                let pid = try server.psql("SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND query ILIKE 'listen%'")
+                if !pid.isEmpty { listeners.insert(pid) }
+                return listeners.count >= 4
+            }
+            #expect(cycled, "\(listeners)")
+            let log = try String(contentsOfFile: folder + "/a.log", encoding: .utf8)
+            let dropped = log.components(separatedBy: "not listening to the hub").count - 1
+            let again = log.components(separatedBy: "listening to the hub again").count - 1
+            #expect(dropped == 1 && again <= 1, "\(log)")
+        }
+    }
+}
