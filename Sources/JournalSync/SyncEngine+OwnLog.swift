@@ -37,7 +37,13 @@ extension SyncEngine {
             }
             // Changed since written (or written before fingerprints were kept), or not written here:
             // whether it opens with the key tells a segment from junk.
-            let opens = (try? await open(entry.name, of: device)) != nil
+            let opens: Bool
+            do {
+                _ = try await open(entry.name, of: device)
+                opens = true
+            } catch is SegmentContentError {
+                opens = false
+            }
             progress.step()
             switch (written != nil, opens) {
             case (true, true):

@@ -37,7 +37,7 @@ extension SyncEngine {
                 var applied = false
                 for segment in candidates {
                     let content: SegmentContent
-                    do { content = try await open(segment, of: device) } catch {
+                    do { content = try await open(segment, of: device) } catch let error as SegmentContentError {
                         if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }

@@ -45,12 +45,11 @@ public actor SyncEngine {
         let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
             .map { $0.device.rawValue + "/" + $0.name })
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
-        try await store.recordSetAside(report.setAside, hubID: hub.id)
-        try await publish(into: &report, progress: progress)
+        try await publish(leftInPlace: leftInPlace, into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)
-        let ownSetAside = report.setAside.count
         try await pull(leftInPlace: leftInPlace, into: &report, progress: progress)
-        try await store.recordSetAside(Array(report.setAside.dropFirst(ownSetAside)), hubID: hub.id)
+        // Remembered once the sync is through: one that stops midway finds them again, and says them then.
+        try await store.recordSetAside(report.setAside, hubID: hub.id)
         return report
     }
 
@@ -77,7 +76,7 @@ public actor SyncEngine {
     /// starts right after the last one written, so a reader tells a segment still on its way (a gap)
     /// from positions that hold nothing of this device. Pages of other devices' changes move the
     /// published position without a segment; the next segment's range covers them.
-    private func publish(into report: inout SyncReport, progress: SyncProgress) async throws {
+    private func publish(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
         var position = try await store.hub()?.publishedThrough ?? 0
         var next = (try await store.publishedSegments(hubID: hub.id).map(\.range.last).max() ?? 0) + 1
         while true {
@@ -88,7 +87,18 @@ public actor SyncEngine {
             guard page.through > position else { return }
             if !page.isEmpty {
                 let name = SegmentName(first: next, last: page.through)
-                try await writeOwn(name, records: page.records)
+                do { try await writeOwn(name, records: page.records) } catch let taken as PositionTaken {
+                    // Someone with the right to write the hub put a row there that is no segment of ours;
+                    // it stays (a server hub keeps every row). The next change makes a longer range.
+                    let file = SetAsideFile(device: store.deviceID, name: name.fileName, reason: taken.reason, outcome: .left, at: report.at)
+                    // Found by the check of this device's log a moment ago: said once, as what it does.
+                    if let found = report.setAside.firstIndex(where: { $0.device == file.device && $0.name == file.name }) {
+                        report.setAside[found] = file
+                    } else if !leftInPlace.contains(store.deviceID.rawValue + "/" + name.fileName) {
+                        report.setAside.append(file)
+                    }
+                    return
+                }
                 report.published += page.count
                 report.segmentsWritten += 1
                 progress.step(published: page.count)
@@ -110,23 +120,42 @@ public actor SyncEngine {
         do {
             fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)
         } catch SyncError.segmentExists {
-            // Another copy of this database wrote these positions first.
             try await store.forgetPublishing(range, hubID: hub.id)
+            // A segment there that opens with the key was written by another copy of this database;
+            // one that does not is a row anyone with the right to write the hub could have put there.
+            do {
+                _ = try await open(name, of: store.deviceID)
+            } catch let error as SegmentContentError {
+                throw PositionTaken(reason: "it is not a segment of this device (\(error.description)) and takes the name this "
+                    + "device's next changes were to be published under; they go up with its next change, under a longer range")
+            }
             throw SyncError.copiedDatabase(device: store.deviceID, foreign: [name.fileName])
         }
         try await store.recordFingerprint(fingerprint, of: range, hubID: hub.id)
     }
 
-    /// The content of a segment of `device`'s log, or why it cannot be used: unreadable, not
-    /// authentic, or laid out in a way this journal does not know.
-    func open(_ segment: SegmentName, of device: DeviceID) async throws(SegmentContentError) -> SegmentContent {
+    /// The content of a segment of `device`'s log, or why it cannot be used (`SegmentContentError`):
+    /// unreadable as a file, not authentic, or laid out in a way this journal does not know. A hub out
+    /// of reach is not the segment's fault: that failure ends the sync as it is (a server restarting
+    /// must not read as a corrupt segment).
+    func open(_ segment: SegmentName, of device: DeviceID) async throws -> SegmentContent {
         let sealed: [UInt8]
         do { sealed = try await hub.read(segment, of: device) } catch SyncError.unusableFile(_, let reason) {
             throw SegmentContentError(reason, cause: .unusableFile)
+        } catch let error as SyncError {
+            if case .hubUnavailable = error { throw error }
+            throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         }
         let opened = try SegmentSeal.open(sealed, key: key, device: device, name: segment)
         return try SegmentCodec.decode(opened.plaintext, format: opened.format, device: device)
     }
+}
+
+/// A name in this device's own log taken by something that is no segment of this device.
+struct PositionTaken: Error {
+    let reason: String
 }

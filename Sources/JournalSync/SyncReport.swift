@@ -48,7 +48,7 @@ public struct SyncReport: Sendable, Equatable {
         if !moved.isEmpty {
             let sentence = moved.joined(separator: "; ")
             sentences.append(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
-        } else if waiting.isEmpty && failures.isEmpty {
+        } else if waiting.isEmpty && failures.isEmpty && setAside.isEmpty {
             sentences.append("Nothing to sync: this journal and the hub agree.")
         } else {
             sentences.append("Nothing new to apply.")

@@ -20,6 +20,8 @@ public enum PostgresHubError: JournalFailure, Equatable {
     /// Another machine made a hub in this database while this one was making its own.
     case madeMeanwhile(database: String, server: String)
     case refusedByServer(server: String, message: String)
+    /// The hub's schema on the server is of a version this journal does not know.
+    case schemaTooNew(server: String, version: Int64, supported: Int64)
 
     public var kind: FailureKind {
         switch self {
@@ -28,6 +30,7 @@ public enum PostgresHubError: JournalFailure, Equatable {
             .rootCertificateMissing, .missingRight:
             return .setup
         case .madeMeanwhile, .refusedByServer: return .failure
+        case .schemaTooNew: return .badData
         }
     }
 
@@ -70,6 +73,9 @@ public enum PostgresHubError: JournalFailure, Equatable {
                 + "nothing of this one was kept."
         case .refusedByServer(let server, let message):
             return "the server \(server) refused: \(message)"
+        case .schemaTooNew(let server, let version, let supported):
+            return "the hub's schema journal_hub on \(server) was written by a newer journal (schema version \(version); this one "
+                + "knows up to \(supported)). Update journal on this machine. Nothing was written."
         }
     }
 

@@ -30,7 +30,7 @@ enum ServerSchema {
             version = value
         }
         guard version <= latestVersion else {
-            throw SyncError.hubFormatTooNew(hub: location.uri, format: Int(version), supported: Int(latestVersion))
+            throw PostgresHubError.schemaTooNew(server: location.server, version: version, supported: latestVersion)
         }
         return version
     }

@@ -115,7 +115,38 @@ import TestSupport
             let result = try joined.machines[0].run("sync")
             #expect(result.status == 65, "\(result.stderr)")
             #expect(result.stderr.contains("written by a newer journal"), "\(result.stderr)")
+            // Said as what it is: the schema's version, not the hub's format.
+            #expect(result.stderr.contains("schema version 99") && !result.stderr.contains("hub format"), "\(result.stderr)")
             #expect(try server.psql("SELECT count(*) FROM journal_hub.segments", database: database) == "0")
+        }
+    }
+
+    /// Anyone with INSERT on the table can put a row under a device's id at the name that device's next
+    /// changes were to go under: it is not a copied database, and the device is not told to take a new
+    /// id; its changes go up with its next change.
+    @Test func aBogusRowAtADevicesNextNameIsNoCopiedDatabase() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, on: .postgres)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            let database = HubKind.databaseAndRole(joined.hub).database
+            try a.run("add", "espresso")
+            #expect(try a.run("sync").status == 0)
+            let device = try #require((try a.json("sync", "status", "--json") as? [String: Any])?["device"] as? String)
+            let next = try server.psql(
+                "SELECT max(last_position) + 1 FROM journal_hub.segments WHERE device = '\(device)'", database: database)
+            try server.psql(
+                "INSERT INTO journal_hub.segments (device, first_position, last_position, bytes) VALUES ('\(device)', \(next), \(next), 'junk')",
+                database: database)
+            try a.run("add", "black-tea", "--note", "blocked once")
+            let blocked = try a.run("sync")
+            #expect(blocked.status == 0, "\(blocked.stderr)")
+            #expect(!blocked.stderr.contains("new-device") && !blocked.stdout.contains("new-device"), "\(blocked.stderr)")
+            #expect(blocked.stdout.contains("Left a file in this device's log") && blocked.stdout.contains("next change"), "\(blocked.stdout)")
+            try a.run("add", "green-tea", "--note", "and then")
+            #expect(try a.run("sync").status == 0)
+            #expect(try b.run("sync").status == 0)
+            let notes = try b.run("sql", "select note from history where note is not null order by note", "--format", "csv").stdout
+            #expect(notes == "note\r\nand then\r\nblocked once\r\n", "\(notes)")
         }
     }
 

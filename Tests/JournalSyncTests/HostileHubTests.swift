@@ -216,3 +216,49 @@ import TestSupport
         }
     }
 }
+
+/// A folder hub whose reads fail as a server that restarts mid-sync fails: out of reach.
+struct HubGoneWhileReading: Hub {
+    let base: FolderHub
+    var id: String { base.id }
+    var location: String { base.location }
+    var canRemoveSegments: Bool { true }
+    var kind: HubKind { .folder }
+    func refresh() {}
+    func devices() throws -> [DeviceID] { try base.devices() }
+    func log(of device: DeviceID) throws -> DeviceLog { try base.log(of: device) }
+    func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
+        throw SyncError.hubUnavailable(hub: location, reason: "the connection to the server was lost")
+    }
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
+        try base.write(bytes, as: segment, of: device)
+    }
+    func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
+    func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
+    func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
+    func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
+    func describe() -> HubDescription { HubDescription(rings: false) }
+    func lastNotification() -> Timestamp? { nil }
+    func unmake() {}
+    func close() {}
+}
+
+extension HostileHubTests {
+    /// A server restart mid-sync was logged as "segment ... cannot be applied: it cannot be read
+    /// (connection refused)", the words of a corrupt segment: the hub is out of reach, and the sync
+    /// says so, with nothing of the segment held against it.
+    @Test func aHubGoneWhileReadingIsOutOfReachNotACorruptSegment() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, hub, key) = try await twoMachines(folder)
+            _ = a
+            let gone = SyncEngine(store: b.store, hub: HubGoneWhileReading(base: hub), key: key)
+            await #expect {
+                _ = try await gone.sync()
+            } throws: { error in
+                guard case .hubUnavailable = error as? SyncError else { return false }
+                return true
+            }
+            #expect(try await b.sync().received == 6)
+        }
+    }
+}
