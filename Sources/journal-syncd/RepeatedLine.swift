@@ -3,20 +3,22 @@
 /// with how often it came meanwhile, so that a cause that repeats does not fill the log.
 struct RepeatedLine {
     let interval: Duration
-    private var said: (text: String, at: ContinuousClock.Instant)?
+    private var said: (cause: String, at: ContinuousClock.Instant)?
     private var unsaid = 0
 
     init(interval: Duration = .seconds(3600)) { self.interval = interval }
 
-    /// What to log for `text` now, or nil to say nothing: a new text is said at once; the same text
-    /// again only once `interval` has passed since it was last said.
-    mutating func line(_ text: String, now: ContinuousClock.Instant = .now) -> String? {
-        if let said, said.text == text, now - said.at < interval {
+    /// What to log for `text` now, or nil to say nothing: a new `cause` (by default, the text itself)
+    /// is said at once; the same cause again only once `interval` has passed since it was last said,
+    /// however it is worded this time.
+    mutating func line(_ text: String, cause: String? = nil, now: ContinuousClock.Instant = .now) -> String? {
+        let cause = cause ?? text
+        if let said, said.cause == cause, now - said.at < interval {
             unsaid += 1
             return nil
         }
-        let repeats = said?.text == text && unsaid > 0 ? " (it came \(unsaid) more time\(unsaid == 1 ? "" : "s") since it was last logged)" : ""
-        said = (text, now)
+        let repeats = said?.cause == cause && unsaid > 0 ? " (it came \(unsaid) more time\(unsaid == 1 ? "" : "s") since it was last logged)" : ""
+        said = (cause, now)
         unsaid = 0
         return text + repeats
     }

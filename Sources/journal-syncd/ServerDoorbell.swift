@@ -45,7 +45,9 @@ struct ServerDoorbell: Sendable {
                 let outOfReach = if case .hubUnavailable = error as? SyncError { true } else { false }
                 let delay = outOfReach ? unreachable.fail(using: &random) : refused.fail(using: &random)
                 // A cause that comes back at every reconnect (idle_session_timeout) is said once an hour.
-                let line = failures.line("not listening to the hub: \(failureMessage(error))")
+                // A server out of reach is one cause, whichever words the lost connection comes with this time.
+                let line = failures.line(
+                    "not listening to the hub: \(failureMessage(error))", cause: outOfReach ? "out of reach" : failureMessage(error))
                 failureSaid = line != nil
                 if let line { logger.warning("\(line) Trying again in \(delay.spoken).") }
                 do { try await EventLoopClock().sleep(for: delay) } catch { return }
