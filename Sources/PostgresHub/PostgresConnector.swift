@@ -47,9 +47,11 @@ final class PostgresConnector: Sendable {
         // and says nothing is not waited for forever.
         let deadline = Deadline(on: channel, seconds: location.connectTimeout)
         do {
-            let connection = try await PostgresConnection.connect(
-                on: channel.eventLoop, configuration: configuration, id: 1, logger: Self.quiet)
-            deadline.cancel()
+            let opening: EventLoopFuture<PostgresConnection> = PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: 1, logger: Self.quiet)
+            // Cancelled on the event loop the moment the opening ends, not when this task next runs:
+            // on a busy machine a task may wait long for a thread, and that wait is not the server's.
+            opening.whenComplete { _ in deadline.cancel() }
+            let connection = try await opening.get()
             // Opened as the time ran out: the channel is closing under it.
             guard !deadline.expired else {
                 try? await connection.close()
