@@ -159,8 +159,12 @@ public struct FolderHub: Hub {
 
     public var canRemoveSegments: Bool { true }
 
-    /// A folder is read afresh at every call.
-    public func refresh() {}
+    /// A folder's files can be replaced (a sync tool's conflict copy, a damaged copy mended).
+    public var segmentsNeverChange: Bool { false }
+
+    /// A folder is read afresh at every call, and a log listed whole: a folder has no index to list
+    /// part of one by.
+    public func refresh(after positions: [DeviceID: Int64]) {}
 
     public func devices() throws -> [DeviceID] {
         try available()

@@ -12,9 +12,14 @@ public protocol Hub: Sendable {
     /// True when segments can be removed from a log (to compact it, or to write a damaged one
     /// again); a PostgreSQL hub's server refuses it: its segments are append-only.
     var canRemoveSegments: Bool { get }
-    /// Takes a fresh look at the hub, once at the start of each sync (a server hub reads its whole
-    /// index in one round trip then).
-    func refresh() async throws
+    /// True when a segment, once written, never changes or goes (a server's rows): one that does not
+    /// open never will.
+    var segmentsNeverChange: Bool { get }
+    /// Takes a fresh look at the hub, once at the start of each sync. `after` says, per device, the
+    /// position up to which its log need not be listed again (what this journal applied of it, or
+    /// verified of its own): a hub that can list only what lies past it (a server, by an index) does,
+    /// so that a sync's cost does not grow with the hub.
+    func refresh(after positions: [DeviceID: Int64]) async throws
     /// Devices that have a log on the hub.
     func devices() async throws -> [DeviceID]
     /// What is in a device's log: its segments in order, and what else is there.
@@ -50,14 +55,23 @@ public protocol Hub: Sendable {
 
 /// A device's log as the hub holds it.
 public struct DeviceLog: Sendable, Equatable {
-    /// The segments, ordered by position.
+    /// The segments, ordered by position; past `listedAfter` only.
     public var segments: [SegmentEntry] = []
+    /// Segments ending at or before this position are not listed (`Hub.refresh(after:)`): the hub
+    /// holds them as they were. 0 when the whole log is listed.
+    public var listedAfter: Int64 = 0
+    /// The last position of the log on the hub, as the hub reported it with an unlisted part.
+    private var reportedHighest: Int64?
+    /// The last position of the log on the hub, listed or not; nil when it has none.
+    public var highest: Int64? { reportedHighest ?? segments.map(\.name.last).max() }
     /// Names in the log that are not segments a journal writes (a junk file, a sync tool's conflict
     /// copy); dot-named temporaries are not listed.
     public var strays: [String] = []
-    public init(segments: [SegmentEntry] = [], strays: [String] = []) {
+    public init(segments: [SegmentEntry] = [], strays: [String] = [], listedAfter: Int64 = 0, highest: Int64? = nil) {
         self.segments = segments
         self.strays = strays
+        self.listedAfter = listedAfter
+        reportedHighest = highest
     }
 
     /// The segments' names.

@@ -66,6 +66,8 @@ extension SyncEngine {
         guard foreign.isEmpty else { throw SyncError.copiedDatabase(device: device, foreign: foreign) }
         var through = publishedThrough
         for range in ours.keys.sorted() {
+            // Not listed: the hub holds it as it was written and checked (a server's rows never change).
+            if range.last <= log.listedAfter { continue }
             if present.contains(range) {
                 // Written, but the process died before marking it published.
                 through = max(through, range.last)

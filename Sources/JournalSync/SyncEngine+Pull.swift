@@ -13,11 +13,14 @@ extension SyncEngine {
     /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
     func pull(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
+        let refused = try await store.refusedLogs(hubID: hub.id)
         for device in try await hub.devices() where device != store.deviceID {
-            var anchor = anchors[device] ?? 0
+            // A log found to be no member's is read only past what was found then.
+            var anchor = max(anchors[device] ?? 0, refused[device] ?? 0)
             var waiting: (first: Int64, last: Int64)?
             var segments: [SegmentName]
-            do { segments = try await hub.log(of: device).names } catch SyncError.unusableFile(_, let reason) {
+            let log: DeviceLog
+            do { log = try await hub.log(of: device) } catch SyncError.unusableFile(_, let reason) {
                 // One device's log that cannot be read (a link, or a folder of another user's in a shared
                 // hub) holds back that device alone.
                 if !leftInPlace.contains(device.rawValue + "/") {
@@ -25,6 +28,7 @@ extension SyncEngine {
                 }
                 continue
             }
+            segments = log.names
             while true {
                 try Task.checkCancellation()
                 let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
@@ -70,6 +74,14 @@ extension SyncEngine {
                 } else if failures.isEmpty {
                     // Only files that are no segments were there: look again at the log without them.
                     continue
+                } else if try await isNoMember(device, anchor: anchors[device] ?? 0, log: log) {
+                    // Rows that never opened and never will, under an id no member has: said once, then
+                    // never listed again, so that a million of them cost one sync, not every one.
+                    try await store.refuseLog(of: device, through: log.highest ?? anchor, hubID: hub.id)
+                    let reason = "none of its segments opens with the hub's key (\(failures.first?.reason ?? "")): no device of this "
+                        + "hub wrote them, so they are passed over through position \(log.highest ?? anchor)"
+                    report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
+                    break
                 } else {
                     // Not applied, and the anchor stays before it; later segments of this device wait too.
                     report.failures += failures
@@ -83,6 +95,19 @@ extension SyncEngine {
             } else {
                 try await store.clearWaiting(for: device, hubID: hub.id)
             }
+        }
+    }
+
+    /// True when `device`'s log on a hub whose segments never change is no member's: nothing of it was
+    /// ever applied here, and neither its first segment nor its last opens. (A member's log with one
+    /// damaged row still has a last segment that opens.)
+    private func isNoMember(_ device: DeviceID, anchor: Int64, log: DeviceLog) async throws -> Bool {
+        guard hub.segmentsNeverChange, anchor == 0, let last = log.segments.last?.name else { return false }
+        do {
+            _ = try await open(last, of: device)
+            return false
+        } catch is SegmentContentError {
+            return true
         }
     }
 }

@@ -40,7 +40,7 @@ public actor SyncEngine {
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
         var report = SyncReport()
         report.at = store.clock.now()
-        try await hub.refresh()
+        try await hub.refresh(after: try await positionsKnown(publishedThrough: joined.publishedThrough))
         // Files left where they are were said when first found: not again at every sync.
         let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
             .map { $0.device.rawValue + "/" + $0.name })
@@ -67,6 +67,16 @@ public actor SyncEngine {
         }
         try await store.recordSyncOutcome(report.outcome, at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
         return report
+    }
+
+    /// How far each device's log need not be listed again: what this journal applied of another
+    /// device's, or found to be no member's, and of its own what it published and verified there.
+    func positionsKnown(publishedThrough: Int64) async throws -> [DeviceID: Int64] {
+        var positions = try await store.anchors(hubID: hub.id)
+        for (device, through) in try await store.refusedLogs(hubID: hub.id) { positions[device] = max(positions[device] ?? 0, through) }
+        let verified = try await store.publishedSegments(hubID: hub.id).filter { $0.fingerprint != nil && $0.range.last <= publishedThrough }
+        positions[store.deviceID] = verified.map(\.range.last).max() ?? 0
+        return positions
     }
 
     /// Lets go of what the hub holds open; it opens again if the engine is used after.

@@ -53,10 +53,10 @@ public struct SyncOverview: Sendable {
         var description: HubDescription?
         do {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
-                try await engine.hub.refresh()
+                try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 description = await engine.hub.describe()
                 for device in try await engine.hub.devices() where device != store.deviceID {
-                    available[device] = try await engine.hub.log(of: device).names.map(\.last).max() ?? 0
+                    available[device] = try await engine.hub.log(of: device).highest ?? 0
                 }
             }
         } catch {

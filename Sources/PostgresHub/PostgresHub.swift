@@ -3,16 +3,17 @@ import JournalSync
 import PostgresNIO
 
 /// A hub on a PostgreSQL server: each device's log is its rows in `journal_hub.segments`, which the
-/// server keeps append-only. The index of every log is read once per sync (`refresh`), in one round
-/// trip when nothing changed, and segments are fetched several at a time; a segment's fingerprint is
-/// its size (its bytes cannot change). Segments are never removed, so logs are not compacted.
+/// server keeps append-only. What is new on every log is listed once per sync (`refresh`), in one
+/// statement by the table's index, and segments are fetched several at a time; a segment's
+/// fingerprint is its size (its bytes cannot change). Segments are never removed, so logs are not
+/// compacted.
 public actor PostgresHub: Hub {
     public nonisolated let id: String
     public nonisolated let location: String
     nonisolated let connector: PostgresConnector
     private var link: PostgresLink?
-    /// Each device's log as last read, and its (count, highest position) to tell when it changed.
-    private var index: [DeviceID: (count: Int64, highest: Int64, segments: [SegmentEntry])] = [:]
+    /// Each device's log as the last refresh listed it.
+    private var index: [DeviceID: DeviceLog] = [:]
     /// Segments fetched ahead of being asked for, by device.
     private var fetched: [DeviceID: [SegmentName: [UInt8]]] = [:]
     private var lastRing: Timestamp?
@@ -57,42 +58,67 @@ public actor PostgresHub: Hub {
         }
     }
 
-    public func refresh() async throws {
+    /// A server's rows are written once and never change or go.
+    public nonisolated var segmentsNeverChange: Bool { true }
+
+    /// Lists, in one statement, every device of the hub with the last position of its log, and the
+    /// segments past `positions` of each: by the table's primary key (device, first position), so its
+    /// cost follows the devices and what is new, not the table, which only grows. A device's own log
+    /// that ends before what this journal verified of it (a replica that lost rows in a failover) is
+    /// listed whole, so that what is missing is written again.
+    public func refresh(after positions: [DeviceID: Int64]) async throws {
         fetched = [:]
-        let summary = try await call { connection in
-            var summary: [(String, Int64, Int64)] = []
-            let rows = try await connection.query(
-                "SELECT device::text, count(*), max(last_position) FROM journal_hub.segments GROUP BY device",
-                logger: PostgresConnector.quiet)
-            for try await row in rows.decode((String, Int64, Int64).self) { summary.append(row) }
-            return summary
+        var logs = try await list(after: positions)
+        let lost = positions.filter { device, position in (logs[device]?.highest ?? 0) < position && position > 0 }
+        if !lost.isEmpty {
+            let whole = try await list(after: positions.mapValues { _ in 0 }, only: Array(lost.keys))
+            for device in lost.keys { logs[device] = whole[device] ?? DeviceLog() }
         }
-        var changed: [String] = []
-        var seen: Set<DeviceID> = []
-        for (device, count, highest) in summary {
-            let id = DeviceID(rawValue: device)
-            seen.insert(id)
-            if let known = index[id], known.count == count, known.highest == highest { continue }
-            index[id] = (count, highest, [])
-            changed.append(device)
-        }
-        index = index.filter { seen.contains($0.key) }
-        guard !changed.isEmpty else { return }
-        let devices = changed
-        let listed = try await call { connection in
-            var listed: [(String, Int64, Int64, Int64)] = []
-            let rows = try await connection.query(
+        index = logs
+    }
+
+    /// The logs of every device (or of `only` these), listed past `positions`.
+    private func list(after positions: [DeviceID: Int64], only: [DeviceID]? = nil) async throws -> [DeviceID: DeviceLog] {
+        let devices = positions.keys.map(\.rawValue)
+        let floors = devices.map { positions[DeviceID(rawValue: $0)] ?? 0 }
+        let restricted = only.map { $0.map(\.rawValue) } ?? []
+        let rows = try await call { connection in
+            var rows: [(String, Int64, Int64?, Int64?, Int64?)] = []
+            let result = try await connection.query(
                 """
-                SELECT device::text, first_position, last_position, octet_length(bytes) FROM journal_hub.segments
-                WHERE device::text = ANY(\(devices)) ORDER BY device, first_position, last_position
+                WITH RECURSIVE devices(device) AS (
+                    (SELECT device FROM journal_hub.segments ORDER BY device LIMIT 1)
+                    UNION ALL
+                    SELECT (SELECT s.device FROM journal_hub.segments s WHERE s.device > d.device ORDER BY s.device LIMIT 1)
+                    FROM devices d WHERE d.device IS NOT NULL
+                ), known(device, position) AS (SELECT * FROM unnest(\(devices)::uuid[], \(floors)::bigint[]))
+                SELECT d.device::text, top.last_position, s.first_position, s.last_position, s.size
+                FROM devices d
+                LEFT JOIN known k ON k.device = d.device
+                CROSS JOIN LATERAL (
+                    SELECT t.last_position FROM journal_hub.segments t WHERE t.device = d.device
+                    ORDER BY t.first_position DESC, t.last_position DESC LIMIT 1
+                ) top
+                LEFT JOIN LATERAL (
+                    SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
+                    WHERE s.device = d.device AND s.first_position > coalesce(k.position, 0)
+                ) s ON true
+                WHERE d.device IS NOT NULL AND (cardinality(\(restricted)::uuid[]) = 0 OR d.device = ANY(\(restricted)::uuid[]))
+                ORDER BY d.device, s.first_position, s.last_position
                 """, logger: PostgresConnector.quiet)
-            for try await row in rows.decode((String, Int64, Int64, Int64).self) { listed.append(row) }
-            return listed
+            for try await row in result.decode((String, Int64, Int64?, Int64?, Int64?).self) { rows.append(row) }
+            return rows
         }
-        for (device, first, last, size) in listed {
-            index[DeviceID(rawValue: device)]?.segments.append(
-                SegmentEntry(name: SegmentName(first: first, last: last), fingerprint: String(size)))
+        var logs: [DeviceID: DeviceLog] = [:]
+        for (device, highest, first, last, size) in rows {
+            let id = DeviceID(rawValue: device)
+            if logs[id] == nil { logs[id] = DeviceLog(listedAfter: positions[id] ?? 0, highest: highest) }
+            // Appended in place: a copy taken out and put back would copy the whole log at each row.
+            if let first, let last, let size {
+                logs[id]?.segments.append(SegmentEntry(name: SegmentName(first: first, last: last), fingerprint: String(size)))
+            }
         }
+        return logs
     }
 
     public func devices() -> [DeviceID] {
@@ -100,7 +126,7 @@ public actor PostgresHub: Hub {
     }
 
     public func log(of device: DeviceID) -> DeviceLog {
-        DeviceLog(segments: index[device]?.segments ?? [])
+        index[device] ?? DeviceLog()
     }
 
     public func read(_ segment: SegmentName, of device: DeviceID) async throws -> [UInt8] {
@@ -119,7 +145,7 @@ public actor PostgresHub: Hub {
                     SELECT first_position, last_position, bytes,
                         sum(octet_length(bytes)) OVER (ORDER BY first_position, last_position) - octet_length(bytes) AS before
                     FROM journal_hub.segments
-                    WHERE device::text = \(device.rawValue) AND first_position >= \(segment.first)
+                    WHERE device = \(device.rawValue)::uuid AND first_position >= \(segment.first)
                         AND octet_length(bytes) <= \(Int64(SegmentName.maximumBytes))
                 ) ahead WHERE before < \(Int64(Self.fetchAheadBytes)) ORDER BY first_position, last_position
                 """, logger: PostgresConnector.quiet)
@@ -149,10 +175,11 @@ public actor PostgresHub: Hub {
             }
         }
         let entry = SegmentEntry(name: segment, fingerprint: String(bytes.count))
-        var known = index[device] ?? (0, 0, [])
+        var known = index[device] ?? DeviceLog()
         known.segments.append(entry)
         known.segments.sort { $0.name < $1.name }
-        index[device] = (known.count + 1, max(known.highest, segment.last), known.segments)
+        index[device] = DeviceLog(
+            segments: known.segments, listedAfter: known.listedAfter, highest: max(known.highest ?? 0, segment.last))
         return entry.fingerprint
     }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make bench, the PostgreSQL hub: a server of the benchmark's own (Debian's postgresql, in a temporary
-# folder, loopback and a Unix socket, TLS on, statements logged with their durations), and four figures:
+# folder, loopback and a Unix socket, TLS on, statements logged with their durations), and five figures:
 # the first sync of 100,000 drinks, a sync with nothing to do (round trips counted in the server's log),
-# the latency from `journal add` on A to the drink on B with both daemons running, and 20 devices
-# publishing 1,000 changes each at once. Called by bench.sh with BIN, RUNS and WORK set; exits non-zero
+# the latency from `journal add` on A to the drink on B with both daemons running, 20 devices
+# publishing 1,000 changes each at once, and a daemon's sync with nothing to do on 1,000,000 rows. Called by bench.sh with BIN, RUNS and WORK set; exits non-zero
 # when a budget is missed.
 set -euo pipefail
 
@@ -145,5 +145,26 @@ wait
 agree=$(for d in $(seq 0 19); do sqlite3 "$work/d$d/data/journal/journal.db" "SELECT count(DISTINCT id) FROM history"; done | sort -u | tr '\n' ' ')
 printf '%-34s %9.0f /s (20,000 changes published by 20 devices at once in %.2f s; every journal then holds: %s) %s\n' \
     "server intake, 20 devices" "$(echo "20000 / $took" | bc -l)" "$took" "$agree" "$(verdict "$(echo "$agree" | tr -d ' ') == 20000")"
+
+# A sync with nothing to do on a hub of 1,000,000 rows: 50 devices of 20,000 rows each (rows no member
+# wrote: the first sync reads them once and passes them over), then what the daemon sends the server
+# for a sync, by the table's index past each device's position.
+psql -qh "$work" -p "$port" -U postgres -d bench -c "INSERT INTO journal_hub.segments (device, first_position, last_position, bytes)
+    SELECT d.id, n, n, '\\x00'::bytea FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, 50)) d, generate_series(1, 20000) AS n" >/dev/null
+psql -qh "$work" -p "$port" -U postgres -d bench -c "ANALYZE journal_hub.segments" >/dev/null
+rows=$(psql -qAth "$work" -p "$port" -U postgres -d bench -c "SELECT count(*) FROM journal_hub.segments")
+at b "$journal" sync >/dev/null
+env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" "$daemon" --interval 1h 2>"$work/b.log" &
+daemons+=($!)
+sleep 3
+lines=$(wc -l <"$work/server.log")
+kill -USR1 "${daemons[0]}"
+sleep 1
+tail -n +"$((lines + 1))" "$work/server.log" >"$work/noop-large.log"
+statements=$(grep -c 'LOG:  execute' "$work/noop-large.log" || true)
+duration=$(grep -o 'duration: [0-9.]* ms' "$work/noop-large.log" | awk '{ s += $2 } END { printf "%.2f", s }')
+printf '%-34s %9s ms (in the server, %s statement(s), a hub of %s rows; budget 2 ms, 1 statement) %s\n' \
+    "daemon sync on 1,000,000 rows" "$duration" "$statements" "$rows" "$(verdict "$duration <= 2 && $statements == 1")"
+kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
 
 exit $((failures > 0 ? 1 : 0))

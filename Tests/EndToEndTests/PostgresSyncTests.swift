@@ -121,6 +121,33 @@ import TestSupport
         }
     }
 
+    /// 1,000,000 rows under a device id no member has (anyone with INSERT on the table can write them)
+    /// made every sync read them all, take 25 s and exit 65. They are read once, said once, and every
+    /// later sync is a no-op that lists nothing of them.
+    @Test func rowsOfADeviceNoMemberHasCostOneSyncNotEvery() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
+            let machine = joined.machines[0]
+            let database = HubKind.databaseAndRole(joined.hub).database
+            let stranger = UUID().uuidString.lowercased()
+            try server.psql(
+                "INSERT INTO journal_hub.segments (device, first_position, last_position, bytes) "
+                    + "SELECT '\(stranger)', n, n, 'junk' FROM generate_series(1, 100000) AS n", database: database)
+            try machine.run("add", "espresso")
+            let first = try machine.run("sync")
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("Passed over a file") && first.stdout.contains("through position 100000"), "\(first.stdout)")
+            let again = try machine.run("sync")
+            #expect(again.status == 0 && again.stdout == "Nothing to sync: this journal and the hub agree.\n", "\(again.stdout)\(again.stderr)")
+            // More rows under that id later: those are read, once.
+            try server.psql(
+                "INSERT INTO journal_hub.segments (device, first_position, last_position, bytes) VALUES ('\(stranger)', 100001, 100001, 'junk')",
+                database: database)
+            #expect(try machine.run("sync").stdout.contains("through position 100001"))
+            #expect(try machine.run("sync").stdout.hasPrefix("Nothing to sync"))
+        }
+    }
+
     /// Anyone with INSERT on the table can put a row under a device's id at the name that device's next
     /// changes were to go under: it is not a copied database, and the device is not told to take a new
     /// id; its changes go up with its next change.

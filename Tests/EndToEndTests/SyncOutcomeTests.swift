@@ -44,7 +44,7 @@ import TestSupport
             // The journal as schema 8 left it: the outcome in words only.
             let downgrade = """
                 ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
-                ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status;
+                ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status; DROP TABLE sync_refused_logs;
                 UPDATE sync_hub SET last_sync_result = 'failed: cannot reach the hub /x: gone. Nothing was lost.';
                 PRAGMA user_version = 8;
                 """

@@ -224,7 +224,8 @@ struct HubGoneWhileReading: Hub {
     var location: String { base.location }
     var canRemoveSegments: Bool { true }
     var kind: HubKind { .folder }
-    func refresh() {}
+    var segmentsNeverChange: Bool { false }
+    func refresh(after positions: [DeviceID: Int64]) {}
     func devices() throws -> [DeviceID] { try base.devices() }
     func log(of device: DeviceID) throws -> DeviceLog { try base.log(of: device) }
     func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {

@@ -21,7 +21,7 @@ import TestSupport
             await #expect(throws: SyncError.segmentExists(name.fileName)) {
                 _ = try await hub.write([1, 2, 3], as: name, of: device)
             }
-            try await hub.refresh()
+            try await hub.refresh(after: [:])
             #expect(try await hub.log(of: device).names == [name])
             #expect(try await hub.read(name, of: device) == first)
             await hub.close()
@@ -37,7 +37,7 @@ import TestSupport
             for device in devices.reversed() {
                 for name in names { _ = try await hub.write(Array("\(device) \(name)".utf8), as: name, of: device) }
             }
-            try await hub.refresh()
+            try await hub.refresh(after: [:])
             #expect(try await hub.devices() == devices.sorted())
             for device in devices {
                 #expect(try await hub.log(of: device).names == names.sorted())
@@ -86,7 +86,15 @@ import TestSupport
             _ = try await a.engine.hub.write(Array(repeating: 0x41, count: 300), as: SegmentName(first: 1, last: 1), of: stranger)
             let report = try await b.sync()
             #expect(report.received == 1)
-            #expect(report.failures.map(\.device) == [stranger])
+            if a.engine.hub.segmentsNeverChange {
+                // A server's row never changes: under an id no member has, it is passed over once, for good.
+                #expect(report.failures.isEmpty && report.setAside.map(\.device) == [stranger], "\(report)")
+                let again = try await b.sync()
+                #expect(again.failures.isEmpty && again.setAside.isEmpty, "\(again)")
+            } else {
+                // A file may still be mended (a sync tool copying it): tried again at every sync.
+                #expect(report.failures.map(\.device) == [stranger])
+            }
             #expect(try await b.state() == a.state())
             await a.engine.close()
             await b.engine.close()

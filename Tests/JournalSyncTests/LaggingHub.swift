@@ -82,7 +82,8 @@ struct LaggingHub: Hub {
     var id: String { hubs.id }
     var location: String { "lagging hub" }
     var canRemoveSegments: Bool { true }
-    func refresh() {}
+    var segmentsNeverChange: Bool { false }
+    func refresh(after positions: [DeviceID: Int64]) {}
 
     func devices() throws -> [DeviceID] { hubs.devices(seenBy: machine) }
 

@@ -121,7 +121,8 @@ final class SlowHub: Hub, @unchecked Sendable {
     var id: String { base.id }
     var location: String { base.location }
     var canRemoveSegments: Bool { true }
-    func refresh() {}
+    var segmentsNeverChange: Bool { false }
+    func refresh(after positions: [DeviceID: Int64]) {}
     func devices() throws -> [DeviceID] { try base.devices() }
     func log(of device: DeviceID) throws -> DeviceLog { try base.log(of: device) }
 

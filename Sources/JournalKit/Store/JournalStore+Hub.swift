@@ -135,6 +135,30 @@ extension JournalStore {
         }
     }
 
+    /// Remembers that `device`'s log on the hub is no member's, through position `through`.
+    public func refuseLog(of device: DeviceID, through: Int64, hubID: String) throws {
+        try write(nil) { _ in
+            try connection.run(
+                """
+                INSERT INTO sync_refused_logs (hub_id, device_id, through) VALUES (?, ?, ?)
+                ON CONFLICT (hub_id, device_id) DO UPDATE SET through = max(through, excluded.through)
+                """,
+                .text(hubID), .text(device.rawValue), .integer(through))
+        }
+    }
+
+    /// How far each device's log was found to be no member's.
+    public func refusedLogs(hubID: String) throws -> [DeviceID: Int64] {
+        var refused: [DeviceID: Int64] = [:]
+        for (device, through) in try connection.query(
+            "SELECT device_id, through FROM sync_refused_logs WHERE hub_id = ?", [.text(hubID)],
+            row: { (DeviceID(rawValue: $0.text(0)), $0.int64(1)) })
+        {
+            refused[device] = through
+        }
+        return refused
+    }
+
     /// How far each remote device's log was applied here.
     public func anchors(hubID: String) throws -> [DeviceID: Int64] {
         var anchors: [DeviceID: Int64] = [:]
