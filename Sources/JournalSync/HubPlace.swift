@@ -16,6 +16,10 @@ public protocol HubPlace: Sendable {
     func make(key: SyncKey, shared: Bool) async throws -> any Hub
     /// Why a key given to join a hub here joins nothing: there is no hub here.
     func nothingToJoin() -> any Error
+    /// What the owner of the hub's storage must run to bring it to what this journal knows, for a
+    /// hub whose owner is not the journal (a server schema handed over to another role); nil when
+    /// the hub is up to date or there is no such owner.
+    func migrationScript() async throws -> String?
 }
 
 /// A folder hub's place.
@@ -28,6 +32,9 @@ public struct FolderPlace: HubPlace {
     public var location: String { FileSystem.absolute(folder) }
 
     public func hubExists() throws -> Bool { try FolderHub.exists(in: folder) }
+
+    /// A folder belongs to whoever writes in it: the journal upgrades it itself.
+    public func migrationScript() -> String? { nil }
 
     public func open(key: SyncKey, expecting hubID: String?) throws -> any Hub {
         try FolderHub.open(folder: folder, key: key, expecting: hubID)

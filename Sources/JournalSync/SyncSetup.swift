@@ -11,13 +11,18 @@ public enum SyncSetup {
     /// the key is missing, or the key does not open the hub. Its hub may hold a connection open: the
     /// caller closes the engine when done.
     public static func engine(for store: JournalStore, places: some HubPlaces = .folders) async throws -> SyncEngine {
-        guard let joined = try await store.hub() else { throw SyncError.notJoined }
+        let (place, hubID) = try await place(of: store, places: places)
         let path = try keyPath()
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
-        guard let kind = HubKind(rawValue: joined.kind) else { throw SyncError.unreachableKind(kind: joined.kind, hub: joined.location) }
-        let place = try places.place(kind, location: joined.location)
-        let hub = try await place.open(key: key, expecting: joined.hubID)
+        let hub = try await place.open(key: key, expecting: hubID)
         return SyncEngine(store: store, hub: hub, key: key)
+    }
+
+    /// The place of the hub `store` joined, and that hub's id; refused when it joined none.
+    public static func place(of store: JournalStore, places: some HubPlaces) async throws -> (place: any HubPlace, hubID: String) {
+        guard let joined = try await store.hub() else { throw SyncError.notJoined }
+        guard let kind = HubKind(rawValue: joined.kind) else { throw SyncError.unreachableKind(kind: joined.kind, hub: joined.location) }
+        return (try places.place(kind, location: joined.location), joined.hubID)
     }
 
     /// Runs `body` with a sync engine for `store`, closing it after, whether `body` returns or throws.

@@ -22,12 +22,14 @@ public enum PostgresHubError: JournalFailure, Equatable {
     case refusedByServer(server: String, message: String)
     /// The hub's schema on the server is of a version this journal does not know.
     case schemaTooNew(server: String, version: Int64, supported: Int64)
+    /// The schema is older than this journal's and belongs to a role the journal's is not.
+    case migrationNeedsOwner(server: String, database: String, version: Int64, latest: Int64, owner: String)
 
     public var kind: FailureKind {
         switch self {
         case .badConnectionString, .passwordInConnectionString, .noHub: return .usage
         case .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer, .certificateRejected,
-            .rootCertificateMissing, .missingRight:
+            .rootCertificateMissing, .missingRight, .migrationNeedsOwner:
             return .setup
         case .madeMeanwhile, .refusedByServer: return .failure
         case .schemaTooNew: return .badData
@@ -76,6 +78,10 @@ public enum PostgresHubError: JournalFailure, Equatable {
         case .schemaTooNew(let server, let version, let supported):
             return "the hub's schema journal_hub on \(server) was written by a newer journal (schema version \(version); this one "
                 + "knows up to \(supported)). Update journal on this machine. Nothing was written."
+        case .migrationNeedsOwner(let server, let database, let version, let latest, let owner):
+            return "the hub's schema journal_hub on \(server) is at version \(version), this journal needs \(latest), and only its owner, "
+                + "the role \(owner), may change it. Nothing was written. `journal sync migrate-sql` prints the SQL for a database "
+                + "administrator to run in \(database); syncing resumes once it has run."
         }
     }
 

@@ -6,12 +6,21 @@ import PostgresNIO
 /// hold) the schema `journal_hub`.
 public struct PostgresPlace: HubPlace {
     let connector: PostgresConnector
+    /// The server schema's migrations: this journal's, but for tests of a migration to come.
+    let migrations: [Migration]
 
     /// The place a connection string names; `ask` asks for a password the files do not have (on a
     /// terminal, at `sync init`).
     public init(connectionString: String, ask: (@Sendable (String) -> String?)? = nil) throws {
-        connector = PostgresConnector(location: try PostgresLocation.parse(connectionString), ask: ask)
+        try self.init(connectionString: connectionString, ask: ask, migrations: embeddedMigrations)
     }
+
+    init(connectionString: String, ask: (@Sendable (String) -> String?)? = nil, migrations: [Migration]) throws {
+        connector = PostgresConnector(location: try PostgresLocation.parse(connectionString), ask: ask)
+        self.migrations = migrations
+    }
+
+    var latestVersion: Int64 { migrations.last?.version ?? 0 }
 
     public var kind: HubKind { .postgres }
     public var location: String { connector.location.uri }
@@ -39,7 +48,7 @@ public struct PostgresPlace: HubPlace {
                     throw SyncError.hubUnavailable(hub: location, reason: "the database \(server.database) holds no hub (no schema journal_hub)")
                 }
                 try await ServerSchema.checkRights(connection, location: server)
-                let version = try await ServerSchema.version(connection, location: server)
+                let version = try await ServerSchema.version(connection, location: server, latest: latestVersion)
                 var row: (String, Int64, String)?
                 for try await found in try await connection.query(
                     "SELECT hub_id, format, key_check FROM journal_hub.hub", logger: PostgresConnector.quiet
@@ -54,8 +63,15 @@ public struct PostgresPlace: HubPlace {
                 }
                 if let hubID, id != hubID { throw SyncError.hubReplaced(hub: location) }
                 guard keyCheck == key.check else { throw SyncError.wrongKey(hub: location) }
-                if version < ServerSchema.latestVersion {
-                    try await ServerSchema.migrate(connection, from: version, location: server)
+                if version < latestVersion {
+                    // Handed over to another role, the schema is changed by its owner only: say so,
+                    // with the way to the SQL, rather than fail on the first statement.
+                    let owner = try await ServerSchema.owner(connection)
+                    guard owner.isUs else {
+                        throw PostgresHubError.migrationNeedsOwner(
+                            server: server.server, database: server.database, version: version, latest: latestVersion, owner: owner.name)
+                    }
+                    try await ServerSchema.migrate(connection, from: version, location: server, migrations: migrations)
                 }
                 return id
             }
@@ -72,7 +88,7 @@ public struct PostgresPlace: HubPlace {
         do {
             try await link.run { connection in
                 try await ServerSchema.checkCanCreate(connection, location: server)
-                try await ServerSchema.migrate(connection, from: 0, location: server) { connection in
+                try await ServerSchema.migrate(connection, from: 0, location: server, migrations: migrations) { connection in
                     try await connection.query(
                         "INSERT INTO journal_hub.hub (hub_id, format, key_check) VALUES (\(id), \(Int64(PostgresHub.format)), \(key.check))",
                         logger: PostgresConnector.quiet)
@@ -82,6 +98,20 @@ public struct PostgresPlace: HubPlace {
         } catch {
             await link.close()
             throw error
+        }
+    }
+
+    public func migrationScript() async throws -> String? {
+        try await withLink { link in
+            try await link.run { connection in
+                guard try await ServerSchema.presence(connection).exists else {
+                    throw SyncError.hubUnavailable(hub: location, reason: "the database \(server.database) holds no hub (no schema journal_hub)")
+                }
+                let version = try await ServerSchema.version(connection, location: server, latest: latestVersion)
+                guard version < latestVersion else { return nil }
+                let owner = try await ServerSchema.owner(connection)
+                return ServerSchema.migrationScript(from: version, migrations: migrations, owner: owner.name, user: server.user)
+            }
         }
     }
 

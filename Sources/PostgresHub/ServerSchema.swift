@@ -21,18 +21,57 @@ enum ServerSchema {
         return (false, false)
     }
 
-    /// The schema's version, refused when newer than this journal knows.
-    static func version(_ connection: PostgresConnection, location: PostgresLocation) async throws -> Int64 {
+    /// The schema's version, refused when newer than `latest`, the last this journal knows.
+    static func version(_ connection: PostgresConnection, location: PostgresLocation, latest: Int64 = latestVersion) async throws -> Int64 {
         var version: Int64 = 0
         for try await value in try await connection.query("SELECT version FROM journal_hub.schema_version", logger: PostgresConnector.quiet)
             .decode(Int64.self)
         {
             version = value
         }
-        guard version <= latestVersion else {
-            throw PostgresHubError.schemaTooNew(server: location.server, version: version, supported: latestVersion)
+        guard version <= latest else {
+            throw PostgresHubError.schemaTooNew(server: location.server, version: version, supported: latest)
         }
         return version
+    }
+
+    /// The role that owns the schema, and whether the connection's role acts as it (is it, or a
+    /// member of it): only the owner can change the schema once a DBA has handed it over.
+    static func owner(_ connection: PostgresConnection) async throws -> (name: String, isUs: Bool) {
+        let rows = try await connection.query(
+            "SELECT pg_get_userbyid(nspowner)::text, pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'journal_hub'",
+            logger: PostgresConnector.quiet)
+        for try await (name, isUs) in rows.decode((String, Bool).self) { return (name, isUs) }
+        return ("", false)
+    }
+
+    /// The statements that take the schema from version `current` to the last of `migrations`, in
+    /// order: what `migrate` runs, and what `migrationScript` gives the owner to run.
+    static func statements(from current: Int64, migrations: [Migration]) -> [String] {
+        migrations.filter { $0.version > current }.flatMap { SQLStatements.split($0.sql) }
+    }
+
+    /// The SQL that the schema's `owner` runs (in psql, as a role that may act as the owner) to bring
+    /// a handed-over schema from `current` to the last of `migrations`, and that gives `user` the
+    /// rights syncing needs afterwards. It refuses to run on a schema at another version, so a script
+    /// printed before another machine migrated does nothing twice.
+    static func migrationScript(from current: Int64, migrations: [Migration], owner: String, user: String) -> String {
+        let latest = migrations.last?.version ?? 0
+        var lines = [
+            "-- journal_hub: schema version \(current) to \(latest). Run it in the hub's database, for example",
+            "-- psql -v ON_ERROR_STOP=1 -d DATABASE -f THIS_FILE, as a role that may act as \(quoted(owner)).",
+            "BEGIN;",
+            "SET LOCAL ROLE \(quoted(owner));",
+            "SELECT pg_advisory_xact_lock(hashtext('journal_hub'));",
+            "DO $journal$ BEGIN IF (SELECT version FROM journal_hub.schema_version) <> \(current) THEN "
+                + "RAISE EXCEPTION 'journal_hub is no longer at schema version \(current): print the script again'; END IF; END $journal$;",
+        ]
+        lines += statements(from: current, migrations: migrations).map { $0 + ";" }
+        lines.append("UPDATE journal_hub.schema_version SET version = \(latest);")
+        lines.append("GRANT USAGE ON SCHEMA journal_hub TO \(quoted(user));")
+        lines += neededRights.map { "GRANT \($0.right) ON journal_hub.\($0.table) TO \(quoted(user));" }
+        lines.append("COMMIT;")
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Runs the migrations past `current` in one transaction. With `current` 0, it makes the schema,
@@ -46,15 +85,13 @@ enum ServerSchema {
         try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
             // One machine migrates at a time; the others then find the work done.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext('journal_hub'))", logger: PostgresConnector.quiet)
-            let now = try await presence(connection).exists ? try await version(connection, location: location) : 0
+            let now = try await presence(connection).exists ? try await version(connection, location: location, latest: latest) : 0
             guard now == current else {
                 if current == 0 { throw PostgresHubError.madeMeanwhile(database: location.database, server: location.server) }
                 return
             }
-            for migration in migrations where migration.version > current {
-                for statement in SQLStatements.split(migration.sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresConnector.quiet)
-                }
+            for statement in statements(from: current, migrations: migrations) {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresConnector.quiet)
             }
             if current == 0 {
                 try await connection.query(
@@ -67,11 +104,14 @@ enum ServerSchema {
         }
     }
 
+    /// The rights on the schema's tables a role needs to sync through the hub, and no more.
+    static let neededRights: [(table: String, right: String)] = [
+        ("schema_version", "SELECT"), ("hub", "SELECT"), ("segments", "SELECT"), ("segments", "INSERT"),
+    ]
+
     /// The rights the role lacks to sync through the hub, as a refusal naming the first one.
     static func checkRights(_ connection: PostgresConnection, location: PostgresLocation) async throws {
-        let needed: [(table: String, right: String)] = [
-            ("schema_version", "SELECT"), ("hub", "SELECT"), ("segments", "SELECT"), ("segments", "INSERT"),
-        ]
+        let needed = neededRights
         let columns = needed.map { "has_table_privilege('journal_hub.\($0.table)', '\($0.right)')" }.joined(separator: ", ")
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT ARRAY[\(columns)]"), logger: PostgresConnector.quiet)
         for try await granted in rows.decode([Bool].self) {

@@ -14,6 +14,7 @@ public enum SyncRequest: Sendable {
     case key(SyncKeyCommand)
     case status(SyncStatus)
     case newDevice(SyncNewDevice)
+    case migrateSQL(SyncMigrateSQL)
 }
 
 /// A subcommand of `journal sync`. A program carries it out through its `request`, never through
@@ -37,7 +38,7 @@ public struct SyncCommand: AsyncParsableCommand {
             machine with the key that `journal sync key` prints there. Everything on the hub is end-to-end
             encrypted.
             """,
-        subcommands: [SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncNewDevice.self],
+        subcommands: [SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncNewDevice.self, SyncMigrateSQL.self],
         defaultSubcommand: SyncNow.self)
 
     public init() {}

@@ -234,6 +234,23 @@ import TestSupport
         }
     }
 
+    /// `journal sync migrate-sql` on a hub at this journal's version prints SQL that runs nothing, for
+    /// either kind of hub; a journal that joined none is told so.
+    @Test func migrateSQLOnAnUpToDateHubRunsNothing() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder + "/server", names: ["a"], on: .postgres)
+            let printed = try joined.machines[0].run("sync", "migrate-sql")
+            #expect(printed.status == 0, "\(printed.stderr)")
+            #expect(printed.stdout.hasPrefix("-- The hub postgresql://") && printed.stdout.hasSuffix("is up to date: there is nothing to run.\n"))
+            let (database, _) = HubKind.databaseAndRole(joined.hub)
+            #expect(try server.psql(printed.stdout, database: database) == "")
+            let onFolder = try JoinedMachines(in: folder + "/folder", names: ["a"], on: .folder)
+            #expect(try onFolder.machines[0].run("sync", "migrate-sql").stdout.contains("is up to date"))
+            let alone = try JournalCLI(home: folder + "/alone").run("sync", "migrate-sql")
+            #expect(alone.status != 0 && alone.stdout.isEmpty && alone.stderr.contains("sync init"), "\(alone.stderr)")
+        }
+    }
+
     /// Two people on one server, each with a database and role of their own: neither reaches the other's rows.
     @Test func anotherHubsRoleCannotReachThisHubsRows() async throws {
         try await withTemporaryDirectory { folder in

@@ -57,4 +57,66 @@ import TestSupport
             #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
         }
     }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+
+    /// The README's hand-over, as a DBA would run it: its SQL block, with this test's names.
+    static func handOverSQL(role: String, database: String, owner: String) throws -> String {
+        let readme = try String(contentsOfFile: repository + "/README.md", encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        guard let block = blocks.first(where: { $0.contains("REASSIGN OWNED") }) else { throw FixtureError("README.md has no hand-over SQL") }
+        // Each name once, through placeholders: the test's names contain the README's.
+        return block.replacingOccurrences(of: "journal_alice", with: "\u{1}").replacingOccurrences(of: "journal_owner", with: "\u{2}")
+            .replacingOccurrences(of: "alice", with: role)
+            .replacingOccurrences(of: "\u{1}", with: database).replacingOccurrences(of: "\u{2}", with: owner)
+    }
+
+    /// Once the README's hand-over has given the schema to another role, the journal's role cannot run
+    /// a migration: a journal that needs one says so and changes nothing; the SQL `journal sync
+    /// migrate-sql` prints, run by the administrator, migrates the schema (a real second version, from
+    /// a test-only folder), gives the role the rights it needs, and then the journal opens the hub.
+    @Test func aHandedOverSchemaIsMigratedByTheSQLItsOwnerRuns() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            let passwords = folder + "/pgpass"
+            FileManager.default.createFile(
+                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
+            let key = SyncKey()
+            try await PostgresPlace(connectionString: uri).make(key: key, shared: false).close()
+            let owner = "owner_" + role
+            try server.psql(try Self.handOverSQL(role: role, database: database, owner: owner), database: database)
+
+            let file = Self.repository + "/Tests/Migrations/postgres/v0002_device_names.sql"
+            let next = Migration(version: 2, name: "v0002_device_names.sql", sql: try String(contentsOfFile: file, encoding: .utf8))
+            let newer = try PostgresPlace(connectionString: uri, migrations: embeddedMigrations + [next])
+            let refusal = await #expect(throws: PostgresHubError.self) { try await newer.open(key: key, expecting: nil).close() }
+            guard case .migrationNeedsOwner(_, _, let version, let latest, let named)? = refusal else {
+                Issue.record("not the refusal of a schema only its owner may migrate: \(String(describing: refusal))")
+                return
+            }
+            #expect(version == 1 && latest == 2 && named == owner)
+            #expect(refusal?.kind == .setup)
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "1")
+
+            let script = try #require(try await newer.migrationScript())
+            let scriptFile = folder + "/v0002.sql"
+            try script.write(toFile: scriptFile, atomically: true, encoding: .utf8)
+            try server.psql(file: scriptFile, database: database)
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
+            #expect(try server.psql("SELECT tableowner FROM pg_tables WHERE tablename = 'device_names'", database: database) == owner)
+            // Printed before, run again after: refused by the version it checks, and nothing changes.
+            #expect(throws: FixtureError.self) { try server.psql(file: scriptFile, database: database) }
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
+
+            let hub = try await newer.open(key: key, expecting: nil)
+            await hub.close()
+            #expect(try await newer.migrationScript() == nil)
+            // The role still owns nothing: the guard of append-only holds after the migration too.
+            #expect(throws: FixtureError.self) {
+                try server.psql("ALTER TABLE journal_hub.segments DISABLE TRIGGER ALL", database: database, role: role)
+            }
+        }
+    }
 }

@@ -105,6 +105,17 @@ public final class PostgresServer: Sendable {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs a file of SQL as psql -f runs it, as the fixture's superuser on `database`, stopping at the
+    /// first error; the output, tuples only.
+    @discardableResult
+    public func psql(file: String, database: String) throws -> String {
+        let result = try ProcessRunner.run(
+            "/usr/bin/psql", ["-h", folder, "-p", String(port), "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-At", "-f", file],
+            environment: ["PGPASSWORD": "fixture-superuser", "PGCONNECT_TIMEOUT": "5"])
+        guard result.status == 0 else { throw FixtureError("psql: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// A new database and a role owning nothing but the right to use it (CONNECT and CREATE, as the
     /// README tells a DBA to grant), with the password "secret-ROLE". Names are unique per call.
     public func makeDatabase(prefix: String = "journal") throws -> (database: String, role: String) {

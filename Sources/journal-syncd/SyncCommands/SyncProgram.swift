@@ -32,6 +32,7 @@ struct SyncProgram: AsyncParsableCommand {
         case .key(let command): try await command.carryOut()
         case .status(let command): try await command.carryOut()
         case .newDevice(let command): try await command.carryOut()
+        case .migrateSQL(let command): try await command.carryOut()
         }
     }
 }

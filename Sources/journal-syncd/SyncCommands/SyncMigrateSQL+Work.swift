@@ -1,0 +1,14 @@
+import CommandLineSupport
+import JournalKit
+import JournalSync
+import SyncCommandLine
+
+extension SyncMigrateSQL {
+    func carryOut() async throws {
+        let (place, _) = try await SyncSetup.place(of: try await global.openStore(), places: .known)
+        // Up to date, it still says so as SQL: piped to psql, it runs nothing.
+        let script = try await place.migrationScript()
+            ?? "-- The hub \(TerminalText.escaped(place.location)) is up to date: there is nothing to run.\n"
+        Output.line(script, terminator: "")
+    }
+}
