@@ -5,9 +5,14 @@ import PostgresNIO
 import Synchronization
 
 extension PostgresHub {
-    /// Listens on the hub's channel over a connection of its own until the task is cancelled (then it
-    /// returns) or the connection is lost (then it throws). `listening` is called once the server
-    /// listens; `rang` for each notification of another device than `ownDevice`, after noting its time.
+    /// Listens on the hub's channel until the task is cancelled (then it returns) or the connection is
+    /// lost (then it throws). `listening` is called once the server listens; `rang` for each
+    /// notification of another device than `ownDevice`, after noting its time.
+    ///
+    /// It listens on the hub's own connection, the one syncs query on: a daemon holds one connection
+    /// to the server, not two, and a server's connection slots are what many devices run out of
+    /// first. PostgreSQL delivers a notification between a session's statements, so syncing delays
+    /// one by a statement at most.
     ///
     /// PostgresNIO's listener can wait forever on a connection that closed under it (as a query does,
     /// see `PostgresLink.run`): so the listening runs in a task of its own, and the connection's end
@@ -16,7 +21,7 @@ extension PostgresHub {
         ownDevice: DeviceID, clock: any JournalClock, listening: @escaping @Sendable () -> Void,
         rang: @escaping @Sendable () -> Void
     ) async throws {
-        let link = try await connector.connect()
+        let link = try await connected()
         let location = connector.location
         let lost = SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
         guard !link.isClosed else { throw lost }
@@ -41,8 +46,9 @@ extension PostgresHub {
         } onCancel: {
             ended.finish(nil)
         }
+        // Cancelling the listener ends its LISTEN (PostgresNIO sends UNLISTEN); the connection stays,
+        // the hub's, for its syncs.
         listener.cancel()
-        await link.close()
         if let failure { throw failure }
     }
 }

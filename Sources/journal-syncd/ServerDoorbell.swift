@@ -26,13 +26,20 @@ struct ServerDoorbell: Sendable {
         var random = SystemRandomNumberGenerator()
         var failures = RepeatedLine()
         var failureSaid = false
+        let everListened = Listened()
         while !Task.isCancelled {
             let listened = Listened()
             let sayListening = failureSaid
             do {
                 try await listen({
+                    let first = !everListened.happened
                     listened.mark()
-                    if sayListening { logger.info("listening to the hub again; syncing what it may have rung for meanwhile") }
+                    everListened.mark()
+                    if sayListening {
+                        logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
+                    } else if first {
+                        logger.info("listening to the hub: another device's change is synced when the server rings")
+                    }
                     events.send(.hub)
                 }, { events.send(.hub) })
                 return

@@ -18,9 +18,14 @@ import TestSupport
         return String(csv.split(separator: "\r\n").last ?? "")
     }
 
-    /// Whether the server has a connection of `database` waiting on LISTEN: the daemon's doorbell.
-    func listening(_ server: PostgresServer, database: String) throws -> Bool {
-        try server.psql("select count(*) from pg_stat_activity where datname = '\(database)' and query ilike 'listen%'") != "0"
+    /// What a daemon has logged so far.
+    func log(_ path: String) throws -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    /// How many connections the server has to `database`.
+    func connections(_ server: PostgresServer, database: String) throws -> Int {
+        Int(try server.psql("select count(*) from pg_stat_activity where datname = '\(database)'")) ?? -1
     }
 
     @Test func aChangeOnOneMachineRingsTheOtherDaemon() async throws {
@@ -28,10 +33,12 @@ import TestSupport
             let joined = try JoinedMachines(in: folder, now: nil, on: .postgres)
             let (a, b) = (joined.machines[0], joined.machines[1])
             // An hour between safety-net syncs: only the doorbell can bring the change in time.
-            let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock")
+            let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
             let database = HubKind.databaseAndRole(joined.hub).database
-            #expect(try await eventually(.seconds(10)) { try listening(PostgresServer.shared, database: database) })
+            #expect(try await eventually(.seconds(30)) { try log(folder + "/b.log").contains("listening to the hub:") })
+            // Listening and syncing share the daemon's one connection: a server's slots go twice as far.
+            #expect(try await eventually(.seconds(30)) { try connections(PostgresServer.shared, database: database) == 1 })
             try a.run("add", "espresso", "--note", "rung through")
             #expect(try a.run("sync").status == 0)
             #expect(try await eventually(.seconds(10)) { try notes(b).contains("rung through") })
