@@ -10,7 +10,7 @@ DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db zip time
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db zip time pgbouncer
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.

@@ -5,10 +5,24 @@ public enum HubChanges: Sendable {
     /// New files in folders: the folders to watch, listed afresh after each sync (a device's folder
     /// appears when it first publishes). A folder hub.
     case files(folders: @Sendable () -> [String])
-    /// A server's notifications: `listen` calls `listening` once the server listens and `rang` at each
-    /// notification of another device, until it is cancelled (it returns) or its connection is lost
-    /// (it throws). A PostgreSQL hub's LISTEN.
-    case notifications(listen: @Sendable (_ listening: @escaping @Sendable () -> Void, _ rang: @escaping @Sendable () -> Void) async throws -> Void)
+    /// A server's notifications: `listen` gives the daemon each `DoorbellSign` until it is cancelled
+    /// (it returns) or its connection is lost (it throws). A PostgreSQL hub's LISTEN.
+    case notifications(listen: @Sendable (_ sign: @escaping @Sendable (DoorbellSign) -> Void) async throws -> Void)
+}
+
+/// What a hub's doorbell tells the daemon.
+public enum DoorbellSign: Sendable, Equatable {
+    /// The server listens: what rang before it did is unknown, so sync.
+    case listening
+    /// Another device published.
+    case rang
+    /// The doorbell's own test ring, rung from another connection as another device would, did not
+    /// come back: notifications do not arrive (a pooler in transaction mode hands the listening
+    /// session's server connection to others), so sync now, as a poll. Said again every
+    /// `pollingEvery` while it lasts.
+    case unheard(pollingEvery: Duration)
+    /// A test ring came back after `unheard`: notifications arrive again, polling ends.
+    case heardAgain
 }
 
 /// What `journal sync status` shows of a hub beyond its location.

@@ -6,8 +6,10 @@ import Synchronization
 
 extension PostgresHub {
     /// Listens on the hub's channel until the task is cancelled (then it returns) or the connection is
-    /// lost (then it throws). `listening` is called once the server listens; `rang` for each
-    /// notification of another device than `ownDevice`, after noting its time.
+    /// lost (then it throws), giving `sign` `.listening` once the server listens and `.rang` for each
+    /// notification of another device than `ownDevice` (after noting its time). Once listening, it
+    /// rings itself from another connection (`DoorbellTest`) and gives `.unheard` while that ring does
+    /// not come back.
     ///
     /// It listens on the hub's own connection, the one syncs query on: a daemon holds one connection
     /// to the server, not two, and a server's connection slots are what many devices run out of
@@ -18,21 +20,26 @@ extension PostgresHub {
     /// see `PostgresLink.run`): so the listening runs in a task of its own, and the connection's end
     /// ends this call whether or not that task ever returns.
     public nonisolated func listen(
-        ownDevice: DeviceID, clock: any JournalClock, listening: @escaping @Sendable () -> Void,
-        rang: @escaping @Sendable () -> Void
+        ownDevice: DeviceID, clock: any JournalClock, sign: @escaping @Sendable (DoorbellSign) -> Void
     ) async throws {
         let link = try await connected()
         let location = connector.location
         let lost = SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
         guard !link.isClosed else { throw lost }
         let ended = ListenEnd()
+        let test = DoorbellTest(eventLoop: link.channel.eventLoop)
         let listener = Task {
             do {
                 try await link.connection.listen(on: ServerSchema.channel) { notifications in
-                    listening()
-                    for try await notification in notifications where notification.payload != ownDevice.rawValue {
+                    sign(.listening)
+                    let tester = Task { await self.test(test, sign: sign) }
+                    defer { tester.cancel() }
+                    for try await notification in notifications {
+                        let payload = notification.payload
+                        // This device's own changes, and any device's test rings, are no news.
+                        guard !test.heard(payload), payload != ownDevice.rawValue, !DoorbellTest.isTest(payload) else { continue }
                         await self.rang(at: clock.now())
-                        rang()
+                        sign(.rang)
                     }
                 }
                 ended.finish(nil)
@@ -50,6 +57,52 @@ extension PostgresHub {
         // the hub's, for its syncs.
         listener.cancel()
         if let failure { throw failure }
+    }
+
+    /// Rings the doorbell as another device would, until the ring comes back: at once, then (while it
+    /// does not) every `DoorbellTest.pollInterval`, each time giving `.unheard` so the daemon syncs.
+    private nonisolated func test(_ test: DoorbellTest, sign: @escaping @Sendable (DoorbellSign) -> Void) async {
+        var unheard = false
+        while !Task.isCancelled {
+            let token = test.next()
+            await ringFromAnotherConnection(token)
+            if await test.cameBack(token, within: DoorbellTest.wait) {
+                if unheard { sign(.heardAgain) }
+                return
+            }
+            guard !Task.isCancelled else { return }
+            unheard = true
+            sign(.unheard(pollingEvery: DoorbellTest.pollInterval))
+            await test.pause(DoorbellTest.pollInterval - DoorbellTest.wait)
+        }
+    }
+
+    /// One NOTIFY of `payload` on a connection of its own, closed after; a failure is a ring that does
+    /// not come back.
+    nonisolated func ringFromAnotherConnection(_ payload: String) async {
+        guard let other = try? await connector.connect() else { return }
+        _ = try? await other.run { connection in
+            try await connection.query("SELECT pg_notify('journal_hub', \(payload))", logger: PostgresConnector.quiet)
+        }
+        await other.close()
+    }
+
+    /// Whether notifications reach this hub's connection: a test ring from another connection, waited
+    /// for at most `DoorbellTest.wait`. For `sync status`.
+    func notificationsArrive() async -> Bool {
+        guard let link = try? await connected() else { return true }
+        let test = DoorbellTest(eventLoop: link.channel.eventLoop)
+        let token = test.next()
+        let listener = Task {
+            try await link.connection.listen(on: ServerSchema.channel) { notifications in
+                test.listening()
+                for try await notification in notifications where test.heard(notification.payload) { return }
+            }
+        }
+        defer { listener.cancel() }
+        guard await test.listens(within: DoorbellTest.wait) else { return true }
+        await ringFromAnotherConnection(token)
+        return await test.cameBack(token, within: DoorbellTest.wait)
     }
 }
 

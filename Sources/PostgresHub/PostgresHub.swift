@@ -1,5 +1,6 @@
 import JournalKit
 import JournalSync
+import NIOSSL
 import PostgresNIO
 
 /// A hub on a PostgreSQL server: each device's log is its rows in `journal_hub.segments`, which the
@@ -199,12 +200,20 @@ public actor PostgresHub: Hub {
     /// The server's notifications after another device's segment commits (LISTEN, on a connection of
     /// its own).
     public nonisolated func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
-        .notifications { [self] listening, rang in
-            try await listen(ownDevice: ownDevice, clock: clock, listening: listening, rang: rang)
+        .notifications { [self] sign in
+            try await listen(ownDevice: ownDevice, clock: clock, sign: sign)
         }
     }
 
-    public func describe() async -> HubDescription { HubDescription(facts: await facts(), rings: true) }
+    public func describe() async -> HubDescription {
+        let facts = await facts()
+        let warnings = await notificationsArrive() ? [] : [
+            "notifications do not arrive: a pooler in transaction mode between this machine and the server? journal-syncd "
+                + "syncs every \(DoorbellTest.pollInterval.components.seconds) s instead of at once. Connect to the server directly, "
+                + "or through a pooler in session mode.",
+        ]
+        return HubDescription(facts: facts, warnings: warnings, rings: true)
+    }
 
     /// Drops the schema made a moment ago, when no segment is in it yet.
     public func unmake() async {
@@ -228,17 +237,20 @@ public actor PostgresHub: Hub {
     private func facts() async -> [HubFact] {
         let location = connector.location
         var facts = [HubFact(label: "Server", key: "server", value: location.server)]
-        guard let (version, tls) = try? await call({ connection in
-            var result: (String, String)?
-            let rows = try await connection.query(
-                """
-                SELECT current_setting('server_version'),
-                    coalesce((SELECT CASE WHEN ssl THEN version || ', ' || cipher END FROM pg_stat_ssl WHERE pid = pg_backend_pid()), '')
-                """, logger: PostgresConnector.quiet)
-            for try await row in rows.decode((String, String).self) { result = row }
-            return result ?? ("?", "")
+        guard let version = try? await call({ connection in
+            var version = "?"
+            for try await value in try await connection.query("SELECT current_setting('server_version')", logger: PostgresConnector.quiet)
+                .decode(String.self)
+            {
+                version = value
+            }
+            return version
         }) else { return facts }
         facts[0] = HubFact(label: "Server", key: "server", value: "\(location.server), PostgreSQL \(version)")
+        // This connection's own TLS, from its channel: the server's pg_stat_ssl would describe a
+        // pooler's link to the server, not this machine's to the pooler.
+        var tls: TLSVersion?
+        if let channel = link?.channel { tls = (try? await channel.nioSSL_tlsVersion().get()) ?? nil }
         let checked = switch PostgresTLS.effectiveMode(location) {
         case .verifyFull: "certificate and host name verified"
         case .verifyCA: "certificate verified, host name not"
@@ -246,9 +258,19 @@ public actor PostgresHub: Hub {
         }
         facts.append(HubFact(
             label: "TLS", key: "tls",
-            value: tls.isEmpty ? (location.isSocket ? "not used (Unix socket, on this machine)" : "not used: the connection is not encrypted")
-                : "\(tls) (\(checked))"))
+            value: tls.map { "\(Self.name(of: $0)) (\(checked))" }
+                ?? (location.isSocket ? "not used (Unix socket, on this machine)" : "not used: the connection is not encrypted")))
         return facts
+    }
+
+    /// A TLS version as OpenSSL and PostgreSQL name it.
+    private static func name(of version: TLSVersion) -> String {
+        switch version {
+        case .tlsv1: "TLSv1"
+        case .tlsv11: "TLSv1.1"
+        case .tlsv12: "TLSv1.2"
+        case .tlsv13: "TLSv1.3"
+        }
     }
 
     public func lastNotification() -> Timestamp? { lastRing }

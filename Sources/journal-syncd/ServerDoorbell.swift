@@ -9,7 +9,7 @@ import Synchronization
 /// server restart never ends the daemon.
 struct ServerDoorbell: Sendable {
     /// Listens until cancelled (returns) or the connection is lost (throws): `HubChanges.notifications`.
-    typealias Listen = @Sendable (_ listening: @escaping @Sendable () -> Void, _ rang: @escaping @Sendable () -> Void) async throws -> Void
+    typealias Listen = @Sendable (_ sign: @escaping @Sendable (DoorbellSign) -> Void) async throws -> Void
 
     let listen: Listen
     let logger: Logger
@@ -18,6 +18,9 @@ struct ServerDoorbell: Sendable {
     /// out of reach (down, restarting, a network gone) is tried every second or two, so that its
     /// return is noticed at once; one that refuses (a password, a right) less and less often.
     static let longestWait: Duration = .seconds(60)
+
+    /// What a doorbell whose test ring does not come back means, for the log.
+    static let unheard = "notifications do not arrive (a pooler in transaction mode between this machine and the server?):"
     static let longestWaitForAServerOutOfReach: Duration = .seconds(2)
 
     func feed(_ events: ChangeEvents) async {
@@ -26,22 +29,35 @@ struct ServerDoorbell: Sendable {
         var random = SystemRandomNumberGenerator()
         var failures = RepeatedLine()
         var failureSaid = false
-        let everListened = Listened()
+        let everListened = Flag()
+        let unheardSaid = Flag()
         while !Task.isCancelled {
-            let listened = Listened()
+            let listened = Flag()
             let sayListening = failureSaid
             do {
-                try await listen({
-                    let first = !everListened.happened
-                    listened.mark()
-                    everListened.mark()
-                    if sayListening {
-                        logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
-                    } else if first {
-                        logger.info("listening to the hub: another device's change is synced when the server rings")
+                try await listen { sign in
+                    switch sign {
+                    case .listening:
+                        let first = everListened.mark()
+                        listened.mark()
+                        if sayListening {
+                            logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
+                        } else if first {
+                            logger.info("listening to the hub: another device's change is synced when the server rings")
+                        }
+                    case .rang:
+                        break
+                    case .unheard(let interval):
+                        // Said when it starts, not at every poll.
+                        if unheardSaid.mark() {
+                            logger.warning("\(Self.unheard) syncing every \(interval.spoken) until they do")
+                        }
+                    case .heardAgain:
+                        unheardSaid.clear()
+                        logger.info("notifications arrive again: syncing when the server rings")
                     }
                     events.send(.hub)
-                }, { events.send(.hub) })
+                }
                 return
             } catch {
                 guard !Task.isCancelled else { return }
@@ -62,11 +78,13 @@ struct ServerDoorbell: Sendable {
         }
     }
 
-    /// Whether a connection got as far as listening: a connection that listened for a while and then
-    /// dropped starts the backoff afresh.
-    private final class Listened: Sendable {
+    /// A flag set from the doorbell's callbacks: whether a connection got as far as listening (one
+    /// that listened for a while and then dropped starts the backoff afresh), whether a silence was said.
+    private final class Flag: Sendable {
         private let flag = Mutex(false)
-        func mark() { flag.withLock { $0 = true } }
+        /// Sets the flag; true when it was not set.
+        @discardableResult func mark() -> Bool { flag.withLock { was in defer { was = true }; return !was } }
+        func clear() { flag.withLock { $0 = false } }
         var happened: Bool { flag.withLock { $0 } }
     }
 }
