@@ -13,6 +13,9 @@ public enum PostgresHubError: JournalFailure, Equatable {
     case tlsNotOffered(server: String)
     case tlsRequiredByServer(server: String, reason: String)
     case certificateRejected(server: String, reason: String)
+    /// `verify-full`: the certificate is signed by an authority trusted here but names other hosts;
+    /// `names` says which ("DNS:db.example.org, IP:10.0.0.5").
+    case certificateNotForHost(server: String, host: String, names: String)
     case rootCertificateMissing(path: String)
     /// The role lacks a right it needs: "CREATE on database journal".
     case missingRight(user: String, right: String, grant: String)
@@ -27,7 +30,7 @@ public enum PostgresHubError: JournalFailure, Equatable {
         switch self {
         case .badConnectionString, .passwordInConnectionString, .noHub: return .usage
         case .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer, .certificateRejected,
-            .rootCertificateMissing, .missingRight:
+            .certificateNotForHost, .rootCertificateMissing, .missingRight:
             return .setup
         case .madeMeanwhile, .refusedByServer: return .failure
         case .schemaTooNew: return .badData
@@ -60,6 +63,10 @@ public enum PostgresHubError: JournalFailure, Equatable {
         case .certificateRejected(let server, let reason):
             return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name "
                 + "and sslrootcert in the connection string."
+        case .certificateNotForHost(let server, let host, let names):
+            return "the certificate of \(server) is not for \(host): it names \(names). sslmode=verify-full takes a "
+                + "host name only from the certificate's DNS names, an IP address only from its IP addresses. Nothing was "
+                + "sent. Connect by a name the certificate has, or have its certificate made for \(host)."
         case .rootCertificateMissing(let path):
             return "the certificate to trust, \(path), is missing: verifying the server needs it (sslrootcert=FILE, "
                 + "or sslrootcert=system for the system's)."
