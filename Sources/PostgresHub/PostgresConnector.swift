@@ -78,7 +78,9 @@ final class PostgresConnector: Sendable {
         do {
             let secured = try await TLSRequest.begin(
                 on: channel, context: tls, serverName: PostgresTLS.serverName(location), verifyHost: mode == .verifyFull ? location.host : nil)
-            if !secured, mode != .prefer, mode != .allow { throw PostgresHubError.tlsNotOffered(server: location.server) }
+            if !secured, mode != .prefer, mode != .allow {
+                throw PostgresHubError.tlsNotOffered(server: location.server, why: PostgresTLS.whyRequired(location))
+            }
         } catch {
             deadline.cancel()
             channel.close(promise: nil)

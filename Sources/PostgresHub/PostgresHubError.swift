@@ -10,8 +10,10 @@ public enum PostgresHubError: JournalFailure, Equatable {
     /// The server refused the password; `source` is where it came from.
     case wrongPassword(user: String, server: String, source: String)
     case noSuchDatabase(database: String, server: String)
-    case tlsNotOffered(server: String)
-    case tlsRequiredByServer(server: String, reason: String)
+    /// `why` says what asked for TLS: the journal's rule, or `sslmode` where it was set.
+    case tlsNotOffered(server: String, why: String)
+    /// `setting` is `sslmode=disable` where it was set (`PostgresLocation.sslModeSetting`).
+    case tlsRequiredByServer(server: String, reason: String, setting: String)
     case certificateRejected(server: String, reason: String)
     /// `verify-full`: the certificate is signed by an authority trusted here but names other hosts;
     /// `names` says which ("DNS:db.example.org, IP:10.0.0.5").
@@ -53,13 +55,12 @@ public enum PostgresHubError: JournalFailure, Equatable {
         case .noSuchDatabase(let database, let server):
             return "the server \(server) has no database \"\(database)\". Make it (createdb \(database)), or name "
                 + "another in the connection string."
-        case .tlsNotOffered(let server):
-            return "the server \(server) does not offer TLS, and this connection requires it (a server that is not "
-                + "this machine is reached over TLS unless the connection string says sslmode=disable). Turn on "
+        case .tlsNotOffered(let server, let why):
+            return "the server \(server) does not offer TLS, and this connection requires it (\(why)). Turn on "
                 + "ssl in the server's postgresql.conf. Nothing was sent."
-        case .tlsRequiredByServer(let server, let reason):
-            return "the server \(server) accepts only TLS connections (\(reason)); remove sslmode=disable from the "
-                + "connection string."
+        case .tlsRequiredByServer(let server, let reason, let setting):
+            return "the server \(server) accepts only TLS connections (\(reason)), and \(setting) turns TLS off: "
+                + "take it away."
         case .certificateRejected(let server, let reason):
             return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name "
                 + "and sslrootcert in the connection string."

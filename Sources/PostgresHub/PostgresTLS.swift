@@ -43,6 +43,16 @@ enum PostgresTLS {
         return mode
     }
 
+    /// What made TLS required, for a server that does not offer it: the journal's rule, or sslmode.
+    static func whyRequired(_ location: PostgresLocation) -> String {
+        switch location.sslMode {
+        case .prefer, .allow:
+            return "a server that is not this machine is reached over TLS unless sslmode says disable"
+        case .disable, .require, .verifyCA, .verifyFull:
+            return location.sslModeSetting + " asks for it"
+        }
+    }
+
     /// The certificate to trust: the connection string's, else libpq's `~/.postgresql/root.crt`.
     static func rootCertificate(_ location: PostgresLocation) -> String? {
         location.sslRootCert ?? defaultRootCertificate.flatMap { FileSystem.exists($0) ? $0 : nil }

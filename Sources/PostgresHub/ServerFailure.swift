@@ -48,7 +48,7 @@ enum ServerFailure {
             return PostgresHubError.noSuchDatabase(database: location.database, server: server)
         case .server where state == "28000" && !location.isSocket && PostgresTLS.effectiveMode(location) == .disable:
             // Refused without TLS: pg_hba.conf accepts this role only over TLS (hostssl lines).
-            return PostgresHubError.tlsRequiredByServer(server: server, reason: serverMessage(error))
+            return PostgresHubError.tlsRequiredByServer(server: server, reason: serverMessage(error), setting: location.sslModeSetting)
         case .server where state.hasPrefix("28"):
             return PostgresHubError.refusedByServer(server: server, message: serverMessage(error))
         case .connectionError:

@@ -34,6 +34,26 @@ import Testing
         #expect(try parse("postgresql://al%40ice@h/d%20b").user == "al@ice")
     }
 
+    /// libpq separates a key/value list's pairs by any whitespace, not just spaces.
+    @Test func pairsAreSeparatedByAnyWhitespace() throws {
+        let location = try parse("host=db.example.org\tdbname=journal\r\nuser = alice\n\u{0B}sslmode=\u{0C}verify-full\t")
+        #expect(location == (try parse("host=db.example.org dbname=journal user=alice sslmode=verify-full")))
+    }
+
+    /// An empty port in the authority is no port (libpq): a port parameter gives it.
+    @Test func anEmptyPortLeavesThePortToTheParameter() throws {
+        let location = try parse("postgresql://localhost:/journal?port=5433")
+        #expect(location.host == "localhost" && location.port == 5433 && location.database == "journal")
+        #expect(try parse("postgresql://localhost:/journal").port == 5432)
+    }
+
+    /// Advice about sslmode names where it was set.
+    @Test func sslmodeIsSaidWhereItWasSet() throws {
+        #expect(try parse("host=h sslmode=disable").sslModeSetting == "sslmode=disable in the connection string")
+        #expect(try parse("host=h", ["PGSSLMODE": "disable"]).sslModeSetting == "PGSSLMODE=disable in the environment")
+        #expect(try parse("host=h sslmode=require", ["PGSSLMODE": "disable"]).sslModeSetting == "sslmode=require in the connection string")
+    }
+
     @Test func theRecordedURINamesEverythingAndReadsBackTheSame() throws {
         for text in ["postgresql://alice@db.example.org/journal?sslmode=verify-full&sslrootcert=/etc/ssl/ca.pem",
                      "host=/var/run/postgresql dbname=j user=al@ice connect_timeout=3 passfile=/home/a/.pgpass",
@@ -49,7 +69,13 @@ import Testing
         ("host=h password=pw", "password"),
         ("postgresql://h/db?sslmode=sometimes", "sslmode \"sometimes\""),
         ("postgresql://h:99999/db", "port \"99999\""),
-        ("postgresql://h1,h2/db", "several hosts"),
+        ("postgresql://h1,h2/db", "several servers (h1:5432, h2:5432); multiple hosts are not supported"),
+        ("postgresql://h1:5432,h2:5433/db", "several servers (h1:5432, h2:5433)"),
+        ("postgresql://[::1]:5432,h2/db", "several servers ([::1]:5432, h2)"),
+        ("host=h1,h2 port=5432", "several servers (h1:5432, h2:5432)"),
+        ("host=h port=5432,5433", "several servers (h:5432, h:5433)"),
+        ("dbname='a\tb'", "the value of dbname holds a control character"),
+        ("postgresql://h/d%09b", "the value of dbname holds a control character"),
         ("postgresql://h/db?target_session_attrs=any", "does not use \"target_session_attrs\""),
         ("host=h dbname", "lacks \"= value\""),
         ("dbname='unclosed", "closing quote"),
