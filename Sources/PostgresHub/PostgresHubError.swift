@@ -5,6 +5,8 @@ import JournalKit
 public enum PostgresHubError: JournalFailure, Equatable {
     case badConnectionString(String)
     case passwordInConnectionString
+    /// `channel_binding=require`: the driver signs in with SCRAM-SHA-256, never SCRAM-SHA-256-PLUS.
+    case channelBindingUnsupported
     /// The server wants a password and none was found (and none could be asked for).
     case passwordRequired(user: String, server: String, looked: [String])
     /// The server refused the password; `source` is where it came from.
@@ -19,6 +21,8 @@ public enum PostgresHubError: JournalFailure, Equatable {
     /// `names` says which ("DNS:db.example.org, IP:10.0.0.5").
     case certificateNotForHost(server: String, host: String, names: String)
     case rootCertificateMissing(path: String)
+    /// The client certificate (`sslcert`, `sslkey`) cannot be used: missing, not PEM, encrypted.
+    case clientCertificateUnusable(path: String, reason: String)
     /// The role lacks a right it needs: "CREATE on database journal".
     case missingRight(user: String, right: String, grant: String)
     case noHub(database: String, server: String)
@@ -31,8 +35,8 @@ public enum PostgresHubError: JournalFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .badConnectionString, .passwordInConnectionString, .noHub: return .usage
-        case .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer, .certificateRejected,
-            .certificateNotForHost, .rootCertificateMissing, .missingRight:
+        case .channelBindingUnsupported, .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer,
+            .certificateRejected, .certificateNotForHost, .rootCertificateMissing, .clientCertificateUnusable, .missingRight:
             return .setup
         case .madeMeanwhile, .refusedByServer: return .failure
         case .schemaTooNew: return .badData
@@ -55,6 +59,10 @@ public enum PostgresHubError: JournalFailure, Equatable {
         case .noSuchDatabase(let database, let server):
             return "the server \(server) has no database \"\(database)\". Make it (createdb \(database)), or name "
                 + "another in the connection string."
+        case .channelBindingUnsupported:
+            return "channel_binding=require cannot be met: journal signs in with SCRAM-SHA-256, without channel binding "
+                + "(SCRAM-SHA-256-PLUS). Use channel_binding=prefer, or leave it out; with sslmode=verify-full the "
+                + "certificate check already ties the connection to the server."
         case .tlsNotOffered(let server, let why):
             return "the server \(server) does not offer TLS, and this connection requires it (\(why)). Turn on "
                 + "ssl in the server's postgresql.conf. Nothing was sent."
@@ -71,6 +79,9 @@ public enum PostgresHubError: JournalFailure, Equatable {
         case .rootCertificateMissing(let path):
             return "the certificate to trust, \(path), is missing: verifying the server needs it (sslrootcert=FILE, "
                 + "or sslrootcert=system for the system's)."
+        case .clientCertificateUnusable(let path, let reason):
+            return "the client certificate \(path) cannot be used: \(reason). Name a PEM certificate and its "
+                + "unencrypted key with sslcert=FILE and sslkey=FILE, or leave both out."
         case .missingRight(let user, let right, let grant):
             return "the role \(user) lacks \(right), which the hub needs. A database administrator can grant it: \(grant)"
         case .noHub(let database, let server):

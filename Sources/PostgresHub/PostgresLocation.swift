@@ -25,6 +25,11 @@ public struct PostgresLocation: Sendable, Equatable {
     public var connectTimeout: Int
     /// A password file to read instead of `PGPASSFILE` or `~/.pgpass`.
     public var passFile: String?
+    /// The client certificate and its key (PEM), for a server that asks for one (pg_hba.conf's
+    /// `cert`); nil for libpq's `~/.postgresql/postgresql.crt` and `.key`, where there are
+    /// (`ClientCertificate`).
+    public var sslCert: String?
+    public var sslKey: String?
 
     /// libpq's `sslmode`, from not using TLS to checking the server's certificate and name.
     public enum SSLMode: String, Sendable, CaseIterable {
@@ -36,7 +41,8 @@ public struct PostgresLocation: Sendable, Equatable {
     /// The keys of a connection string this journal uses. Others (libpq has dozens) are refused by
     /// name rather than ignored: a setting that seems to apply but does not is worse than an error.
     static let keys: Set<String> = [
-        "host", "port", "dbname", "user", "sslmode", "sslrootcert", "application_name", "connect_timeout", "passfile",
+        "host", "port", "dbname", "user", "sslmode", "sslrootcert", "sslcert", "sslkey", "channel_binding", "application_name",
+        "connect_timeout", "passfile",
     ]
 
     /// Where Debian's libpq looks for a server's socket when no host is given.
@@ -72,8 +78,9 @@ public struct PostgresLocation: Sendable, Equatable {
     }
 
     /// Reads a connection string. `environment` gives libpq's variables (`PGHOST`, `PGPORT`,
-    /// `PGDATABASE`, `PGUSER`, `PGSSLMODE`, `PGSSLROOTCERT`, `PGAPPNAME`, `PGCONNECT_TIMEOUT`,
-    /// `PGPASSFILE`) for what the string leaves out; `osUser` is the default role.
+    /// `PGDATABASE`, `PGUSER`, `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY`,
+    /// `PGCHANNELBINDING`, `PGAPPNAME`, `PGCONNECT_TIMEOUT`, `PGPASSFILE`) for what the string leaves
+    /// out; `osUser` is the default role.
     public static func parse(
         _ text: String, environment: (String) -> String? = JournalPaths.environment, osUser: String = PostgresLocation.osUser()
     ) throws(PostgresHubError) -> PostgresLocation {
@@ -108,6 +115,13 @@ public struct PostgresLocation: Sendable, Equatable {
             throw .badConnectionString(
                 "sslmode \"\(modeText)\" is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        let bindingText = setting("channel_binding", "PGCHANNELBINDING") ?? "prefer"
+        switch bindingText {
+        case "disable", "prefer": break
+        // PostgresNIO signs in with SCRAM-SHA-256 only, never its channel-bound -PLUS.
+        case "require": throw .channelBindingUnsupported
+        default: throw .badConnectionString("channel_binding \"\(bindingText)\" is not one of disable, prefer, require")
+        }
         let timeoutText = setting("connect_timeout", "PGCONNECT_TIMEOUT") ?? "10"
         guard let timeout = Int(timeoutText), (1...3600).contains(timeout) else {
             throw .badConnectionString("connect_timeout \"\(timeoutText)\" is not a number of seconds from 1 to 3600")
@@ -116,7 +130,8 @@ public struct PostgresLocation: Sendable, Equatable {
             host: host, port: port, database: setting("dbname", "PGDATABASE") ?? user, user: user, sslMode: sslMode,
             sslModeFromEnvironment: (given["sslmode"] ?? "").isEmpty && !(environment("PGSSLMODE") ?? "").isEmpty,
             sslRootCert: setting("sslrootcert", "PGSSLROOTCERT"), applicationName: setting("application_name", "PGAPPNAME") ?? "journal",
-            connectTimeout: timeout, passFile: setting("passfile", "PGPASSFILE"))
+            connectTimeout: timeout, passFile: setting("passfile", "PGPASSFILE"), sslCert: setting("sslcert", "PGSSLCERT"),
+            sslKey: setting("sslkey", "PGSSLKEY"))
         guard location.database.utf8.count <= 63, location.user.utf8.count <= 63 else {
             throw .badConnectionString("a database or role name is at most 63 bytes")
         }
@@ -151,6 +166,8 @@ public struct PostgresLocation: Sendable, Equatable {
         }
         query.append(("sslmode", sslMode.rawValue))
         if let sslRootCert { query.append(("sslrootcert", sslRootCert)) }
+        if let sslCert { query.append(("sslcert", sslCert)) }
+        if let sslKey { query.append(("sslkey", sslKey)) }
         if applicationName != "journal" { query.append(("application_name", applicationName)) }
         if connectTimeout != 10 { query.append(("connect_timeout", String(connectTimeout))) }
         if let passFile { query.append(("passfile", passFile)) }

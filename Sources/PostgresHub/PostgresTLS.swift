@@ -25,6 +25,7 @@ enum PostgresTLS {
             // IP address entry for the address connected to, whatever host the connection string names.
             tls.certificateVerification = .noHostnameVerification
         }
+        try ClientCertificate.add(to: &tls, for: location)
         return try NIOSSLContext(configuration: tls)
     }
 

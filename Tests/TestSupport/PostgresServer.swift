@@ -45,6 +45,8 @@ public final class PostgresServer: Sendable {
             ssl = \(tls ? "on" : "off")
             ssl_cert_file = '\(folder)/server.crt'
             ssl_key_file = '\(folder)/server.key'
+            # Client certificates signed by the test authority are trusted, for pg_hba.conf's `cert`.
+            ssl_ca_file = '\(folder)/ca.crt'
             fsync = off
             max_connections = 200
             log_min_messages = warning
