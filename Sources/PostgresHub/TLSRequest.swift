@@ -56,10 +56,10 @@ enum TLSRequest {
                     return fail(error, context: context)
                 }
                 self.tls = nil
-                context.pipeline.removeHandler(context: context, promise: nil)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             case UInt8(ascii: "N"):
                 guard buffer.readableBytes == 0 else { return fail(TLSRequestError.unexpectedAnswer, context: context) }
-                context.pipeline.removeHandler(context: context, promise: nil)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 answer.succeed(false)
             default:
                 fail(TLSRequestError.unexpectedAnswer, context: context)
@@ -92,7 +92,7 @@ enum TLSRequest {
             guard case TLSUserEvent.handshakeCompleted = event else { return context.fireUserInboundEventTriggered(event) }
             answer?.succeed(true)
             answer = nil
-            context.pipeline.removeHandler(context: context, promise: nil)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
