@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestSupport
 
 @testable import PostgresHub
 
@@ -57,5 +59,30 @@ import Testing
         six[15] = 1
         #expect(CertificateNames(dnsNames: ["db"], ipAddresses: [loopback, six], commonName: "x").description == "DNS:db, IP:127.0.0.1, IP:0:0:0:0:0:0:0:1, CN=x")
         #expect(CertificateNames().description == "no name")
+    }
+
+    /// The names are read from a certificate openssl made: every kind of alternative name, and the
+    /// first of two common names.
+    @Test func theNamesAreReadFromTheCertificate() async throws {
+        try await withTemporaryDirectory { folder in
+            let made = try ProcessRunner.run("/bin/sh", ["-c", """
+                cd '\(folder)' &&
+                openssl req -x509 -newkey rsa:2048 -nodes -days 1 -keyout key.pem -out cert.pem -subj '/O=x/CN=first/CN=second' \
+                    -addext 'subjectAltName=email:a@example.org,DNS:*.example.org,IP:10.1.2.3,URI:https://example.org,IP:::1,DNS:db' &&
+                openssl x509 -in cert.pem -outform DER -out cert.der
+                """], environment: [:])
+            #expect(made.status == 0, "\(made.stderr)")
+            let names = try CertificateNames(der: Array(Data(contentsOf: URL(fileURLWithPath: folder + "/cert.der"))))
+            var six = [UInt8](repeating: 0, count: 16)
+            six[15] = 1
+            #expect(names == CertificateNames(dnsNames: ["*.example.org", "db"], ipAddresses: [[10, 1, 2, 3], six], commonName: "first"))
+            #expect(ServerName.matches(host: "x.example.org", names) && ServerName.matches(host: "::1", names))
+            #expect(!ServerName.matches(host: "first", names))
+        }
+    }
+
+    @Test func whatIsNotACertificateIsRefused() {
+        #expect(throws: (any Error).self) { _ = try CertificateNames(der: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(throws: (any Error).self) { _ = try CertificateNames(der: Array("not DER".utf8)) }
     }
 }
