@@ -31,31 +31,48 @@ enum ConnectionString {
             if !userInfo.isEmpty { try set("user", try decoded(userInfo), in: &settings) }
             hostPart = authority[authority.index(after: at)...]
         }
-        if hostPart.hasPrefix("[") {
-            guard let close = hostPart.firstIndex(of: "]") else { throw .badConnectionString("an IPv6 address lacks its \"]\"") }
-            try set("host", String(hostPart[hostPart.index(after: hostPart.startIndex)..<close]), in: &settings)
-            let after = hostPart[hostPart.index(after: close)...]
-            if after.hasPrefix(":") { try set("port", String(after.dropFirst()), in: &settings) } else if !after.isEmpty {
-                throw .badConnectionString("\"\(after)\" follows the IPv6 address")
-            }
-        } else if !hostPart.isEmpty {
-            let pieces = hostPart.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            if !pieces[0].isEmpty { try set("host", try decoded(pieces[0]), in: &settings) }
-            if pieces.count == 2 { try set("port", try decoded(pieces[1]), in: &settings) }
+        // libpq's list of servers, "h1:5432,h2:5433", is kept as its lists of hosts and ports: the
+        // location refuses it with both in view.
+        var hosts: [String] = [], ports: [String] = []
+        for server in hostPart.split(separator: ",", omittingEmptySubsequences: false) {
+            let (host, port) = try hostAndPort(server)
+            hosts.append(host)
+            ports.append(port)
         }
+        if hosts.contains(where: { !$0.isEmpty }) { try set("host", hosts.joined(separator: ","), in: &settings) }
+        // An empty port ("localhost:/db") is no port, as in libpq: a port parameter may give it.
+        if ports.contains(where: { !$0.isEmpty }) { try set("port", ports.joined(separator: ","), in: &settings) }
         return settings
     }
 
-    /// The settings of a key/value list: `key = value` pairs separated by spaces; a value in single
+    /// One server of a URI's authority: "host", "host:port", "[v6 address]:port"; "" for what is missing.
+    private static func hostAndPort(_ server: Substring) throws(PostgresHubError) -> (host: String, port: String) {
+        guard server.hasPrefix("[") else {
+            let pieces = server.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            return (try decoded(pieces[0]), pieces.count == 2 ? try decoded(pieces[1]) : "")
+        }
+        guard let close = server.firstIndex(of: "]") else { throw .badConnectionString("an IPv6 address lacks its \"]\"") }
+        let after = server[server.index(after: close)...]
+        guard after.isEmpty || after.hasPrefix(":") else { throw .badConnectionString("\"\(after)\" follows the IPv6 address") }
+        return (String(server[server.index(after: server.startIndex)..<close]), String(after.dropFirst()))
+    }
+
+    /// Whitespace as libpq's `isspace` sees it: what separates the pairs of a key/value list.
+    static func isSpace(_ character: Character) -> Bool {
+        // "\r\n" is one Character: each of its scalars is a space.
+        character.unicodeScalars.allSatisfy { " \t\n\u{0B}\u{0C}\r".unicodeScalars.contains($0) }
+    }
+
+    /// The settings of a key/value list: `key = value` pairs separated by whitespace; a value in single
     /// quotes may hold spaces, and `\'` and `\\` within it.
     static func keywordSettings(_ text: String) throws(PostgresHubError) -> [String: String] {
         var settings: [String: String] = [:]
         var characters = Array(text)[...]
-        func skipSpaces() { while let first = characters.first, first == " " || first == "\t" { characters.removeFirst() } }
+        func skipSpaces() { while let first = characters.first, isSpace(first) { characters.removeFirst() } }
         while true {
             skipSpaces()
             guard !characters.isEmpty else { return settings }
-            let key = String(characters.prefix(while: { $0 != "=" && $0 != " " && $0 != "\t" }))
+            let key = String(characters.prefix(while: { $0 != "=" && !isSpace($0) }))
             characters.removeFirst(key.count)
             skipSpaces()
             guard !key.isEmpty, characters.first == "=" else {
@@ -79,7 +96,7 @@ enum ConnectionString {
                 }
                 guard closed else { throw .badConnectionString("the value of \(key) lacks its closing quote") }
             } else {
-                while let character = characters.first, character != " ", character != "\t" {
+                while let character = characters.first, !isSpace(character) {
                     characters.removeFirst()
                     if character == "\\", let escaped = characters.popFirst() { value.append(escaped) } else { value.append(character) }
                 }

@@ -1,6 +1,7 @@
 import JournalKit
 import JournalSync
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// Opens connections to a hub's server as libpq would for the same connection string: its TLS modes
@@ -21,7 +22,7 @@ final class PostgresConnector: Sendable {
 
     /// A connection, TLS and password settled; the caller closes it.
     func connect() async throws -> PostgresLink {
-        let tls = try PostgresTLS.configuration(for: location)
+        let tls = try PostgresTLS.context(for: location)
         let known = try password.known()
         do {
             return try await open(tls: tls, password: known)
@@ -36,16 +37,17 @@ final class PostgresConnector: Sendable {
         }
     }
 
-    private func open(tls: PostgresConnection.Configuration.TLS, password: ServerPassword.Found?) async throws -> PostgresLink {
+    private func open(tls: NIOSSLContext?, password: ServerPassword.Found?) async throws -> PostgresLink {
         let channel: any Channel
         do { channel = try await ServerSocket.open(location) } catch { throw ServerFailure.opening(error, location: location) }
-        var configuration = PostgresConnection.Configuration(
-            establishedChannel: channel, tls: tls, username: location.user, password: password?.text, database: location.database)
-        configuration.options.tlsServerName = location.isSocket || location.host.contains(":") || location.isIPv4 ? nil : location.host
-        configuration.options.additionalStartupParameters = [("application_name", location.applicationName)]
         // The whole opening (TLS, authentication) is bounded too: a server that takes the connection
         // and says nothing is not waited for forever.
         let deadline = Deadline(on: channel, seconds: location.connectTimeout)
+        if let tls { try await secure(channel, with: tls, deadline: deadline) }
+        // TLS, when there is, is on already: PostgresNIO is given an encrypted channel.
+        var configuration = PostgresConnection.Configuration(
+            establishedChannel: channel, tls: .disable, username: location.user, password: password?.text, database: location.database)
+        configuration.options.additionalStartupParameters = [("application_name", location.applicationName)]
         do {
             let opening: EventLoopFuture<PostgresConnection> = PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: 1, logger: Self.quiet)
             // Cancelled on the event loop the moment the opening ends, not when this task next runs:
@@ -66,6 +68,26 @@ final class PostgresConnector: Sendable {
             }
             if error.code == .authMechanismRequiresPassword { throw error }
             throw ServerFailure.connecting(error, location: location, password: password?.source)
+        }
+    }
+
+    /// Begins TLS on `channel`; a server that declines it is refused unless the mode settles for
+    /// plain text (`prefer` and `allow`, on this machine only).
+    private func secure(_ channel: any Channel, with tls: NIOSSLContext, deadline: Deadline) async throws {
+        let mode = PostgresTLS.effectiveMode(location)
+        do {
+            let secured = try await TLSRequest.begin(
+                on: channel, context: tls, serverName: PostgresTLS.serverName(location), verifyHost: mode == .verifyFull ? location.host : nil)
+            if !secured, mode != .prefer, mode != .allow {
+                throw PostgresHubError.tlsNotOffered(server: location.server, why: PostgresTLS.whyRequired(location))
+            }
+        } catch {
+            deadline.cancel()
+            channel.close(promise: nil)
+            if deadline.expired {
+                throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(location.connectTimeout) s")
+            }
+            throw ServerFailure.securing(error, location: location)
         }
     }
 }

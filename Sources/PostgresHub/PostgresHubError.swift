@@ -5,15 +5,24 @@ import JournalKit
 public enum PostgresHubError: JournalFailure, Equatable {
     case badConnectionString(String)
     case passwordInConnectionString
+    /// `channel_binding=require`: the driver signs in with SCRAM-SHA-256, never SCRAM-SHA-256-PLUS.
+    case channelBindingUnsupported
     /// The server wants a password and none was found (and none could be asked for).
     case passwordRequired(user: String, server: String, looked: [String])
     /// The server refused the password; `source` is where it came from.
     case wrongPassword(user: String, server: String, source: String)
     case noSuchDatabase(database: String, server: String)
-    case tlsNotOffered(server: String)
-    case tlsRequiredByServer(server: String, reason: String)
+    /// `why` says what asked for TLS: the journal's rule, or `sslmode` where it was set.
+    case tlsNotOffered(server: String, why: String)
+    /// `setting` is `sslmode=disable` where it was set (`PostgresLocation.sslModeSetting`).
+    case tlsRequiredByServer(server: String, reason: String, setting: String)
     case certificateRejected(server: String, reason: String)
+    /// `verify-full`: the certificate is signed by an authority trusted here but names other hosts;
+    /// `names` says which ("DNS:db.example.org, IP:10.0.0.5").
+    case certificateNotForHost(server: String, host: String, names: String)
     case rootCertificateMissing(path: String)
+    /// The client certificate (`sslcert`, `sslkey`) cannot be used: missing, not PEM, encrypted.
+    case clientCertificateUnusable(path: String, reason: String)
     /// The role lacks a right it needs: "CREATE on database journal".
     case missingRight(user: String, right: String, grant: String)
     case noHub(database: String, server: String)
@@ -28,8 +37,9 @@ public enum PostgresHubError: JournalFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .badConnectionString, .passwordInConnectionString, .noHub: return .usage
-        case .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer, .certificateRejected,
-            .rootCertificateMissing, .missingRight, .migrationNeedsOwner:
+        case .channelBindingUnsupported, .passwordRequired, .wrongPassword, .noSuchDatabase, .tlsNotOffered, .tlsRequiredByServer,
+            .certificateRejected, .certificateNotForHost, .rootCertificateMissing, .clientCertificateUnusable, .missingRight,
+            .migrationNeedsOwner:
             return .setup
         case .madeMeanwhile, .refusedByServer: return .failure
         case .schemaTooNew: return .badData
@@ -52,19 +62,29 @@ public enum PostgresHubError: JournalFailure, Equatable {
         case .noSuchDatabase(let database, let server):
             return "the server \(server) has no database \"\(database)\". Make it (createdb \(database)), or name "
                 + "another in the connection string."
-        case .tlsNotOffered(let server):
-            return "the server \(server) does not offer TLS, and this connection requires it (a server that is not "
-                + "this machine is reached over TLS unless the connection string says sslmode=disable). Turn on "
+        case .channelBindingUnsupported:
+            return "channel_binding=require cannot be met: journal signs in with SCRAM-SHA-256, without channel binding "
+                + "(SCRAM-SHA-256-PLUS). Use channel_binding=prefer, or leave it out; with sslmode=verify-full the "
+                + "certificate check already ties the connection to the server."
+        case .tlsNotOffered(let server, let why):
+            return "the server \(server) does not offer TLS, and this connection requires it (\(why)). Turn on "
                 + "ssl in the server's postgresql.conf. Nothing was sent."
-        case .tlsRequiredByServer(let server, let reason):
-            return "the server \(server) accepts only TLS connections (\(reason)); remove sslmode=disable from the "
-                + "connection string."
+        case .tlsRequiredByServer(let server, let reason, let setting):
+            return "the server \(server) accepts only TLS connections (\(reason)), and \(setting) turns TLS off: "
+                + "take it away."
         case .certificateRejected(let server, let reason):
             return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name "
                 + "and sslrootcert in the connection string."
+        case .certificateNotForHost(let server, let host, let names):
+            return "the certificate of \(server) is not for \(host): it names \(names). sslmode=verify-full takes a "
+                + "host name only from the certificate's DNS names, an IP address only from its IP addresses. Nothing was "
+                + "sent. Connect by a name the certificate has, or have its certificate made for \(host)."
         case .rootCertificateMissing(let path):
             return "the certificate to trust, \(path), is missing: verifying the server needs it (sslrootcert=FILE, "
                 + "or sslrootcert=system for the system's)."
+        case .clientCertificateUnusable(let path, let reason):
+            return "the client certificate \(path) cannot be used: \(reason). Name a PEM certificate and its "
+                + "unencrypted key with sslcert=FILE and sslkey=FILE, or leave both out."
         case .missingRight(let user, let right, let grant):
             return "the role \(user) lacks \(right), which the hub needs. A database administrator can grant it: \(grant)"
         case .noHub(let database, let server):

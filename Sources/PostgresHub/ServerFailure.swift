@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
+import SwiftASN1
 
 import Glibc
 
@@ -47,11 +48,9 @@ enum ServerFailure {
             return PostgresHubError.noSuchDatabase(database: location.database, server: server)
         case .server where state == "28000" && !location.isSocket && PostgresTLS.effectiveMode(location) == .disable:
             // Refused without TLS: pg_hba.conf accepts this role only over TLS (hostssl lines).
-            return PostgresHubError.tlsRequiredByServer(server: server, reason: serverMessage(error))
+            return PostgresHubError.tlsRequiredByServer(server: server, reason: serverMessage(error), setting: location.sslModeSetting)
         case .server where state.hasPrefix("28"):
             return PostgresHubError.refusedByServer(server: server, message: serverMessage(error))
-        case .sslUnsupported:
-            return PostgresHubError.tlsNotOffered(server: server)
         case .connectionError:
             return connectionFailure(error.underlying, location: location)
         default:
@@ -59,11 +58,32 @@ enum ServerFailure {
         }
     }
 
+    /// TLS that could not begin (`TLSRequest`): the certificate refused, or the connection lost.
+    static func securing(_ error: any Error, location: PostgresLocation) -> any Error {
+        switch error {
+        case let error as PostgresHubError:
+            return error
+        case let error as TLSRequestError:
+            switch error {
+            case .notForHost(let names):
+                return PostgresHubError.certificateNotForHost(server: location.server, host: location.host, names: names.description)
+            case .noCertificate:
+                return PostgresHubError.certificateRejected(server: location.server, reason: "the server sent none")
+            case .closed:
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the server closed the connection when asked for TLS")
+            case .unexpectedAnswer, .unencryptedBytes:
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the answer to the request for TLS was not a PostgreSQL server's")
+            }
+        case let error as ASN1Error:
+            return PostgresHubError.certificateRejected(server: location.server, reason: "it cannot be read (\(error.code))")
+        default:
+            return connectionFailure(error, location: location)
+        }
+    }
+
     /// What lies under a connection error: TLS refusing the certificate, or the socket.
     private static func connectionFailure(_ underlying: (any Error)?, location: PostgresLocation) -> any Error {
         switch underlying {
-        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            return PostgresHubError.certificateRejected(server: location.server, reason: "it is not for \(location.host)")
         case let error as NIOSSLError:
             guard case .handshakeFailed = error else { break }
             switch PostgresTLS.effectiveMode(location) {

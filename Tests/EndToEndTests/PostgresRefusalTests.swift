@@ -10,8 +10,10 @@ import TestSupport
 @Suite struct PostgresRefusalTests {
     let server = PostgresServer.shared
 
-    func refused(_ uri: String, role: String, in folder: String) throws -> ProcessResult {
-        let machine = JournalCLI(home: folder + "/home")
+    func refused(_ uri: String, role: String, in folder: String, environment: [String: String] = [:]) throws -> ProcessResult {
+        var machine = JournalCLI(home: folder + "/home")
+        machine.environment.merge(environment) { _, given in given }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/pgpass"
         FileManager.default.createFile(atPath: file, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
         let result = try machine.run("sync", "init", "--postgres", uri + "&passfile=" + file)
@@ -35,7 +37,7 @@ import TestSupport
     }
 
     /// pg_hba.conf takes this role over TLS only (as a managed server does): asked without, it is
-    /// told to drop `sslmode=disable`.
+    /// told to drop `sslmode=disable`, where it was set: in the string, or in PGSSLMODE.
     @Test func aServerThatAcceptsOnlyTLSSaysSoToAConnectionWithout() async throws {
         try await withTemporaryDirectory { folder in
             let (database, role) = try server.makeDatabase()
@@ -47,10 +49,14 @@ import TestSupport
                 try? original.write(toFile: rules, atomically: true, encoding: .utf8)
                 _ = try? server.psql("SELECT pg_reload_conf()")
             }
-            let uri = "postgresql://\(role)@localhost:\(server.port)/\(database)?sslmode=disable&connect_timeout=60"
-            let result = try refused(uri, role: role, in: folder)
+            let uri = "postgresql://\(role)@localhost:\(server.port)/\(database)?connect_timeout=60"
+            let result = try refused(uri + "&sslmode=disable", role: role, in: folder)
             #expect(result.status == 78, "\(result.stderr)")
             #expect(result.stderr.contains("accepts only TLS connections") && result.stderr.contains("SQLSTATE 28000"), "\(result.stderr)")
+            #expect(result.stderr.contains("sslmode=disable in the connection string turns TLS off"), "\(result.stderr)")
+            let fromEnvironment = try refused(uri, role: role, in: folder + "/environment", environment: ["PGSSLMODE": "disable"])
+            #expect(fromEnvironment.status == 78, "\(fromEnvironment.stderr)")
+            #expect(fromEnvironment.stderr.contains("PGSSLMODE=disable in the environment turns TLS off"), "\(fromEnvironment.stderr)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import JournalKit
 
 @testable import PostgresHub
 
@@ -34,8 +35,38 @@ import Testing
         #expect(try parse("postgresql://al%40ice@h/d%20b").user == "al@ice")
     }
 
+    /// libpq separates a key/value list's pairs by any whitespace, not just spaces.
+    @Test func pairsAreSeparatedByAnyWhitespace() throws {
+        let location = try parse("host=db.example.org\tdbname=journal\r\nuser = alice\n\u{0B}sslmode=\u{0C}verify-full\t")
+        #expect(location == (try parse("host=db.example.org dbname=journal user=alice sslmode=verify-full")))
+    }
+
+    /// An empty port in the authority is no port (libpq): a port parameter gives it.
+    @Test func anEmptyPortLeavesThePortToTheParameter() throws {
+        let location = try parse("postgresql://localhost:/journal?port=5433")
+        #expect(location.host == "localhost" && location.port == 5433 && location.database == "journal")
+        #expect(try parse("postgresql://localhost:/journal").port == 5432)
+    }
+
+    /// The driver signs in with SCRAM-SHA-256, never -PLUS: channel_binding=require is refused for
+    /// what it is, from the string or from PGCHANNELBINDING; disable and prefer are what it does.
+    @Test func channelBindingIsRefusedOnlyWhenRequired() throws {
+        #expect(throws: PostgresHubError.channelBindingUnsupported) { _ = try parse("host=h channel_binding=require") }
+        #expect(throws: PostgresHubError.channelBindingUnsupported) { _ = try parse("host=h", ["PGCHANNELBINDING": "require"]) }
+        #expect(PostgresHubError.channelBindingUnsupported.kind == .setup)
+        #expect(try parse("postgresql://h/db?channel_binding=prefer") == (try parse("postgresql://h/db?channel_binding=disable")))
+    }
+
+    /// Advice about sslmode names where it was set.
+    @Test func sslmodeIsSaidWhereItWasSet() throws {
+        #expect(try parse("host=h sslmode=disable").sslModeSetting == "sslmode=disable in the connection string")
+        #expect(try parse("host=h", ["PGSSLMODE": "disable"]).sslModeSetting == "PGSSLMODE=disable in the environment")
+        #expect(try parse("host=h sslmode=require", ["PGSSLMODE": "disable"]).sslModeSetting == "sslmode=require in the connection string")
+    }
+
     @Test func theRecordedURINamesEverythingAndReadsBackTheSame() throws {
         for text in ["postgresql://alice@db.example.org/journal?sslmode=verify-full&sslrootcert=/etc/ssl/ca.pem",
+                     "host=db.example.org sslcert=/home/a/client.crt sslkey='/home/a/client key.pem'",
                      "host=/var/run/postgresql dbname=j user=al@ice connect_timeout=3 passfile=/home/a/.pgpass",
                      "postgresql://alice@[::1]:5433/j?application_name=work%20laptop"] {
             let location = try parse(text)
@@ -49,7 +80,14 @@ import Testing
         ("host=h password=pw", "password"),
         ("postgresql://h/db?sslmode=sometimes", "sslmode \"sometimes\""),
         ("postgresql://h:99999/db", "port \"99999\""),
-        ("postgresql://h1,h2/db", "several hosts"),
+        ("postgresql://h1,h2/db", "several servers (h1:5432, h2:5432); multiple hosts are not supported"),
+        ("postgresql://h1:5432,h2:5433/db", "several servers (h1:5432, h2:5433)"),
+        ("postgresql://[::1]:5432,h2/db", "several servers ([::1]:5432, h2)"),
+        ("host=h1,h2 port=5432", "several servers (h1:5432, h2:5432)"),
+        ("host=h port=5432,5433", "several servers (h:5432, h:5433)"),
+        ("host=h channel_binding=sometimes", "channel_binding \"sometimes\""),
+        ("dbname='a\tb'", "the value of dbname holds a control character"),
+        ("postgresql://h/d%09b", "the value of dbname holds a control character"),
         ("postgresql://h/db?target_session_attrs=any", "does not use \"target_session_attrs\""),
         ("host=h dbname", "lacks \"= value\""),
         ("dbname='unclosed", "closing quote"),

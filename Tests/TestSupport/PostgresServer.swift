@@ -3,9 +3,9 @@ import Synchronization
 
 /// A real PostgreSQL server for the tests (Debian's `postgresql` package): made by `initdb` in a
 /// temporary folder, listening on a loopback port and on a Unix socket in that folder, with TLS from a
-/// certificate authority made here (the server's certificate is for "localhost" only), and scram
-/// passwords for every role but the fixture's own superuser. It runs as the `postgres` user when the
-/// tests run as root (the server refuses root). A watcher started with it stops it and removes its
+/// certificate authority made here (the server's certificate is for "localhost" only unless a test asks
+/// for other names), and scram passwords for every role but the fixture's own superuser. It runs as the
+/// `postgres` user when the tests run as root (the server refuses root). A watcher started with it stops it and removes its
 /// folder when the test process ends, however it ends: a failed test, a crash, a kill.
 public final class PostgresServer: Sendable {
     public let folder: String
@@ -21,8 +21,9 @@ public final class PostgresServer: Sendable {
         do { return try PostgresServer(tls: true) } catch { fatalError("cannot start the test PostgreSQL server: \(error)") }
     }()
 
-    /// A new server; `tls: false` makes one that offers no TLS.
-    public init(tls: Bool) throws {
+    /// A new server; `tls: false` makes one that offers no TLS. Its certificate has `subject` and the
+    /// subjectAltName `altNames` (none when nil), in openssl's words: "/CN=db", "DNS:db,IP:10.0.0.5".
+    public init(tls: Bool, subject: String = "/CN=localhost", altNames: String? = "DNS:localhost") throws {
         let folder = NSTemporaryDirectory() + "journal-pg-" + UUID().uuidString.prefix(8).lowercased()
         self.folder = folder
         self.tls = tls
@@ -33,7 +34,7 @@ public final class PostgresServer: Sendable {
         runAs = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"] : []
         port = Self.freePort()
         try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
-        try Self.makeCertificates(in: folder)
+        try Self.makeCertificates(in: folder, subject: subject, altNames: altNames)
         if getuid() == 0 { try Self.shell("chown -R postgres:postgres '\(folder)' && chmod 700 '\(folder)/data'") }
         try run([binaries + "/initdb", "-D", folder + "/data", "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
                  "-E", "UTF8", "--no-sync"])
@@ -44,6 +45,8 @@ public final class PostgresServer: Sendable {
             ssl = \(tls ? "on" : "off")
             ssl_cert_file = '\(folder)/server.crt'
             ssl_key_file = '\(folder)/server.key'
+            # Client certificates signed by the test authority are trusted, for pg_hba.conf's `cert`.
+            ssl_ca_file = '\(folder)/ca.crt'
             fsync = off
             max_connections = 200
             log_min_messages = warning
@@ -176,13 +179,13 @@ public final class PostgresServer: Sendable {
         try handle.close()
     }
 
-    /// A certificate authority, and a server certificate it signed for "localhost" only.
-    private static func makeCertificates(in folder: String) throws {
+    /// A certificate authority, and a server certificate it signed.
+    private static func makeCertificates(in folder: String, subject: String, altNames: String?) throws {
         try shell("""
             cd '\(folder)' &&
             openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=journal test authority' -keyout ca.key -out ca.crt &&
-            openssl req -newkey rsa:2048 -nodes -subj '/CN=localhost' -keyout server.key -out server.csr &&
-            printf 'subjectAltName=DNS:localhost\\n' > san.ext &&
+            openssl req -newkey rsa:2048 -nodes -subj '\(subject)' -keyout server.key -out server.csr &&
+            printf '\(altNames.map { "subjectAltName=\($0)" } ?? "")\\n' > san.ext &&
             openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.crt &&
             chmod 600 server.key && chmod 644 ca.crt
             """)
