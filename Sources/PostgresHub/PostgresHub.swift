@@ -80,33 +80,10 @@ public actor PostgresHub: Hub {
 
     /// The logs of every device (or of `only` these), listed past `positions`.
     private func list(after positions: [DeviceID: Int64], only: [DeviceID]? = nil) async throws -> [DeviceID: DeviceLog] {
-        let devices = positions.keys.map(\.rawValue)
-        let floors = devices.map { positions[DeviceID(rawValue: $0)] ?? 0 }
-        let restricted = only.map { $0.map(\.rawValue) } ?? []
+        let query = Self.listing(after: positions, only: only)
         let rows = try await call { connection in
             var rows: [(String, Int64, Int64?, Int64?, Int64?)] = []
-            let result = try await connection.query(
-                """
-                WITH RECURSIVE devices(device) AS (
-                    (SELECT device FROM journal_hub.segments ORDER BY device LIMIT 1)
-                    UNION ALL
-                    SELECT (SELECT s.device FROM journal_hub.segments s WHERE s.device > d.device ORDER BY s.device LIMIT 1)
-                    FROM devices d WHERE d.device IS NOT NULL
-                ), known(device, position) AS (SELECT * FROM unnest(\(devices)::uuid[], \(floors)::bigint[]))
-                SELECT d.device::text, top.last_position, s.first_position, s.last_position, s.size
-                FROM devices d
-                LEFT JOIN known k ON k.device = d.device
-                CROSS JOIN LATERAL (
-                    SELECT t.last_position FROM journal_hub.segments t WHERE t.device = d.device
-                    ORDER BY t.first_position DESC, t.last_position DESC LIMIT 1
-                ) top
-                LEFT JOIN LATERAL (
-                    SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
-                    WHERE s.device = d.device AND s.first_position > coalesce(k.position, 0)
-                ) s ON true
-                WHERE d.device IS NOT NULL AND (cardinality(\(restricted)::uuid[]) = 0 OR d.device = ANY(\(restricted)::uuid[]))
-                ORDER BY d.device, s.first_position, s.last_position
-                """, logger: PostgresConnector.quiet)
+            let result = try await connection.query(query, logger: PostgresConnector.quiet)
             for try await row in result.decode((String, Int64, Int64?, Int64?, Int64?).self) { rows.append(row) }
             return rows
         }
@@ -120,6 +97,37 @@ public actor PostgresHub: Hub {
             }
         }
         return logs
+    }
+
+    /// The one statement of a sync's read: every device with the last position of its log, and the
+    /// segments past `positions` of each (of `only` these devices, when given).
+    static func listing(after positions: [DeviceID: Int64], only: [DeviceID]? = nil) -> PostgresQuery {
+        let devices = positions.keys.map(\.rawValue)
+        let floors = devices.map { positions[DeviceID(rawValue: $0)] ?? 0 }
+        let restricted = only.map { $0.map(\.rawValue) } ?? []
+        return """
+            WITH RECURSIVE devices(device) AS (
+                (SELECT device FROM journal_hub.segments ORDER BY device LIMIT 1)
+                UNION ALL
+                SELECT (SELECT s.device FROM journal_hub.segments s WHERE s.device > d.device ORDER BY s.device LIMIT 1)
+                FROM devices d WHERE d.device IS NOT NULL
+            ), known(device, position) AS (SELECT * FROM unnest(\(devices)::uuid[], \(floors)::bigint[]))
+            SELECT d.device::text, top.last_position, s.first_position, s.last_position, s.size
+            FROM devices d
+            LEFT JOIN known k ON k.device = d.device
+            CROSS JOIN LATERAL (
+                SELECT t.last_position FROM journal_hub.segments t WHERE t.device = d.device
+                ORDER BY t.first_position DESC, t.last_position DESC LIMIT 1
+            ) top
+            LEFT JOIN LATERAL (
+                -- OFFSET 0 keeps this a range of the primary key for each device: pulled up into
+                -- a join, it was planned as a scan of the whole table.
+                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
+                WHERE s.device = d.device AND s.first_position > coalesce(k.position, 0) OFFSET 0
+            ) s ON true
+            WHERE d.device IS NOT NULL AND (cardinality(\(restricted)::uuid[]) = 0 OR d.device = ANY(\(restricted)::uuid[]))
+            ORDER BY d.device, s.first_position, s.last_position
+            """
     }
 
     public func devices() -> [DeviceID] {
