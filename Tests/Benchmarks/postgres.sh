@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make bench, the PostgreSQL hub: a server of the benchmark's own (Debian's postgresql, in a temporary
-# folder, loopback and a Unix socket, TLS on, statements logged with their durations), and five figures:
-# the first sync of 100,000 drinks, a sync with nothing to do (round trips counted in the server's log),
-# the latency from `journal add` on A to the drink on B with both daemons running, 20 devices
-# publishing 1,000 changes each at once, and a daemon's sync with nothing to do on 1,000,000 rows. Called by bench.sh with BIN, RUNS and WORK set; exits non-zero
-# when a budget is missed.
+# folder, loopback and a Unix socket, TLS on, statements logged with their durations), and its figures:
+# the first sync of 100,000 drinks; a sync with nothing to do (round trips counted in the server's log);
+# the latency from `journal add` on A to the drink on B with both daemons running; 20 devices publishing
+# 1,000 changes each at once; a daemon's sync with nothing to do on 1,000,000 rows; 50 daemons on one hub
+# (connections, idle cost, add-to-visible). Called by bench.sh with BIN, RUNS and WORK set; exits
+# non-zero when a budget is missed.
 set -euo pipefail
 
 journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/pg
@@ -165,6 +166,53 @@ statements=$(grep -c 'LOG:  execute' "$work/noop-large.log" || true)
 duration=$(grep -o 'duration: [0-9.]* ms' "$work/noop-large.log" | awk '{ s += $2 } END { printf "%.2f", s }')
 printf '%-34s %9s ms (in the server, %s statement(s), a hub of %s rows; budget 2 ms, 1 statement) %s\n' \
     "daemon sync on 1,000,000 rows" "$duration" "$statements" "$rows" "$(verdict "$duration <= 2 && $statements == 1")"
+kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
+
+# 50 machines on one hub, each with its daemon: the connections they hold, what they cost idle, and how
+# long a drink added on one takes to be in another's journal while all 50 listen.
+psql -qh "$work" -p "$port" -U postgres -c "CREATE DATABASE fifty OWNER bench" >/dev/null
+fifty="postgresql://bench@localhost:$port/fifty?sslmode=verify-full&sslrootcert=$work/ca.crt&passfile=$work/pgpass"
+at f0 "$journal" sync init --postgres "$fifty" >/dev/null
+key=$(at f0 "$journal" sync key)
+for d in $(seq 1 49); do echo "$key" | at "f$d" "$journal" sync init --postgres "$fifty" --key-file - >/dev/null & done
+wait
+for d in $(seq 0 49); do
+    env HOME="$work/f$d" XDG_DATA_HOME="$work/f$d/data" XDG_CONFIG_HOME="$work/f$d/config" "$daemon" --interval 1h 2>"$work/f$d.log" &
+    daemons+=($!)
+done
+connections() { psql -qAth "$work" -p "$port" -U postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'fifty'"; }
+# Settled: every daemon listening (its first line says so) and its test ring's connection gone.
+for ((i = 0; i < 600; i++)); do
+    listening=$(grep -l 'listening to the hub' "$work"/f*.log 2>/dev/null | wc -l)
+    [ "$listening" = 50 ] && [ "$(connections)" = 50 ] && break
+    sleep 0.1
+done
+held=$(connections)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+before=0; for pid in "${daemons[@]}"; do before=$((before + $(cpu_ticks "$pid"))); done
+sleep 10
+after=0; for pid in "${daemons[@]}"; do after=$((after + $(cpu_ticks "$pid"))); done
+rss_mib=$(for pid in "${daemons[@]}"; do awk '/VmRSS/ { print $2 }' "/proc/$pid/status"; done | sort -n \
+    | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }')
+printf '%-34s %9s    (%s connections for 50 daemons, all listening; budget 1) %s\n' \
+    "connections per daemon" "$(echo "scale=2; $held / 50" | bc -l)" "$held" "$(verdict "$held == 50")"
+printf '%-34s %9s    (CPU ticks of all 50 daemons in 10 s idle; median resident memory %s MiB, budget 20) %s\n' \
+    "50 idle daemons" "$((after - before))" "$rss_mib" "$(verdict "$after - $before == 0 && $rss_mib <= 20")"
+last_db="$work/f49/data/journal/journal.db"
+: >"$work/latency50"
+for ((i = 0; i < runs; i++)); do
+    start=$EPOCHREALTIME
+    at f0 "$journal" add espresso --note "fifty $i" >/dev/null
+    until [ "$(sqlite3 "$last_db" "SELECT count(*) FROM drinks WHERE note = 'fifty $i'" 2>/dev/null)" = 1 ]; do
+        if (( $(echo "$EPOCHREALTIME - $start > 10" | bc -l) )); then break; fi
+    done
+    seconds_since "$start" >>"$work/latency50"
+    # Every daemon done with that drink before the next one.
+    sleep 1
+done
+latency=$(sort -g "$work/latency50" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }')
+printf '%-34s %9s ms  (median of %s, 50 daemons listening; budget 100 ms) %s\n' "add on 1 -> on another of 50" "$latency" "$runs" \
+    "$(verdict "$latency <= 100")"
 kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
 
 exit $((failures > 0 ? 1 : 0))
