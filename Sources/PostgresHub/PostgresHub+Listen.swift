@@ -28,11 +28,11 @@ extension PostgresHub {
         guard !link.isClosed else { throw lost }
         let ended = ListenEnd()
         let test = DoorbellTest(eventLoop: link.channel.eventLoop)
-        let listener = Task {
+        let listener = Task(executorPreference: executor) {
             do {
                 try await link.connection.listen(on: ServerSchema.channel) { notifications in
                     sign(.listening)
-                    let tester = Task { await self.test(test, sign: sign) }
+                    let tester = Task(executorPreference: self.executor) { await self.test(test, sign: sign) }
                     defer { tester.cancel() }
                     for try await notification in notifications {
                         let payload = notification.payload
@@ -93,7 +93,7 @@ extension PostgresHub {
         guard let link = try? await connected() else { return true }
         let test = DoorbellTest(eventLoop: link.channel.eventLoop)
         let token = test.next()
-        let listener = Task {
+        let listener = Task(executorPreference: executor) {
             try await link.connection.listen(on: ServerSchema.channel) { notifications in
                 test.listening()
                 for try await notification in notifications where test.heard(notification.payload) { return }

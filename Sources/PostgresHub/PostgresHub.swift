@@ -1,5 +1,6 @@
 import JournalKit
 import JournalSync
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 
@@ -25,6 +26,12 @@ public actor PostgresHub: Hub {
 
     /// Bytes fetched ahead at most in one round trip.
     static let fetchAheadBytes = 8 * 1024 * 1024
+
+    /// Where this actor and its tasks run: an event loop of the connections' own, not Swift's global
+    /// executor (`EventLoopExecutor` says why).
+    nonisolated let executor = EventLoopExecutor(MultiThreadedEventLoopGroup.singleton.next())
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(id: String, connector: PostgresConnector, link: PostgresLink?) {
         self.id = id

@@ -183,7 +183,7 @@ done
 connections() { psql -qAth "$work" -p "$port" -U postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'fifty'"; }
 # Settled: every daemon listening (its first line says so) and its test ring's connection gone.
 for ((i = 0; i < 600; i++)); do
-    listening=$(grep -l 'listening to the hub' "$work"/f*.log 2>/dev/null | wc -l)
+    listening=$( (grep -l 'listening to the hub' "$work"/f*.log 2>/dev/null || true) | wc -l)
     [ "$listening" = 50 ] && [ "$(connections)" = 50 ] && break
     sleep 0.1
 done
