@@ -110,6 +110,25 @@ import TestSupport
         }
     }
 
+    /// The daemon given a key others can read: retrying cannot help, so it says why and exits 78,
+    /// which its unit does not restart (RestartPreventExitStatus), instead of retrying forever.
+    @Test func theDaemonExitsAsASetupFailureOnAKeyOthersCanRead() async throws {
+        try await withTemporaryDirectory { folder in
+            let a = try JoinedMachines(in: folder, now: nil).machines[0]
+            let keyPath = a.home + "/.config/journal/sync.key"
+            #expect(chmod(keyPath, 0o644) == 0)
+            let log = folder + "/daemon.log"
+            let daemon = try ProcessRunner.start(ProcessRunner.executable("journal-syncd"), ["--interval", "10s"], environment: a.environment, stderrPath: log)
+            defer { ProcessRunner.stop(daemon) }
+            let ended = try await eventually(.seconds(60)) { !daemon.isRunning }
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(ended, "still running after a minute: \(said)")
+            guard ended else { return }
+            #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 78, "\(daemon.terminationStatus): \(said)")
+            #expect(said.contains("chmod 600 '\(keyPath)'"), "\(said)")
+        }
+    }
+
     @Test func aTamperedKeyCheckIsBadDataNotUsage() async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder)
