@@ -72,7 +72,9 @@ import TestSupport
             // The hub goes away (an unmounted share) while a records a drink, then comes back.
             try FileManager.default.moveItem(atPath: hub, toPath: folder + "/hub-away")
             try a.run("add", "tea", "--note", "while the hub was away")
-            try await Task.sleep(for: .milliseconds(500))
+            // A's daemon tries, fails, says so, and keeps running.
+            let failed = socketA.receive(until: { $0.hasPrefix("STATUS=Sync failed") }, timeout: .seconds(30))
+            #expect(failed?.last?.contains("Retrying in") == true, "\(failed ?? [])")
             #expect(daemonA.isRunning && daemonB.isRunning)
             try FileManager.default.moveItem(atPath: folder + "/hub-away", toPath: hub)
             // A sync request retries at once instead of waiting out the backoff.
