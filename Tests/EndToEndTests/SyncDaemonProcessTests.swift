@@ -99,6 +99,28 @@ import TestSupport
         }
     }
 
+    /// SIGHUP, like SIGUSR1 (`systemctl --user reload`), makes the daemon sync now. With an hour between
+    /// safety-net syncs and nothing changing, a sync after the startup's is the signal's.
+    @Test func sighupMakesItSyncNow() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, _, _) = try twoMachines(folder)
+            let log = folder + "/a.log"
+            let (daemon, socket) = try startDaemon(a, ["--interval", "1h", "--log-level", "debug"], socketPath: folder + "/a.sock", stderrPath: log)
+            defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
+            defer { withExtendedLifetime(socket) {} }
+            #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(30)) != nil)
+            kill(daemon.processIdentifier, SIGHUP)
+            // The request may join other reasons that came meanwhile ("synced (hub+request)").
+            var said = ""
+            let synced = try await eventually(.seconds(60)) {
+                said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                return said.split(separator: "\n").contains { $0.contains("synced (") && $0.contains("request") }
+            }
+            #expect(synced && said.contains("sync requested (SIGHUP)"), "\(said)")
+            #expect(daemon.isRunning)
+        }
+    }
+
     @Test func stopsCleanlyInTheMiddleOfASync() async throws {
         try await withTemporaryDirectory { folder in
             let (a, b, hub) = try twoMachines(folder)
