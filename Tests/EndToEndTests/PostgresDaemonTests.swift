@@ -41,8 +41,9 @@ import TestSupport
         }
     }
 
-    /// The server restarts while B's daemon applies a large first sync, and again while both daemons
-    /// idle: they reconnect, and B ends with every drink once.
+    /// The server restarts while B's daemon applies a large first sync (B has read segments from the
+    /// server and waits for its journal's write lock, which the test holds), and again while both
+    /// daemons idle: they reconnect, and B ends with every drink once.
     @Test func daemonsOutliveServerRestartsAndApplyNothingTwice() async throws {
         try await withTemporaryDirectory { folder in
             let server = try PostgresServer(tls: true)
@@ -53,17 +54,46 @@ import TestSupport
             let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
             let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
             #expect(try a.run("sync", "init", "--postgres", uri).status == 0)
-            #expect(try b.run(["sync", "init", "--postgres", uri, "--key-file", "-"], stdin: try a.run("sync", "key").stdout).status == 0)
+            // B's connections are named, to be told from A's in pg_stat_activity.
+            #expect(try b.run(["sync", "init", "--postgres", uri + "&application_name=journal-b", "--key-file", "-"],
+                              stdin: try a.run("sync", "key").stdout).status == 0)
             #expect(try a.run(["import", "-"], stdin: SyncCrashTests.export(from: 0, count: 20_000)).status == 0)
             #expect(try a.run("sync").status == 0)
 
             let (daemonA, _) = try startDaemon(a, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
             defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            holder.arguments = [b.databasePath]
+            let commands = Pipe(), answers = Pipe()
+            holder.standardInput = commands
+            holder.standardOutput = answers
+            try holder.run()
+            defer { ProcessRunner.stop(holder) }
+            commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
+            _ = answers.fileHandleForReading.availableData
             let (daemonB, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
-            try await Task.sleep(for: .milliseconds(150))
+            // The first restart lands in B's first sync: it has read segments from the server and
+            // applied none, held by the journal's write lock.
+            let read = try await eventually(.seconds(60)) {
+                try server.psql("""
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'journal-b'
+                        AND query ILIKE '%SELECT first_position, last_position, bytes FROM%'
+                    """) != "0"
+            }
+            #expect(read, "B's daemon did not read a segment")
+            #expect(try count(b) == "0,0")
             try server.restart()
-            try await Task.sleep(for: .seconds(1))
+            commands.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+            holder.waitUntilExit()
+            // The second while both daemons idle: B has every drink, and both listen again.
+            let idle = try await eventually(.seconds(120)) {
+                try count(b) == "20000,20000"
+                    && server.psql("select count(*) from pg_stat_activity where datname = '\(database)' and query ilike 'listen%'") == "2"
+            }
+            let afterFirst = try count(b)
+            #expect(idle, "B has \(afterFirst) after the first restart")
             try server.restart()
             #expect(try a.run(["import", "-"], stdin: SyncCrashTests.export(from: 20_000, count: 500)).status == 0)
             let converged = try await eventually(.seconds(60)) { try count(b) == "20500,20500" }
