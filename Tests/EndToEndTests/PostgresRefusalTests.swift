@@ -34,6 +34,37 @@ import TestSupport
         }
     }
 
+    /// `sslrootcert=system` trusts the system's authorities only: the test server's own authority is
+    /// not one of them, and the refusal says so.
+    @Test func theSystemsAuthoritiesDoNotVouchForAServerSignedByItsOwn() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            let uri = server.uri(database: database, role: role).replacingOccurrences(of: "sslrootcert=" + server.authority, with: "sslrootcert=system")
+            #expect(uri.contains("sslrootcert=system&"))
+            let result = try refused(uri, role: role, in: folder)
+            #expect(result.status == 78, "\(result.stderr)")
+            #expect(result.stderr.contains("not signed by a certificate this machine trusts"), "\(result.stderr)")
+        }
+    }
+
+    /// `sslmode=verify-ca` checks the certificate's authority and not its host name: the server's
+    /// certificate (for "localhost") is taken at 127.0.0.1, which verify-full refuses.
+    @Test func verifyCAJoinsAtAnAddressTheCertificateDoesNotName() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            let machine = JournalCLI(home: folder + "/home")
+            let file = folder + "/pgpass"
+            FileManager.default.createFile(atPath: file, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let uri = server.uri(database: database, role: role, sslmode: "verify-ca", host: "127.0.0.1") + "&passfile=" + file
+            let joined = try machine.run("sync", "init", "--postgres", uri)
+            #expect(joined.status == 0, "\(joined.stderr)")
+            try machine.run("add", "espresso")
+            #expect(try machine.run("sync").status == 0)
+            let status = try machine.run("sync", "status").stdout
+            #expect(status.contains("(certificate verified, host name not)"), "\(status)")
+        }
+    }
+
     /// pg_hba.conf takes this role over TLS only (as a managed server does): asked without, it is
     /// told to drop `sslmode=disable`.
     @Test func aServerThatAcceptsOnlyTLSSaysSoToAConnectionWithout() async throws {
