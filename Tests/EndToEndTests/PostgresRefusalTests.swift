@@ -65,6 +65,21 @@ import TestSupport
         }
     }
 
+    /// The password comes from a password file or the terminal, never from `PGPASSWORD` (an
+    /// environment any process of the user can read, and the daemon does not have): with only that
+    /// set, the server's question goes unanswered.
+    @Test func pgpasswordIsIgnored() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            var machine = JournalCLI(home: folder + "/home")
+            machine.environment["PGPASSWORD"] = "secret-\(role)"
+            let result = try machine.run("sync", "init", "--postgres", server.uri(database: database, role: role))
+            #expect(result.status == 78, "\(result.stderr)")
+            #expect(result.stderr.contains("asks a password") && !result.stderr.contains("secret-"), "\(result.stderr)")
+            #expect(try machine.run("sync", "status").stderr.contains("not joined"))
+        }
+    }
+
     /// pg_hba.conf takes this role over TLS only (as a managed server does): asked without, it is
     /// told to drop `sslmode=disable`.
     @Test func aServerThatAcceptsOnlyTLSSaysSoToAConnectionWithout() async throws {
