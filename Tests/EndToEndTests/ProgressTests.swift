@@ -32,10 +32,21 @@ import TestSupport
         terminal.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: shown))
         try terminal.run()
         defer { ProcessRunner.stop(terminal) }
-        let waiting = try await eventually(.seconds(60)) { Self.sleeps(below: terminal.processIdentifier) }
+        // Watched and let go on a thread of its own: SQLite gives up after 15 s of waiting, and in a
+        // full run Swift's few cooperative threads can be held by other tests' waits for longer.
+        let parent = terminal.processIdentifier
+        let release = commands.fileHandleForWriting
+        let waiting = try await offThePool { () -> Bool in
+            let deadline = ContinuousClock.now + .seconds(60)
+            var seen = false
+            while !seen, ContinuousClock.now < deadline {
+                seen = Self.sleeps(below: parent)
+                usleep(seen ? 1_000_000 : 10_000)
+            }
+            release.write(Data("ROLLBACK;\n.quit\n".utf8))
+            return seen
+        }
         #expect(waiting, "the command never waited for the write lock")
-        try await Task.sleep(for: .seconds(1))
-        commands.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
         holder.waitUntilExit()
         let ended = try await eventually(.seconds(120)) { !terminal.isRunning }
         return (try String(contentsOfFile: shown, encoding: .utf8), ended ? terminal.terminationStatus : nil)
