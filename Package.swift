@@ -159,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "JournalCommandTests",
             dependencies: [
-                "journal", "CommandLineSupport", "SyncCommandLine", .product(name: "PropertyBased", package: "swift-property-based"),
+                "journal", "CommandLineSupport", "SyncCommandLine", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

@@ -168,7 +168,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     }
 }
 
-/// Why the loop stopped on its own: the daemon exits 1 so that systemd starts it again.
+/// Why the loop stopped on its own: the daemon exits 1 so that systemd starts it again, or 78 for a
+/// setup that a restart cannot fix (the unit's RestartPreventExitStatus).
 enum SyncLoopExit: JournalFailure, Equatable {
     /// `journal sync new-device` gave the journal a new identity; the daemon must reopen it.
     case deviceIdentityChanged
@@ -176,8 +177,13 @@ enum SyncLoopExit: JournalFailure, Equatable {
     case journalUpgraded(String)
     /// The journal's file was deleted or replaced since the daemon opened it.
     case journalReplaced(String)
+    /// A failure of the setup kind, in its own words.
+    case setupFailure(String)
 
-    var kind: FailureKind { .failure }
+    var kind: FailureKind {
+        if case .setupFailure = self { return .setup }
+        return .failure
+    }
 
     var description: String {
         switch self {
@@ -185,6 +191,7 @@ enum SyncLoopExit: JournalFailure, Equatable {
         case .journalUpgraded(let reason): return "\(reason) Exiting so that the new journal-syncd starts."
         case .journalReplaced(let path):
             return "\(path) was deleted or replaced since this daemon opened it; exiting to be started on the file there now."
+        case .setupFailure(let message): return "\(message) Retrying cannot help; exiting until this is put right."
         }
     }
 }

@@ -123,10 +123,11 @@ enum HubKind: String, CaseIterable, Sendable, CustomStringConvertible {
 
 extension JoinedMachines {
     /// A machine that made a hub of its own in `folder/hub`: its key is another hub's key.
-    static func makeKey(in folder: String) -> JournalCLI {
+    static func makeKey(in folder: String) throws -> JournalCLI {
         let machine = JournalCLI(home: folder + "/home")
-        _ = try? FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
-        _ = try? machine.run("sync", "init", "--folder", folder + "/hub")
+        try FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
+        let made = try machine.run("sync", "init", "--folder", folder + "/hub")
+        guard made.status == 0 else { throw CLIFailure(result: made) }
         return machine
     }
 }

@@ -48,8 +48,64 @@ import TestSupport
         }
     }
 
-    /// The server restarts while B's daemon applies a large first sync, and again while both daemons
-    /// idle: they reconnect, and B ends with every drink once.
+    /// A notification B missed because its listener was down is covered by a sync on reconnecting: B
+    /// reaches the server through its Unix socket, which pg_hba.conf shuts to B's role while A (over
+    /// TCP) publishes, so the change's notification rings for no one. With an hour between safety-net
+    /// syncs, only the reconnection's sync can bring the change.
+    @Test func aNotificationLostWhileTheListenerWasDownIsCoveredOnReconnecting() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            FileManager.default.createFile(
+                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
+            #expect(try a.run("sync", "init", "--postgres", server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass").status == 0)
+            let overSocket = server.uri(database: database, role: role, socket: true)
+            let joined = try b.run(["sync", "init", "--postgres", overSocket, "--key-file", "-"], stdin: try a.run("sync", "key").stdout)
+            #expect(joined.status == 0, "\(joined.stderr)")
+            let log = folder + "/b.log"
+            let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: log)
+            defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
+            #expect(try await eventually(.seconds(30)) { try listening(server, database: database) })
+
+            let rules = server.folder + "/data/pg_hba.conf"
+            let original = try String(contentsOfFile: rules, encoding: .utf8)
+            try ("local all \(role) reject\n" + original).write(toFile: rules, atomically: true, encoding: .utf8)
+            _ = try server.psql("SELECT pg_reload_conf()")
+            var restored = false
+            defer {
+                if !restored {
+                    try? original.write(toFile: rules, atomically: true, encoding: .utf8)
+                    _ = try? server.psql("SELECT pg_reload_conf()")
+                }
+            }
+            _ = try server.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND client_addr IS NULL")
+            // B's daemon has seen its listener go, and cannot listen again.
+            let lost = try await eventually(.seconds(60)) {
+                ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("not listening to the hub")
+            }
+            #expect(lost, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            #expect(try !listening(server, database: database))
+
+            try a.run("add", "espresso", "--note", "rung for no one")
+            #expect(try a.run("sync").status == 0)
+            #expect(try notes(b).isEmpty)
+
+            try original.write(toFile: rules, atomically: true, encoding: .utf8)
+            _ = try server.psql("SELECT pg_reload_conf()")
+            restored = true
+            let arrived = try await eventually(.seconds(90)) { try notes(b).contains("rung for no one") }
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(arrived, "\(said)")
+            #expect(said.contains("listening to the hub again"), "\(said)")
+            #expect(daemon.isRunning)
+        }
+    }
+
+    /// The server restarts while B's daemon applies a large first sync (B has read segments from the
+    /// server and waits for its journal's write lock, which the test holds), and again while both
+    /// daemons idle: they reconnect, and B ends with every drink once.
     @Test func daemonsOutliveServerRestartsAndApplyNothingTwice() async throws {
         try await withTemporaryDirectory { folder in
             let server = try PostgresServer(tls: true)
@@ -60,17 +116,46 @@ import TestSupport
             let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
             let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
             #expect(try a.run("sync", "init", "--postgres", uri).status == 0)
-            #expect(try b.run(["sync", "init", "--postgres", uri, "--key-file", "-"], stdin: try a.run("sync", "key").stdout).status == 0)
+            // B's connections are named, to be told from A's in pg_stat_activity.
+            #expect(try b.run(["sync", "init", "--postgres", uri + "&application_name=journal-b", "--key-file", "-"],
+                              stdin: try a.run("sync", "key").stdout).status == 0)
             #expect(try a.run(["import", "-"], stdin: SyncCrashTests.export(from: 0, count: 20_000)).status == 0)
             #expect(try a.run("sync").status == 0)
 
             let (daemonA, _) = try startDaemon(a, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
             defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            holder.arguments = [b.databasePath]
+            let commands = Pipe(), answers = Pipe()
+            holder.standardInput = commands
+            holder.standardOutput = answers
+            try holder.run()
+            defer { ProcessRunner.stop(holder) }
+            commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
+            _ = answers.fileHandleForReading.availableData
             let (daemonB, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
-            try await Task.sleep(for: .milliseconds(150))
+            // The first restart lands in B's first sync: it has read segments from the server and
+            // applied none, held by the journal's write lock.
+            let read = try await eventually(.seconds(60)) {
+                try server.psql("""
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'journal-b'
+                        AND query ILIKE '%SELECT first_position, last_position, bytes FROM%'
+                    """) != "0"
+            }
+            #expect(read, "B's daemon did not read a segment")
+            #expect(try count(b) == "0,0")
             try server.restart()
-            try await Task.sleep(for: .seconds(1))
+            commands.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+            holder.waitUntilExit()
+            // The second while both daemons idle: B has every drink, and both listen again.
+            let idle = try await eventually(.seconds(120)) {
+                try count(b) == "20000,20000"
+                    && server.psql("select count(*) from pg_stat_activity where datname = '\(database)' and query ilike 'listen%'") == "2"
+            }
+            let afterFirst = try count(b)
+            #expect(idle, "B has \(afterFirst) after the first restart")
             try server.restart()
             #expect(try a.run(["import", "-"], stdin: SyncCrashTests.export(from: 20_000, count: 500)).status == 0)
             let converged = try await eventually(.seconds(60)) { try count(b) == "20500,20500" }

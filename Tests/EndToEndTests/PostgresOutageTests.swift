@@ -41,8 +41,9 @@ import TestSupport
             let took = ContinuousClock.now - back
             let logs = (try? String(contentsOfFile: folder + "/a.log", encoding: .utf8)) ?? ""
             #expect(arrived, "\(logs)")
-            // Both retries were over a minute away: the doorbell listening again brought it, not a retry.
-            #expect(took < .seconds(20), "the change arrived \(took) after the server came back")
+            // Both retries were two minutes or more away ("N min."): arriving within one, the change
+            // was brought by the doorbell listening again, not by a retry, however busy the machine.
+            #expect(took < .seconds(60), "the change arrived \(took) after the server came back")
         }
     }
 }

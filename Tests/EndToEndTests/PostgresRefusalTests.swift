@@ -36,6 +36,52 @@ import TestSupport
         }
     }
 
+    /// `sslrootcert=system` trusts the system's authorities only: the test server's own authority is
+    /// not one of them, and the refusal says so.
+    @Test func theSystemsAuthoritiesDoNotVouchForAServerSignedByItsOwn() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            let uri = server.uri(database: database, role: role).replacingOccurrences(of: "sslrootcert=" + server.authority, with: "sslrootcert=system")
+            #expect(uri.contains("sslrootcert=system&"))
+            let result = try refused(uri, role: role, in: folder)
+            #expect(result.status == 78, "\(result.stderr)")
+            #expect(result.stderr.contains("not signed by a certificate this machine trusts"), "\(result.stderr)")
+        }
+    }
+
+    /// `sslmode=verify-ca` checks the certificate's authority and not its host name: the server's
+    /// certificate (for "localhost") is taken at 127.0.0.1, which verify-full refuses.
+    @Test func verifyCAJoinsAtAnAddressTheCertificateDoesNotName() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            let machine = JournalCLI(home: folder + "/home")
+            let file = folder + "/pgpass"
+            FileManager.default.createFile(atPath: file, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let uri = server.uri(database: database, role: role, sslmode: "verify-ca", host: "127.0.0.1") + "&passfile=" + file
+            let joined = try machine.run("sync", "init", "--postgres", uri)
+            #expect(joined.status == 0, "\(joined.stderr)")
+            try machine.run("add", "espresso")
+            #expect(try machine.run("sync").status == 0)
+            let status = try machine.run("sync", "status").stdout
+            #expect(status.contains("(certificate verified, host name not)"), "\(status)")
+        }
+    }
+
+    /// The password comes from a password file or the terminal, never from `PGPASSWORD` (an
+    /// environment any process of the user can read, and the daemon does not have): with only that
+    /// set, the server's question goes unanswered.
+    @Test func pgpasswordIsIgnored() async throws {
+        try await withTemporaryDirectory { folder in
+            let (database, role) = try server.makeDatabase()
+            var machine = JournalCLI(home: folder + "/home")
+            machine.environment["PGPASSWORD"] = "secret-\(role)"
+            let result = try machine.run("sync", "init", "--postgres", server.uri(database: database, role: role))
+            #expect(result.status == 78, "\(result.stderr)")
+            #expect(result.stderr.contains("asks a password") && !result.stderr.contains("secret-"), "\(result.stderr)")
+            #expect(try machine.run("sync", "status").stderr.contains("not joined"))
+        }
+    }
+
     /// pg_hba.conf takes this role over TLS only (as a managed server does): asked without, it is
     /// told to drop `sslmode=disable`, where it was set: in the string, or in PGSSLMODE.
     @Test func aServerThatAcceptsOnlyTLSSaysSoToAConnectionWithout() async throws {

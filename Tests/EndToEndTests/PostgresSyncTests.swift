@@ -96,7 +96,7 @@ import TestSupport
             let withoutKey = try other.run("sync", "init", "--postgres", joined.hub)
             #expect(withoutKey.status == 64, "\(withoutKey.stderr)")
             #expect(withoutKey.stderr.contains("needs its key"))
-            let stranger = JoinedMachines.makeKey(in: folder + "/elsewhere")
+            let stranger = try JoinedMachines.makeKey(in: folder + "/elsewhere")
             let wrongKey = try other.run(["sync", "init", "--postgres", joined.hub, "--key-file", "-"], stdin: try stranger.run("sync", "key").stdout)
             #expect(wrongKey.status == 65, "\(wrongKey.stderr)")
             #expect(wrongKey.stderr.contains("does not open"))

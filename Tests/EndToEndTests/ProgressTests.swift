@@ -4,10 +4,67 @@ import TestSupport
 
 /// Long work shows its progress on stderr when stderr is a terminal, and nothing of it reaches a pipe.
 @Suite struct ProgressTests {
-    /// Runs `arguments` with a terminal (`script` gives it one): what the terminal showed.
-    func onTerminal(_ machine: JournalCLI, _ arguments: [String]) throws -> ProcessResult {
+    /// Runs `arguments` with a terminal (`script` gives it one) while another process holds the
+    /// journal's write lock: the command's first write waits (SQLite's busy handler sleeping, seen in
+    /// /proc), and the lock is let go a second after that. The progress line appears after half a
+    /// second of work, so the work is made to last longer than that on any machine; a busy machine
+    /// only makes it longer. What the terminal showed, and the command's exit status.
+    func onTerminalHeld(_ machine: JournalCLI, _ arguments: [String], in folder: String) async throws -> (shown: String, status: Int32?) {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [machine.databasePath]
+        let commands = Pipe(), answers = Pipe()
+        holder.standardInput = commands
+        holder.standardOutput = answers
+        try holder.run()
+        defer { ProcessRunner.stop(holder) }
+        commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
+        _ = answers.fileHandleForReading.availableData
+
+        let shown = folder + "/terminal-\(arguments[0]).txt"
+        #expect(FileManager.default.createFile(atPath: shown, contents: nil))
+        let terminal = Process()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         let command = ([JournalCLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: machine.environment)
+        terminal.arguments = ["-qec", command, "/dev/null"]
+        terminal.environment = machine.environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        terminal.standardInput = FileHandle.nullDevice
+        terminal.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: shown))
+        try terminal.run()
+        defer { ProcessRunner.stop(terminal) }
+        // Watched and let go on a thread of its own: SQLite gives up after 15 s of waiting, and in a
+        // full run Swift's few cooperative threads can be held by other tests' waits for longer.
+        let parent = terminal.processIdentifier
+        let release = commands.fileHandleForWriting
+        let waiting = try await offThePool { () -> Bool in
+            let deadline = ContinuousClock.now + .seconds(60)
+            var seen = false
+            while !seen, ContinuousClock.now < deadline {
+                seen = Self.sleeps(below: parent)
+                usleep(seen ? 1_000_000 : 10_000)
+            }
+            release.write(Data("ROLLBACK;\n.quit\n".utf8))
+            return seen
+        }
+        #expect(waiting, "the command never waited for the write lock")
+        holder.waitUntilExit()
+        let ended = try await eventually(.seconds(120)) { !terminal.isRunning }
+        return (try String(contentsOfFile: shown, encoding: .utf8), ended ? terminal.terminationStatus : nil)
+    }
+
+    /// True when a thread of a process under `parent` sleeps in (clock_)nanosleep: where SQLite's
+    /// busy handler waits for a lock.
+    static func sleeps(below parent: Int32) -> Bool {
+        let children = ((try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? "")
+            .split(separator: " ").compactMap { Int32($0) }
+        return children.contains { child in
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child)/task")) ?? []
+            let asleep = threads.contains { thread in
+                let call = (try? String(contentsOfFile: "/proc/\(child)/task/\(thread)/syscall", encoding: .utf8))?.split(separator: " ").first
+                return call == "230" || call == "35"
+            }
+            return asleep || sleeps(below: child)
+        }
     }
 
     @Test func aLongImportAndAFirstSyncShowProgressOnATerminalOnly() async throws {
@@ -15,11 +72,12 @@ import TestSupport
             let export = folder + "/export.json"
             try SyncCrashTests.export(from: 0, count: 100_000).write(toFile: export, atomically: true, encoding: .utf8)
             let machine = JournalCLI(home: folder + "/a")
-            let shown = try onTerminal(machine, ["import", export])
-            #expect(shown.status == 0, "\(shown.stdout)")
-            #expect(shown.stdout.contains("Importing ["), "\(shown.stdout.suffix(300))")
+            #expect(try machine.run("add", "espresso", "--note", "makes the journal").status == 0)
+            let (shown, status) = try await onTerminalHeld(machine, ["import", export], in: folder)
+            #expect(status == 0, "\(shown.suffix(300))")
+            #expect(shown.contains("Importing ["), "\(shown.suffix(300))")
             // The line is cleared before the result is printed.
-            #expect(shown.stdout.contains("\r\u{1B}[2KImported 100000 drinks."), "\(shown.stdout.suffix(300))")
+            #expect(shown.contains("\r\u{1B}[2KImported 100000 drinks."), "\(shown.suffix(300))")
 
             let piped = try JournalCLI(home: folder + "/b").run("import", export)
             #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr.prefix(300))")
@@ -27,10 +85,10 @@ import TestSupport
 
             try FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
             #expect(try machine.run("sync", "init", "--folder", folder + "/hub").status == 0)
-            let synced = try onTerminal(machine, ["sync"])
-            #expect(synced.status == 0, "\(synced.stdout.suffix(300))")
-            #expect(synced.stdout.contains("Syncing  "), "\(synced.stdout.suffix(300))")
-            #expect(synced.stdout.contains("changes published"), "\(synced.stdout.suffix(300))")
+            let (synced, syncStatus) = try await onTerminalHeld(machine, ["sync"], in: folder)
+            #expect(syncStatus == 0, "\(synced.suffix(300))")
+            #expect(synced.contains("Syncing  "), "\(synced.suffix(300))")
+            #expect(synced.contains("changes published"), "\(synced.suffix(300))")
         }
     }
 }

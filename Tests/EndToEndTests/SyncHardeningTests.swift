@@ -17,16 +17,19 @@ import TestSupport
             let (a, keyPath, key, before) = try joinedMachine(in: folder)
             // The join's own write fails (a trigger stands for a busy or failing disk).
             #expect(try ProcessRunner.run("/usr/bin/sqlite3", [a.databasePath, "create trigger refuse before update on sync_hub begin select raise(abort, 'disk trouble'); end; create trigger refuse2 before insert on sync_hub begin select raise(abort, 'disk trouble'); end;"], environment: [:]).status == 0)
-            let other = JoinedMachines.makeKey(in: folder + "/other")
+            let other = try JoinedMachines.makeKey(in: folder + "/other")
             let otherHub = folder + "/other/hub"
             let failed = try a.run(["sync", "init", "--folder", otherHub, "--key-file", "-"], stdin: try other.run("sync", "key").stdout)
-            #expect(failed.status != 0)
+            // The disk trouble as the journal words a failed write: exit 1 (worth retrying), not a
+            // setup or data problem, and not some other failure on the way.
+            let trouble = "journal: the journal could not be read or written: disk trouble. Nothing was changed."
+            #expect(failed.status == 1 && failed.stderr.hasPrefix(trouble), "\(failed.status): \(failed.stderr)")
             #expect(try String(contentsOfFile: keyPath, encoding: .utf8) == key)
             #expect(try a.fingerprint() == before)
             // A new hub that the failed join would have made is not left behind.
             let fresh = folder + "/fresh-hub"
             let made = try a.run("sync", "init", "--folder", fresh)
-            #expect(made.status != 0)
+            #expect(made.status == 1 && made.stderr.hasPrefix(trouble), "\(made.status): \(made.stderr)")
             #expect(!FileManager.default.fileExists(atPath: fresh + "/journal-hub-v1"))
             #expect(try String(contentsOfFile: keyPath, encoding: .utf8) == key)
         }
@@ -37,7 +40,7 @@ import TestSupport
     @Test func aJoinThatFindsTheJournalBusyKeepsTheKeyItHad() async throws {
         try await withTemporaryDirectory { folder in
             let (a, keyPath, key, before) = try joinedMachine(in: folder)
-            let other = JoinedMachines.makeKey(in: folder + "/other")
+            let other = try JoinedMachines.makeKey(in: folder + "/other")
             let otherKey = try other.run("sync", "key").stdout
             let holder = Process()
             holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
@@ -104,6 +107,25 @@ import TestSupport
             #expect(foreign.status == 78 && foreign.stderr.contains("belongs to another user"), "\(foreign.stderr)")
             #expect(chown(keyPath, getuid(), getgid()) == 0)
             #expect(try a.run("sync").status == 0)
+        }
+    }
+
+    /// The daemon given a key others can read: retrying cannot help, so it says why and exits 78,
+    /// which its unit does not restart (RestartPreventExitStatus), instead of retrying forever.
+    @Test func theDaemonExitsAsASetupFailureOnAKeyOthersCanRead() async throws {
+        try await withTemporaryDirectory { folder in
+            let a = try JoinedMachines(in: folder, now: nil).machines[0]
+            let keyPath = a.home + "/.config/journal/sync.key"
+            #expect(chmod(keyPath, 0o644) == 0)
+            let log = folder + "/daemon.log"
+            let daemon = try ProcessRunner.start(ProcessRunner.executable("journal-syncd"), ["--interval", "10s"], environment: a.environment, stderrPath: log)
+            defer { ProcessRunner.stop(daemon) }
+            let ended = try await eventually(.seconds(60)) { !daemon.isRunning }
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(ended, "still running after a minute: \(said)")
+            guard ended else { return }
+            #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 78, "\(daemon.terminationStatus): \(said)")
+            #expect(said.contains("chmod 600 '\(keyPath)'"), "\(said)")
         }
     }
 

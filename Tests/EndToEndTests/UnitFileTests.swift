@@ -30,6 +30,29 @@ import TestSupport
         }
     }
 
+    /// What the unit does not restart on is what the daemon exits with when restarting cannot help: a
+    /// bad option (64), and a setup to change (78: here, another daemon already on the journal). A
+    /// failure that a restart may cure (1) is restarted.
+    @Test func theUnitRestartsTheDaemonUnlessRestartingCannotHelp() async throws {
+        try await withTemporaryDirectory { folder in
+            let unit = try String(contentsOfFile: Self.template, encoding: .utf8)
+            let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("RestartPreventExitStatus=") })
+            let prevented = Set(line.dropFirst("RestartPreventExitStatus=".count).split(separator: " ").compactMap { Int32($0) })
+            #expect(unit.contains("\nRestart=on-failure\n"))
+            let a = try JoinedMachines(in: folder, names: ["a"], now: nil).machines[0]
+            let badOption = try ProcessRunner.run(daemonBinary, ["--interval", "soon"], environment: a.environment)
+            #expect(badOption.status == 64, "\(badOption.stderr)")
+            #expect(prevented.contains(badOption.status), "\(line)")
+            let (first, socket) = try startDaemon(a, socketPath: folder + "/notify.sock")
+            defer { ProcessRunner.stop(first, signal: SIGTERM) }
+            defer { withExtendedLifetime(socket) {} }
+            let second = try ProcessRunner.run(daemonBinary, [], environment: a.environment)
+            #expect(second.status == 78 && second.stderr.contains("already syncs"), "\(second.stderr)")
+            #expect(prevented.contains(second.status), "\(line)")
+            #expect(!prevented.contains(1), "\(line)")
+        }
+    }
+
     /// The overall exposure systemd-analyze gives the unit at `unit`, with the drop-ins beside it.
     func exposure(_ unit: String, runtime: String) throws -> Double {
         let result = try analyze(["--user", "security", "--offline=yes", "--threshold=20", unit], runtime: runtime)

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 
 @testable import journal
 
@@ -18,14 +20,67 @@ import Testing
         }
     }
 
+    /// The long options of the real `journal` binary, from its own `--experimental-dump-help`: by
+    /// command name ("" for the root), those that take a value and those that are flags.
+    struct Dumped {
+        var options: [String: Set<String>] = [:]
+        var flags: [String: Set<String>] = [:]
+    }
+
+    static let dumped: Dumped = {
+        let dump = try? ProcessRunner.run(ProcessRunner.executable("journal"), ["--experimental-dump-help"], environment: [:])
+        let json = dump.flatMap { try? JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) } as? [String: Any]
+        var dumped = Dumped()
+        func walk(_ command: [String: Any], name: String) {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                let names = (argument["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
+                let kind = argument["kind"] as? String
+                if kind == "option" { dumped.options[name, default: []].formUnion(names) }
+                if kind == "flag" { dumped.flags[name, default: []].formUnion(names) }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
+                guard let subName = sub["commandName"] as? String else { continue }
+                for alias in [subName] + (sub["aliases"] as? [String] ?? []) { walk(sub, name: alias) }
+            }
+        }
+        if let root = json?["command"] as? [String: Any] { walk(root, name: "") }
+        return dumped
+    }()
+
+    /// Every long option of the binary, of any command: the everyday commands' own and others'.
+    static let allOptions = Set(dumped.options.values.joined()).sorted()
+    static let allFlags = Set(dumped.flags.values.joined()).sorted()
+
     /// Pieces of the everyday commands' command lines, good and bad: options with values that look
     /// like options, numbers that do not convert, inline values, empty values, repeated options, help,
-    /// the terminator, words of another command.
+    /// the terminator, words and options of another command.
     static let values = ["64", "-5", "1e3", "nan", "abc", "0x10", "", "--json", "8:30", "yesterday", "0", "3", "+2", "/tmp/j.db",
                          "{current_mg:.0f} mg"]
-    static let options = ["--mg", "--at", "--note", "--db", "--since", "--until", "--limit", "--format"]
-    static let loose = ["--json", "--all", "espresso", "double", "help", "--help", "-h", "--", "-", "-x", "--x", "=", "--json=1",
+    static let options = allOptions.map { "--" + $0 }
+    static let loose = allFlags.map { "--" + $0 } + ["espresso", "double", "help", "-h", "--", "-", "-x", "--x", "=", "--json=1",
                         "--version", "--generate-completion-script", "drinks", "status"]
+
+    @Test func theVocabularyIsTheBinarysOwn() {
+        #expect(Self.dumped.options["add"]?.contains("mg") == true, "\(Self.dumped)")
+        #expect(Self.dumped.flags["log"]?.contains("all") == true, "\(Self.dumped)")
+    }
+
+    /// Every option the fast path reads, for each of its commands, is one the binary's own parser
+    /// declares for that command, of the same kind (a flag, or one that takes a value): probed with
+    /// every long option the binary has.
+    @Test(arguments: [["add", "espresso"], ["status"], ["list"], ["log"]])
+    func everyOptionTheFastPathKnowsIsInTheBinarysDump(_ command: [String]) {
+        let declared = (options: Self.dumped.options[command[0]] ?? [], flags: Self.dumped.flags[command[0]] ?? [])
+        #expect(!declared.options.isEmpty, "\(command[0]) is not in the dump")
+        for name in Set(Self.allOptions + Self.allFlags) {
+            if FastPath.request(command + ["--\(name)=3"]) != nil {
+                #expect(declared.options.contains(name), "the fast path reads --\(name) VALUE for \(command[0]); the binary does not")
+            }
+            if FastPath.request(command + ["--\(name)"]) != nil {
+                #expect(declared.flags.contains(name), "the fast path reads the flag --\(name) for \(command[0]); the binary does not")
+            }
+        }
+    }
 
     /// One piece: an option and its value (separate or inline), or a word on its own.
     static let piece = zip(Gen.int(in: 0...2), Gen.int(in: 0...(options.count - 1)), Gen.int(in: 0...(values.count - 1)),

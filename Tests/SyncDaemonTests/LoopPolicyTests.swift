@@ -102,6 +102,8 @@ import Testing
         let upgraded = JournalFileError.newerSchema(path: "/j.db", version: 9, supported: 3)
         #expect(policy.next(after: .failure(upgraded), random: &random) == .exit(.journalUpgraded(upgraded.description)))
         #expect(policy.next(after: .failure(CancellationError()), random: &random) == .stop)
+        let denied = SyncError.permissionDenied(path: "/hub")
+        #expect(policy.next(after: .failure(denied), random: &random) == .exit(.setupFailure(denied.description)))
         #expect(!policy.retryPending)
     }
 
