@@ -1,8 +1,9 @@
 import JournalKit
+import JournalSync
 
 /// Why a PostgreSQL hub refused or could not be reached, each with what to do about it. Never holds
 /// the password: the server's own messages name the role at most.
-public enum PostgresHubError: JournalFailure, Equatable {
+public enum PostgresHubError: JournalFailure, ServerRefusal, Equatable {
     case badConnectionString(String)
     case passwordInConnectionString
     /// `channel_binding=require`: the driver signs in with SCRAM-SHA-256, never SCRAM-SHA-256-PLUS.

@@ -94,8 +94,9 @@ struct LoopPolicy {
             }
             // A newer journal migrated the file: let systemd start the new daemon.
             if let error = error as? JournalFileError, case .newerSchema = error { return .exit(.journalUpgraded(error.description)) }
-            // A setup to change (a key others can read, a read-only journal): retrying cannot help.
-            if failureKind(error) == .setup { return .exit(.setupFailure(failureMessage(error))) }
+            // A setup to change on this machine (a key others can read, a read-only journal): retrying
+            // cannot help. A server's refusal is put right on the server: retrying finds out when.
+            if failureKind(error) == .setup, !(error is any ServerRefusal) { return .exit(.setupFailure(failureMessage(error))) }
             retryPending = true
             if case .hubUnavailable = error as? SyncError { waitingForHub = true } else { waitingForHub = false }
             return .retry(after: backoff.fail(using: &random))

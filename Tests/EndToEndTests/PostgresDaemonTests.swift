@@ -66,7 +66,7 @@ import TestSupport
             let log = folder + "/b.log"
             let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: log)
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
-            #expect(try await eventually(.seconds(30)) { try listening(server, database: database) })
+            #expect(try await eventually(.seconds(30)) { try self.log(log).contains("listening to the hub:") })
 
             let rules = server.folder + "/data/pg_hba.conf"
             let original = try String(contentsOfFile: rules, encoding: .utf8)
@@ -86,7 +86,8 @@ import TestSupport
                 ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("not listening to the hub")
             }
             #expect(lost, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-            #expect(try !listening(server, database: database))
+            // Not listening: B's one connection is gone, and the server lets no other in.
+            #expect(try connections(server, database: database) == 0)
 
             try a.run("add", "espresso", "--note", "rung for no one")
             #expect(try a.run("sync").status == 0)
@@ -151,8 +152,8 @@ import TestSupport
             holder.waitUntilExit()
             // The second while both daemons idle: B has every drink, and both listen again.
             let idle = try await eventually(.seconds(120)) {
-                try count(b) == "20000,20000"
-                    && server.psql("select count(*) from pg_stat_activity where datname = '\(database)' and query ilike 'listen%'") == "2"
+                try count(b) == "20000,20000" && connections(server, database: database) == 2
+                    && self.log(folder + "/a.log").contains("listening to the hub again") && self.log(folder + "/b.log").contains("listening to the hub again")
             }
             let afterFirst = try count(b)
             #expect(idle, "B has \(afterFirst) after the first restart")

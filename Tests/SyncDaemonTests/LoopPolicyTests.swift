@@ -107,6 +107,22 @@ import Testing
         #expect(!policy.retryPending)
     }
 
+    /// A server's refusal of the setup kind (a right the role lacks) is put right on the server, at a
+    /// time the daemon cannot know: it retries, where a setup of this machine ends it.
+    @Test func aServersRefusalIsRetried() {
+        struct LacksARight: JournalFailure, ServerRefusal {
+            var kind: FailureKind { .setup }
+            var description: String { "the role alice lacks INSERT on journal_hub.segments" }
+        }
+        var random = SystemRandomNumberGenerator()
+        var policy = LoopPolicy(dataVersion: 1)
+        guard case .retry = policy.next(after: .failure(LacksARight()), random: &random) else {
+            Issue.record("a server's refusal ended the daemon")
+            return
+        }
+        #expect(policy.retryPending)
+    }
+
     @Test func aCommitDuringASyncStillCountsAfterIt() {
         var policy = LoopPolicy(dataVersion: 1)
         #expect(policy.plan(.tick, dataVersion: nil).sync)
