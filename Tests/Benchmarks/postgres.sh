@@ -192,12 +192,18 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 before=0; for pid in "${daemons[@]}"; do before=$((before + $(cpu_ticks "$pid"))); done
 sleep 10
 after=0; for pid in "${daemons[@]}"; do after=$((after + $(cpu_ticks "$pid"))); done
-rss_mib=$(for pid in "${daemons[@]}"; do awk '/VmRSS/ { print $2 }' "/proc/$pid/status"; done | sort -n \
-    | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }')
+median_mib() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }'; }
+rss_mib=$(for pid in "${daemons[@]}"; do awk '/VmRSS/ { print $2 }' "/proc/$pid/status"; done | median_mib)
+# Most of it is the binary's code, mapped from the file and shared by all 50: what each costs the
+# machine alone is its anonymous memory, and its proportional share (PSS) of the rest.
+anon_mib=$(for pid in "${daemons[@]}"; do awk '/RssAnon/ { print $2 }' "/proc/$pid/status"; done | median_mib)
+pss_mib=$(for pid in "${daemons[@]}"; do awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup"; done | median_mib)
 printf '%-34s %9s    (%s connections for 50 daemons, all listening; budget 1) %s\n' \
     "connections per daemon" "$(echo "scale=2; $held / 50" | bc -l)" "$held" "$(verdict "$held == 50")"
-printf '%-34s %9s    (CPU ticks of all 50 daemons in 10 s idle; median resident memory %s MiB, budget 20) %s\n' \
-    "50 idle daemons" "$((after - before))" "$rss_mib" "$(verdict "$after - $before == 0 && $rss_mib <= 20")"
+printf '%-34s %9s    (CPU ticks of all 50 daemons in 10 s idle; budget 0) %s\n' \
+    "50 idle daemons" "$((after - before))" "$(verdict "$after - $before == 0")"
+printf '%-34s %9s MiB (median of 50; of it anonymous %s MiB; proportional share %s MiB; budget 20) %s\n' \
+    "idle PostgreSQL daemon resident" "$rss_mib" "$anon_mib" "$pss_mib" "$(verdict "$rss_mib <= 20")"
 last_db="$work/f49/data/journal/journal.db"
 : >"$work/latency50"
 for ((i = 0; i < runs; i++)); do
