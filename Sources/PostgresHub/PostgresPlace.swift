@@ -110,6 +110,10 @@ public struct PostgresPlace: HubPlace {
                 let version = try await ServerSchema.version(connection, location: server, latest: latestVersion)
                 guard version < latestVersion else { return nil }
                 let owner = try await ServerSchema.owner(connection)
+                // A line break in a name would end the script's comment and start a statement of its own.
+                guard !owner.name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw SyncError.corruptHub(hub: location, problem: "the schema's owner has a role name with control characters")
+                }
                 return ServerSchema.migrationScript(from: version, migrations: migrations, owner: owner.name, user: server.user)
             }
         }

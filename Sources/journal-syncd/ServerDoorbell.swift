@@ -18,10 +18,10 @@ struct ServerDoorbell: Sendable {
     /// out of reach (down, restarting, a network gone) is tried every second or two, so that its
     /// return is noticed at once; one that refuses (a password, a right) less and less often.
     static let longestWait: Duration = .seconds(60)
+    static let longestWaitForAServerOutOfReach: Duration = .seconds(2)
 
     /// What a doorbell whose test ring does not come back means, for the log.
     static let unheard = "notifications do not arrive (a pooler in transaction mode between this machine and the server?):"
-    static let longestWaitForAServerOutOfReach: Duration = .seconds(2)
 
     func feed(_ events: ChangeEvents) async {
         var refused = Backoff(maximum: Self.longestWait)

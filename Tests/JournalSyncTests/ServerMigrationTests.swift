@@ -119,4 +119,25 @@ import TestSupport
             }
         }
     }
+
+    /// The script is SQL a person runs as the schema's owner: an owner's name (the server's word) with
+    /// a line break in it would end the script's comment and start a statement of its own, so no script
+    /// is printed for it.
+    @Test func anOwnerNameThatWouldBreakOutOfItsCommentGetsNoScript() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            let passwords = folder + "/pgpass"
+            FileManager.default.createFile(
+                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
+            try await PostgresPlace(connectionString: uri).make(key: SyncKey(), shared: false).close()
+            let owner = "owner_\(role)\nDROP TABLE journal_hub.segments; --"
+            try server.psql("CREATE ROLE \"\(owner)\"")
+            try server.psql("ALTER SCHEMA journal_hub OWNER TO \"\(owner)\"; GRANT USAGE ON SCHEMA journal_hub TO \(role)", database: database)
+            let next = Migration(version: 2, name: "v0002_test.sql", sql: "CREATE TABLE journal_hub.nothing (x int)")
+            let newer = try PostgresPlace(connectionString: uri, migrations: embeddedMigrations + [next])
+            await #expect(throws: SyncError.self) { _ = try await newer.migrationScript() }
+        }
+    }
 }

@@ -8,7 +8,8 @@ extension SyncMigrateSQL {
         let (place, _) = try await SyncSetup.place(of: try await global.openStore(), places: .known)
         // Up to date, it still says so as SQL: piped to psql, it runs nothing.
         let script = try await place.migrationScript()
-            ?? "-- The hub \(TerminalText.escaped(place.location)) is up to date: there is nothing to run.\n"
-        Output.line(script, terminator: "")
+            ?? "-- The hub \(place.location) is up to date: there is nothing to run.\n"
+        // Its names come from the server (the owner's role): on a terminal, nothing in them acts.
+        Output.line(Output.isTerminal ? TerminalText.escapedKeepingLines(script) : script, terminator: "")
     }
 }
