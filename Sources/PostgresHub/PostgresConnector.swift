@@ -20,15 +20,15 @@ final class PostgresConnector: Sendable {
     /// PostgresNIO logs at debug and trace only; the daemon's own lines say what matters.
     static let quiet = Logger(label: "journal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// A connection, TLS and password settled; the caller closes it.
-    func connect() async throws -> PostgresLink {
+    /// A connection, TLS and password settled, on `loop` when given; the caller closes it.
+    func connect(on loop: (any EventLoop)? = nil) async throws -> PostgresLink {
         let tls = try PostgresTLS.context(for: location)
         let known = try password.known()
         do {
-            return try await open(tls: tls, password: known)
+            return try await open(tls: tls, password: known, on: loop)
         } catch let error as PSQLError where error.code == .authMechanismRequiresPassword && known == nil {
             let typed = try password.prompt()
-            let link = try await open(tls: tls, password: typed)
+            let link = try await open(tls: tls, password: typed, on: loop)
             do { try password.keep(typed) } catch {
                 await link.close()
                 throw error
@@ -37,9 +37,9 @@ final class PostgresConnector: Sendable {
         }
     }
 
-    private func open(tls: NIOSSLContext?, password: ServerPassword.Found?) async throws -> PostgresLink {
+    private func open(tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: (any EventLoop)?) async throws -> PostgresLink {
         let channel: any Channel
-        do { channel = try await ServerSocket.open(location) } catch { throw ServerFailure.opening(error, location: location) }
+        do { channel = try await ServerSocket.open(location, on: loop) } catch { throw ServerFailure.opening(error, location: location) }
         // The whole opening (TLS, authentication) is bounded too: a server that takes the connection
         // and says nothing is not waited for forever.
         let deadline = Deadline(on: channel, seconds: location.connectTimeout)

@@ -27,9 +27,10 @@ public actor PostgresHub: Hub {
     /// Bytes fetched ahead at most in one round trip.
     static let fetchAheadBytes = 8 * 1024 * 1024
 
-    /// Where this actor and its tasks run: an event loop of the connections' own, not Swift's global
-    /// executor (`EventLoopExecutor` says why).
-    nonisolated let executor = EventLoopExecutor(MultiThreadedEventLoopGroup.singleton.next())
+    /// Where this actor and its tasks run: the event loop of its connection, not Swift's global
+    /// executor (`EventLoopExecutor` says why). Its connection, opened again, stays on that loop, so
+    /// a reply resumes the hub on the thread that read it.
+    nonisolated let executor: EventLoopExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -38,6 +39,7 @@ public actor PostgresHub: Hub {
         location = connector.location.uri
         self.connector = connector
         self.link = link
+        executor = EventLoopExecutor(link?.channel.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next())
     }
 
     /// A hub dropped without `close()` still closes its connection (PostgresNIO requires it).
@@ -52,7 +54,7 @@ public actor PostgresHub: Hub {
         if let link, !link.isClosed { return link }
         await link?.close()
         link = nil
-        let opened = try await connector.connect()
+        let opened = try await connector.connect(on: executor.loop)
         link = opened
         return opened
     }
