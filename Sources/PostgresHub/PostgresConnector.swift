@@ -65,8 +65,10 @@ final class PostgresConnector: Sendable {
                     // The anchored read of a large hub runs in a millisecond, but the planner's estimate
                     // for it (a third of each device's rows) passes jit_above_cost, and compiling it took
                     // 220 ms of every sync on a hub of a million rows. A session setting, not a startup
-                    // parameter: poolers refuse startup parameters they do not know.
-                    try await connection.query("SET jit = off", logger: Self.quiet)
+                    // parameter: poolers refuse startup parameters they do not know. A server
+                    // older than JIT (before PostgreSQL 11) has no such setting to change.
+                    try await connection.query(
+                        "SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'", logger: Self.quiet)
                 }
             } catch {
                 await link.close()
