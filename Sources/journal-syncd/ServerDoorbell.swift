@@ -13,6 +13,8 @@ struct ServerDoorbell: Sendable {
 
     let listen: Listen
     let logger: Logger
+    /// Times the waits between reconnects.
+    var clock: any Clock<Duration> = EventLoopClock()
 
     /// Reconnects are tried sooner than failed syncs: the doorbell is what makes sync quick. A server
     /// out of reach (down, restarting, a network gone) is tried every second or two, so that its
@@ -28,12 +30,14 @@ struct ServerDoorbell: Sendable {
         var unreachable = Backoff(initial: .milliseconds(500), maximum: Self.longestWaitForAServerOutOfReach)
         var random = SystemRandomNumberGenerator()
         var failures = RepeatedLine()
-        var failureSaid = false
+        // The log said the doorbell is not listening, and has not said since that it listens again:
+        // its return is news, however many failures after the first went unsaid as repeats.
+        var downSaid = false
         let everListened = Flag()
         let unheardSaid = Flag()
         while !Task.isCancelled {
             let listened = Flag()
-            let sayListening = failureSaid
+            let sayListening = downSaid
             do {
                 try await listen { sign in
                     switch sign {
@@ -64,6 +68,7 @@ struct ServerDoorbell: Sendable {
                 if listened.happened {
                     refused.succeed()
                     unreachable.succeed()
+                    downSaid = false
                 }
                 let outOfReach = if case .hubUnavailable = error as? SyncError { true } else { false }
                 let delay = outOfReach ? unreachable.fail(using: &random) : refused.fail(using: &random)
@@ -71,9 +76,11 @@ struct ServerDoorbell: Sendable {
                 // A server out of reach is one cause, whichever words the lost connection comes with this time.
                 let line = failures.line(
                     "not listening to the hub: \(failureMessage(error))", cause: outOfReach ? "out of reach" : failureMessage(error))
-                failureSaid = line != nil
-                if let line { logger.warning("\(line) Trying again in \(delay.spoken).") }
-                do { try await EventLoopClock().sleep(for: delay) } catch { return }
+                if let line {
+                    downSaid = true
+                    logger.warning("\(line) Trying again in \(delay.spoken).")
+                }
+                do { try await clock.sleep(for: delay) } catch { return }
             }
         }
     }
