@@ -4,7 +4,7 @@ import TestSupport
 
 /// An amount of caffeine is a decimal number whichever way a drink comes in (`--mg`, a journal
 /// export, an Apple Health export): not hexadecimal, `inf` or `nan`, and `-0` is negative.
-@Suite struct AmountTests {
+@Suite(.onTestThreads) struct AmountTests {
     @Test func hexadecimalOrNegativeZeroIsRefusedOnTheCommandLine() async throws {
         try await withTemporaryDirectory { folder in
             let journal = JournalCLI(home: folder)

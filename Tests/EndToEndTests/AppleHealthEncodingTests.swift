@@ -4,7 +4,7 @@ import TestSupport
 
 /// An Apple Health export is UTF-8, and its DTD is never read: whatever encoding an export declares,
 /// whatever its document type declaration holds, nothing of it is expanded, and nothing crashes.
-@Suite struct AppleHealthEncodingTests {
+@Suite(.onTestThreads) struct AppleHealthEncodingTests {
     /// An export declaring `encoding` whose DTD lists an attribute with no default (what crashed
     /// libxml2's callback) and an internal entity, which its caffeine sample uses as its app's name.
     static func hostile(encoding: String) -> String {

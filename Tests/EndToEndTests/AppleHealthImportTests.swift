@@ -5,7 +5,7 @@ import TestSupport
 
 /// `journal import --from apple-health`: an export of the Health app, zipped or not, becomes drinks,
 /// once, with every sample it cannot take said by its line.
-@Suite struct AppleHealthImportTests {
+@Suite(.onTestThreads) struct AppleHealthImportTests {
     func drinks(_ machine: JournalCLI) throws -> [[String: Any]] {
         try machine.json("list", "--all", "--json") as? [[String: Any]] ?? []
     }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What an export holds does not decide how much memory the importer takes or how much it prints: a
 /// skipped sample keeps no text, and a message quotes at most 80 characters of a value.
-@Suite struct AppleHealthMemoryTests {
+@Suite(.onTestThreads) struct AppleHealthMemoryTests {
     /// An export of `count` caffeine samples whose unit is `unitBytes` long, and one good sample.
     static func export(samples count: Int, unitBytes: Int) -> HealthExport {
         var export = HealthExport()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// A Health sample is held to the rules of every way a drink comes in: an amount is a decimal number,
 /// a time is not ahead of now; and one sample twice with two values is a conflict, said with both lines.
-@Suite struct AppleHealthValueTests {
+@Suite(.onTestThreads) struct AppleHealthValueTests {
     @Test func samplesOfLenientValuesFutureTimesOrConflictingTwinsAreSkippedByTheirLine() async throws {
         try await withTemporaryDirectory { folder in
             var export = HealthExport()

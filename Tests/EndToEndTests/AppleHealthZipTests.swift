@@ -6,7 +6,7 @@ import TestSupport
 /// An export.zip that cannot be read says why in words a person can act on: encrypted, compressed
 /// with a method the importer does not read, damaged (by its checksum, not by the XML it garbles),
 /// or not an XML document at all, which is said at once rather than after inflating all of it.
-@Suite struct AppleHealthZipTests {
+@Suite(.onTestThreads) struct AppleHealthZipTests {
     /// `zip` run in `folder` (the Debian package's, as a person would make such a zip).
     static func runZip(_ arguments: [String], in folder: String) throws {
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")

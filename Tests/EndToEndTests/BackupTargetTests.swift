@@ -4,7 +4,7 @@ import TestSupport
 
 /// Where `journal backup` will not write: over the journal or a file it keeps beside it, however the
 /// path is spelled, or over anything that is not a regular file. And what it leaves behind: nothing.
-@Suite struct BackupTargetTests {
+@Suite(.onTestThreads) struct BackupTargetTests {
     /// With the daemon running, SQLite wrote a fresh WAL over a "backup" written to the -wal and the
     /// journal lost every drink.
     @Test func noSpellingOfTheJournalOrOfItsFilesIsATarget() async throws {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `journal backup`: the way to copy the journal, where copying its file misses what the WAL holds.
-@Suite struct BackupTests {
+@Suite(.onTestThreads) struct BackupTests {
     func count(_ journal: JournalCLI, db: String? = nil) throws -> String {
         let arguments = (db.map { ["--db", $0] } ?? []) + ["sql", "select count(*) from history", "--format", "csv"]
         return try journal.run(arguments).stdout.split(separator: "\r\n").last.map(String.init) ?? ""

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Every bad input gets a clear message on stderr, a non-zero exit, and leaves the journal as it was.
-@Suite struct BadInputTests {
+@Suite(.onTestThreads) struct BadInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let arguments: [String]
         let status: Int32

@@ -6,7 +6,7 @@ import TestSupport
 /// the one policy, and never traps or prints a stack trace. Each program is run again and again with
 /// one file descriptor more, so that each open on its way (the database, its WAL, the locks, the
 /// key, the hub, the daemon's epoll, signal pipe and inotify) is the one that fails, in turn.
-@Suite(.timeLimit(.minutes(3))) struct DescriptorExhaustionTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(3))) struct DescriptorExhaustionTests {
     /// Below this, the programs cannot start at all: the loader needs descriptors, and the sync
     /// program's async main its run loop's eventfd (libdispatch traps without one), before any of the
     /// journal's code runs.

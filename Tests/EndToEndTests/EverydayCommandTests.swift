@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct EverydayCommandTests {
+@Suite(.onTestThreads) struct EverydayCommandTests {
     /// What the everyday commands do not use, their program does not load: no Foundation (the zip
     /// reader of the Apple Health import brings it), no crypto, no network driver. `journal sync`
     /// and `journal import --from apple-health` hand their work to the programs that link them.

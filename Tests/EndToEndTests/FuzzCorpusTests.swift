@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every fuzz target replays its seed corpus, and the inputs libFuzzer once found to crash it (kept in
 /// the corpus), in an ordinary build: what `make fuzz` fixed stays fixed.
-@Suite struct FuzzCorpusTests {
+@Suite(.onTestThreads) struct FuzzCorpusTests {
     @Test(arguments: ["segments", "import", "time", "config", "health"])
     func replaysItsCorpusWithoutACrash(target: String) throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Files, settings, arguments and text that are hostile or merely odd: refused clearly, never a crash
 /// or a hang, and never acted on by the terminal.
-@Suite struct HostileInputTests {
+@Suite(.onTestThreads) struct HostileInputTests {
     func shell(_ journal: JournalCLI, _ script: String) throws -> ProcessResult {
         try ProcessRunner.run("/bin/sh", ["-c", script, JournalCLI.binary], environment: journal.environment)
     }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Settings, status with the limit and sleep time, stats, completions and colour, as a user runs them.
-@Suite struct InsightCommandTests {
+@Suite(.onTestThreads) struct InsightCommandTests {
     func writeConfig(_ journal: JournalCLI, _ text: String) throws {
         let folder = journal.home + "/.config/journal"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

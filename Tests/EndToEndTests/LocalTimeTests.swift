@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Times are stored in UTC and read and shown in the local zone, daylight saving included.
-@Suite struct LocalTimeEndToEndTests {
+@Suite(.onTestThreads) struct LocalTimeEndToEndTests {
     @Test func showsAndReadsLocalTimeInTheUsersZone() async throws {
         try await withTemporaryDirectory { home in
             let tokyo = JournalCLI(home: home, now: "2026-11-21T15:30:00+09:00", timeZone: "Asia/Tokyo")

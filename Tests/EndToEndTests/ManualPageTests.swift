@@ -4,7 +4,7 @@ import TestSupport
 
 /// `man journal`: pages generated from the command definitions by the Makefile's own rule, one per
 /// command and one for the daemon, found by man through PATH.
-@Suite struct ManualPageTests {
+@Suite(.onTestThreads) struct ManualPageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
 
     /// The pages `make man-pages` writes for the built binaries, in a folder of the test's own.

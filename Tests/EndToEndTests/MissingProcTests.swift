@@ -5,7 +5,7 @@ import TestSupport
 /// Without /proc a Swift program gets no arguments at all (the runtime reads them from
 /// /proc/self/cmdline), and `journal sync status` died of SIGILL on a range from 1 to 0. Each program
 /// says what is wrong instead, as a setup to fix, and changes nothing.
-@Suite struct MissingProcTests {
+@Suite(.onTestThreads) struct MissingProcTests {
     @Test(arguments: [
         ["journal", "sync", "status"], ["journal", "add", "espresso"], ["journal", "status"], ["journal-syncd", "--once"],
         ["journal-import", "import", "--from", "apple-health", "export.zip"],

@@ -5,7 +5,7 @@ import TestSupport
 /// A PostgreSQL hub behind a real PgBouncer, as some managed services put one: in session mode the
 /// doorbell rings as on a direct connection; in transaction mode notifications never arrive, and the
 /// daemon says so, `sync status` says so, and changes still come, by polling.
-@Suite(.timeLimit(.minutes(5))) struct PoolerTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(5))) struct PoolerTests {
     let server = PostgresServer.shared
 
     /// Two machines joined to a new hub through a pooler in `mode`, their daemons to be started.

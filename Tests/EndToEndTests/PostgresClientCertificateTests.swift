@@ -4,7 +4,7 @@ import TestSupport
 
 /// A server that signs roles in by their client certificate (pg_hba.conf's `cert`, as managed
 /// services offer): the certificate is the test authority's, for CN = the role, made by openssl here.
-@Suite struct PostgresClientCertificateTests {
+@Suite(.onTestThreads) struct PostgresClientCertificateTests {
     @Test func aServerThatSignsInByCertificateTakesTheClientCertificate() async throws {
         try await withTemporaryDirectory { folder in
             let server = try PostgresServer(tls: true)

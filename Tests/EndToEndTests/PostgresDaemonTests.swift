@@ -4,7 +4,7 @@ import TestSupport
 
 /// Daemons on a PostgreSQL hub: the server's doorbell, a server restart mid-sync, moving between kinds
 /// of hub, and the unit's network following the hub.
-@Suite(.timeLimit(.minutes(5))) struct PostgresDaemonTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(5))) struct PostgresDaemonTests {
     /// "drinks,distinct ids" in `machine`'s journal.
     func count(_ machine: JournalCLI) throws -> String {
         let csv = try machine.run("sql", "select count(*), count(distinct id) from history", "--format", "csv").stdout

@@ -4,7 +4,7 @@ import TestSupport
 
 /// A server that was away long enough for the daemons' retries to back off past a minute: its return
 /// is noticed by the doorbell reconnecting, which is evidence enough to sync at once.
-@Suite(.timeLimit(.minutes(5))) struct PostgresOutageTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(5))) struct PostgresOutageTests {
     /// After a 6-minute outage a change reached the other device 244 s after the server came back: the
     /// doorbell's "listening again" was dropped while each daemon waited for its backed-off retry.
     @Test func aChangeMadeDuringAnOutageArrivesSoonAfterTheServerIsBack() async throws {

@@ -7,7 +7,7 @@ import TestSupport
 /// says whether retrying can help (1) or the setup must change (78). The refusals of
 /// `PostgresSyncTests` (password, host, refused, host name, database, TLS not offered, rights) and
 /// these cover every class `ServerFailure` tells apart.
-@Suite struct PostgresRefusalTests {
+@Suite(.onTestThreads) struct PostgresRefusalTests {
     let server = PostgresServer.shared
 
     func refused(_ uri: String, role: String, in folder: String, environment: [String: String] = [:]) throws -> ProcessResult {

@@ -5,7 +5,7 @@ import TestSupport
 /// `sslmode=verify-full` against real servers whose certificates the test authority signed for
 /// other names: the host the connection string names must be one the certificate names, of the
 /// same kind (a host name among its DNS names, an address among its IP addresses), as psql checks.
-@Suite struct PostgresServerNameTests {
+@Suite(.onTestThreads) struct PostgresServerNameTests {
     func join(_ server: PostgresServer, host: String, in folder: String) throws -> ProcessResult {
         let (database, role) = try server.makeDatabase()
         let machine = JournalCLI(home: folder + "/\(host)")

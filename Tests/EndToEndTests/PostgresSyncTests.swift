@@ -4,7 +4,7 @@ import TestSupport
 
 /// `journal sync` through a real PostgreSQL server: joining, status, and every refusal leaving both the
 /// server and the journal as they were.
-@Suite struct PostgresSyncTests {
+@Suite(.onTestThreads) struct PostgresSyncTests {
     let server = PostgresServer.shared
 
     /// True when the database holds the hub's schema.

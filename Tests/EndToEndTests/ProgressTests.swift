@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Long work shows its progress on stderr when stderr is a terminal, and nothing of it reaches a pipe.
-@Suite struct ProgressTests {
+@Suite(.onTestThreads) struct ProgressTests {
     /// Runs `arguments` with a terminal (`script` gives it one) while another process holds the
     /// journal's write lock: the command's first write waits (SQLite's busy handler sleeping, seen in
     /// /proc), and the lock is let go a second after that. The progress line appears after half a

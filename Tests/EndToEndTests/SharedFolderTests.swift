@@ -4,7 +4,7 @@ import TestSupport
 
 /// A hub in a folder a sync tool copies (Syncthing, Dropbox), or that several users share: what a
 /// person meets there, and the way out of each.
-@Suite(.serialized) struct SharedFolderTests {
+@Suite(.onTestThreads, .serialized) struct SharedFolderTests {
     @Test func joiningBeforeTheSyncToolBroughtTheHubMakesNothing() async throws {
         try await withTemporaryDirectory { folder in
             let first = JournalCLI(home: folder + "/a")

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What a member of a shared hub (or anyone who can write into a hub folder) can put there: nothing
 /// of it stops another member's sync, each such file is said once, and `sync status` tells what to do.
-@Suite(.serialized) struct SharedHubJamTests {
+@Suite(.onTestThreads, .serialized) struct SharedHubJamTests {
     /// A member planted, in another's device folder, a link named like a segment (to that user's
     /// sync.key) and a 0600 file of their own: every sync of the victim failed with "cannot reach the
     /// hub ... Operation not permitted", and its daemon retried for ever.

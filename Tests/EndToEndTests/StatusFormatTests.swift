@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `journal status --format`: one line for a prompt or a status bar, from the fields of `--json`.
-@Suite struct StatusFormatTests {
+@Suite(.onTestThreads) struct StatusFormatTests {
     func machine(_ folder: String) throws -> JournalCLI {
         let machine = JournalCLI(home: folder, now: "2026-11-21T16:05:00Z")
         try machine.run("add", "espresso", "--at", "10:00")

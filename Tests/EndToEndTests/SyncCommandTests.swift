@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Two machines (two home folders), one hub folder, and the `journal sync` commands between them.
-@Suite struct SyncCommandTests {
+@Suite(.onTestThreads) struct SyncCommandTests {
     @Test func everyAddEditAndDeleteReachesTheOtherMachine() async throws {
         try await withTemporaryDirectory { folder in
             let hub = folder + "/hub"

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Syncs killed with SIGKILL at random moments, many times, then finished: nothing lost, nothing
 /// duplicated, both databases intact, and the hub readable by a device that was never killed.
-@Suite struct SyncCrashTests {
+@Suite(.onTestThreads) struct SyncCrashTests {
     static let initialDrinks = 6_000
     static let rounds = 20
     static let drinksPerRound = 600

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `journal-syncd` as systemd runs it: real processes, real signals, a notification socket of the
 /// test's own, and two machines sharing a folder hub.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SyncDaemonProcessTests {
+@Suite(.onTestThreads, .serialized, .timeLimit(.minutes(3))) struct SyncDaemonProcessTests {
     static let daemon = ProcessRunner.executable("journal-syncd")
 
     /// Two machines joined to one hub in `folder`, on the real clock (the daemons run for real).

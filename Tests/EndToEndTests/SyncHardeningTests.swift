@@ -4,7 +4,7 @@ import TestSupport
 
 /// Sync's secrets and state under failure: a join that fails changes nothing, a key others can read
 /// is refused, a tampered hub.json is bad data, and the daemon lets go of a journal that is gone.
-@Suite(.timeLimit(.minutes(3))) struct SyncHardeningTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(3))) struct SyncHardeningTests {
     /// A machine joined to a folder hub, where its key is kept, the key, and its journal's fingerprint.
     func joinedMachine(in folder: String) throws -> (JournalCLI, keyPath: String, key: String, fingerprint: String) {
         let a = try JoinedMachines(in: folder).machines[0]

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What the last sync came to is a value a script reads (`ok` or `failed`, the failure's kind and exit
 /// status, the message apart), recorded by every attempt, failed ones included.
-@Suite struct SyncOutcomeTests {
+@Suite(.onTestThreads) struct SyncOutcomeTests {
     func lastSync(_ machine: JournalCLI) throws -> [String: Any] {
         try #require((try machine.json("sync", "status", "--json") as? [String: Any])?["last_sync"] as? [String: Any])
     }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The systemd user unit, checked offline as `make install` renders it.
-@Suite struct UnitFileTests {
+@Suite(.onTestThreads) struct UnitFileTests {
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../systemd/journal-sync.service").standardized.path
 

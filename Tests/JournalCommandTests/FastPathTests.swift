@@ -7,7 +7,7 @@ import TestSupport
 @testable import journal
 
 /// The fast path reads a command line only as swift-argument-parser does, and leaves it everything else.
-@Suite struct FastPathTests {
+@Suite(.onTestThreads) struct FastPathTests {
     /// What swift-argument-parser makes of `arguments`, as a request of the fast path's kind; nil when
     /// it refuses them or reads another command.
     func fullParse(_ arguments: [String]) -> FastPath.Request? {

@@ -2,12 +2,13 @@ import ArgumentParser
 import CommandLineSupport
 import SyncCommandLine
 import Testing
+import TestSupport
 
 @testable import journal
 
 /// Commands whose grammar `journal` shares with the program that carries them out: each parses to a
 /// value that program switches over, never to a command whose `run()` would do nothing.
-@Suite struct SharedCommandTests {
+@Suite(.onTestThreads) struct SharedCommandTests {
     @Test func everySyncSubcommandIsCarriedOutThroughItsRequest() throws {
         let subcommands = SyncCommand.configuration.subcommands
         #expect(!subcommands.isEmpty)

@@ -3,7 +3,7 @@ import TestSupport
 
 @testable import JournalKit
 
-@Suite struct AnchoredQueryTests {
+@Suite(.onTestThreads) struct AnchoredQueryTests {
     static let pageSize = 7
 
     @Test(arguments: [0, 1, pageSize, pageSize + 1, 3 * pageSize])

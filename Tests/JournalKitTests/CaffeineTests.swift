@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import JournalKit
 
-@Suite struct CaffeineTests {
+@Suite(.onTestThreads) struct CaffeineTests {
     let start = Timestamp(milliseconds: 1_795_262_400_000)
 
     /// `status` reads its window from the covering index alone: a few pages, never a drink's row.

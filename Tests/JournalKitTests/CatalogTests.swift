@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
-@Suite struct CatalogTests {
+@Suite(.onTestThreads) struct CatalogTests {
     let catalog = DrinkCatalog.builtIn
 
     @Test(arguments: [

@@ -3,7 +3,7 @@ import TestSupport
 
 @testable import JournalKit
 
-@Suite struct CustomDrinkTests {
+@Suite(.onTestThreads) struct CustomDrinkTests {
     @Test func definedDrinksJoinTheCatalogAndRemovalKeepsHistory() async throws {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())

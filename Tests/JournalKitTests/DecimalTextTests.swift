@@ -1,10 +1,11 @@
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
 /// Amounts are read as decimal numbers only: what Swift's `Double(_:)` takes besides (hexadecimal,
 /// `inf`, `nan`, a plus sign) is no amount anyone means.
-@Suite struct DecimalTextTests {
+@Suite(.onTestThreads) struct DecimalTextTests {
     @Test(arguments: [("64", 64.0), ("62.5", 62.5), (".5", 0.5), ("5.", 5), ("1e3", 1000), ("1.5e-05", 0.000015), ("0064", 64)])
     func readsDecimalNumbers(text: String, value: Double) {
         #expect(DecimalText.value(text) == value)

@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
-@Suite struct ExchangeTests {
+@Suite(.onTestThreads) struct ExchangeTests {
     let now = Timestamp(milliseconds: 1_795_262_400_000)
     let drinks = [
         Drink(id: DrinkID(rawValue: "11111111-1111-4111-8111-111111111111"), kind: "espresso", caffeineMg: 64,

@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
-@Suite struct HybridLogicalClockTests {
+@Suite(.onTestThreads) struct HybridLogicalClockTests {
     let now = Timestamp(milliseconds: 1_795_262_400_000)
 
     @Test func ticksFollowRealTimeAndNeverRepeat() {

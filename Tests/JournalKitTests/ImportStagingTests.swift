@@ -5,7 +5,7 @@ import TestSupport
 
 /// Drinks staged for an import come back once each, in the order read, whatever repeats the export
 /// held; a drink read again with other values is a conflict, left out and told with both its lines.
-@Suite struct ImportStagingTests {
+@Suite(.onTestThreads) struct ImportStagingTests {
     func drink(_ id: String, mg: Double, at seconds: Int64) -> Drink {
         Drink(
             id: DrinkID(rawValue: id), kind: mg == 64 ? "espresso" : "health-app", caffeineMg: mg,

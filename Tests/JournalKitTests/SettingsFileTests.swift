@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
 /// The settings file: TOML's `key = number` lines, every refusal with its line.
-@Suite struct SettingsFileTests {
+@Suite(.onTestThreads) struct SettingsFileTests {
     func parse(_ text: String) throws(SettingsError) -> JournalSettings {
         try SettingsFile.parse(Array(text.utf8), path: "config.toml").settings
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
-@Suite struct SleepForecastTests {
+@Suite(.onTestThreads) struct SleepForecastTests {
     let now = Timestamp(milliseconds: 1_795_262_400_000)
 
     func ceilMinute(_ milliseconds: Double) -> Timestamp {

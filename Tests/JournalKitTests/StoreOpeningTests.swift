@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import JournalKit
 
-@Suite struct StoreOpeningTests {
+@Suite(.onTestThreads) struct StoreOpeningTests {
     @Test func createsFolderAndFileWithPrivatePermissionsInWALMode() async throws {
         try await withTemporaryDirectory { folder in
             let path = folder + "/new/journal.db"

@@ -20,7 +20,7 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
     NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: instant, note: note)
 }
 
-@Suite struct StoreWriteTests {
+@Suite(.onTestThreads) struct StoreWriteTests {
     @Test func addEditRemoveAndUndoRoundTrip() async throws {
         try await withTemporaryDirectory { folder in
             let clock = ManualClock()

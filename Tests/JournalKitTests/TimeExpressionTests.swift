@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 
 @testable import JournalKit
 
-@Suite struct TimeExpressionTests {
+@Suite(.onTestThreads) struct TimeExpressionTests {
     /// Saturday 2026-11-21 at 15:30:20 local time, whatever zone the tests run in.
     let today = LocalDate(year: 2026, month: 11, day: 21)
     var now: Timestamp { local(today, 15, 30, 20) }

@@ -3,7 +3,7 @@ import TestSupport
 
 @testable import JournalKit
 
-@Suite struct UUIDTextTests {
+@Suite(.onTestThreads) struct UUIDTextTests {
     /// The byte check answers as parsing and printing back does, for texts that are UUIDs, nearly are
     /// (one character off, uppercase, a dash moved, one too many or too few), or are not at all.
     @Test func isCanonicalAnswersAsParsingAndPrintingBack() {

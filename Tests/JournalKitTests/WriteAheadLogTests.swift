@@ -6,7 +6,7 @@ import TestSupport
 
 /// The WAL stays short in steady use: every process that opens the journal reads the whole WAL to
 /// rebuild its index, so a WAL that only grows makes every command slower.
-@Suite struct WriteAheadLogTests {
+@Suite(.onTestThreads) struct WriteAheadLogTests {
     /// The most the WAL may hold in steady use: the bound, and what one more write adds past it.
     static let ceilingBytes = (Int(SQLiteConnection.walBoundFrames) + 40) * (4096 + 24)
 

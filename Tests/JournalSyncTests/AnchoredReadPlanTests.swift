@@ -9,7 +9,7 @@ import TestSupport
 
 /// A sync's read of a PostgreSQL hub costs what is new, not what the table holds: the plan the server
 /// makes for it on a hub of many rows, as the hub's own connection runs it.
-@Suite struct AnchoredReadPlanTests {
+@Suite(.onTestThreads) struct AnchoredReadPlanTests {
     /// A range of the primary key for each device, never the whole table, and no JIT: the planner's
     /// estimate for the ranges passes `jit_above_cost`, and compiling the plan took 220 ms of every
     /// sync on a hub of a million rows; pulled up into a join, the ranges were a scan of the table.

@@ -6,7 +6,7 @@ import TestSupport
 
 @testable import JournalSync
 
-@Suite struct CompactionTests {
+@Suite(.onTestThreads) struct CompactionTests {
     @Test func aLogOfManySmallChangesStaysAFewSegments() async throws {
         try await withTemporaryDirectory { folder in
             let key = SyncKey()

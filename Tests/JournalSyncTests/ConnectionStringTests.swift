@@ -1,10 +1,11 @@
 import Testing
 import JournalKit
+import TestSupport
 
 @testable import PostgresHub
 
 /// libpq's connection strings, read as libpq reads them, and the journal's rule for TLS on top.
-@Suite struct ConnectionStringTests {
+@Suite(.onTestThreads) struct ConnectionStringTests {
     func parse(_ text: String, _ environment: [String: String] = [:]) throws(PostgresHubError) -> PostgresLocation {
         try PostgresLocation.parse(text, environment: { environment[$0] }, osUser: "osuser")
     }

@@ -20,7 +20,7 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
     .map { Step(action: $0, replica: $1, pick: $2, other: $3) }
     .array(of: 1...40)
 
-@Suite struct ConvergenceTests {
+@Suite(.onTestThreads) struct ConvergenceTests {
     /// Any adds, edits and deletes on three replicas, delivered in any order, any number of times,
     /// with clocks that tie: afterwards every replica holds the same journal.
     @Test func anyDeliveryOrderConverges() async throws {

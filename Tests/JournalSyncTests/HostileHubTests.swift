@@ -7,7 +7,7 @@ import TestSupport
 
 /// A hub is input from outside: whatever anyone who can write the shared folder puts there, a sync
 /// neither crashes, hangs, follows a link, nor stalls while saying all is well.
-@Suite struct HostileHubTests {
+@Suite(.onTestThreads) struct HostileHubTests {
     /// Two machines on one hub, a with `count` drinks published in segments of two.
     func twoMachines(_ folder: String, count: Int = 6) async throws -> (a: Machine, b: Machine, hub: FolderHub, key: SyncKey) {
         let key = SyncKey()

@@ -9,7 +9,7 @@ import TestSupport
 /// What every hub promises the engine, run against each kind of hub: segments are append-only and
 /// whole, logs list in order, a gap holds its device back without losing anything, a damaged segment
 /// fails alone, and any order of writes and syncs converges.
-@Suite struct HubContractTests {
+@Suite(.onTestThreads) struct HubContractTests {
     @Test(arguments: HubFlavor.allCases)
     func aSegmentIsWrittenOnceAndNeverChanges(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in

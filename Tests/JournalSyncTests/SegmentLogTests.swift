@@ -7,7 +7,7 @@ import TestSupport
 
 /// Each device's log on the hub as readers meet it: damaged segments, segments still on their way,
 /// and ranges that follow one another without a gap.
-@Suite struct SegmentLogTests {
+@Suite(.onTestThreads) struct SegmentLogTests {
     @Test(arguments: SegmentDamage.allCases)
     func aDamagedSegmentIsReportedAndHeldBackWhileOtherDevicesSync(damage: SegmentDamage) async throws {
         try await withTemporaryDirectory { folder in

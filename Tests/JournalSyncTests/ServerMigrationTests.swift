@@ -9,7 +9,7 @@ import TestSupport
 
 /// A hub's migrations on its server run file by file, as psql -f would run them: a function body in
 /// a dollar quote of any tag, or a comment, may hold semicolons and quotes.
-@Suite struct ServerMigrationTests {
+@Suite(.onTestThreads) struct ServerMigrationTests {
     @Test func statementsEndAtSemicolonsOutsideQuotesBodiesAndComments() {
         let sql = """
             -- a comment; with a ' quote

@@ -7,7 +7,7 @@ import TestSupport
 /// `verify-full`'s name check as libpq makes it: host names against DNS names, addresses against
 /// IP addresses, the common name only without names of the host's kind, a wildcard for one whole
 /// left-most label. The real servers of `PostgresServerNameTests` check it end to end.
-@Suite struct ServerNameTests {
+@Suite(.onTestThreads) struct ServerNameTests {
     let loopback: [UInt8] = [127, 0, 0, 1]
 
     @Test func aHostNameIsMatchedAgainstDNSNamesOnly() {

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import JournalSync
 
-@Suite struct SyncEngineTests {
+@Suite(.onTestThreads) struct SyncEngineTests {
     @Test func addsEditsAndDeletesReachTheOtherMachine() async throws {
         try await withTemporaryDirectory { folder in
             let key = SyncKey()

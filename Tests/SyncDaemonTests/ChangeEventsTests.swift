@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 
 @testable import journal_syncd
 
-@Suite struct ChangeEventsTests {
+@Suite(.onTestThreads) struct ChangeEventsTests {
     @Test func aBurstWhileTheLoopIsBusyIsOneElementWithEveryReason() async {
         let events = ChangeEvents()
         events.send(.startup)
@@ -46,7 +47,7 @@ import Testing
     }
 }
 
-@Suite struct BackoffTests {
+@Suite(.onTestThreads) struct BackoffTests {
     @Test func doublesWithJitterUpToThirtyMinutesAndResetsOnSuccess() {
         var backoff = Backoff()
         var random = SystemRandomNumberGenerator()
@@ -64,7 +65,7 @@ import Testing
     }
 }
 
-@Suite struct TickerTests {
+@Suite(.onTestThreads) struct TickerTests {
     @Test func ticksOnlyWhenItsClockSaysSo() async throws {
         let clock = ManualClock()
         let events = ChangeEvents()
@@ -83,7 +84,7 @@ import Testing
     }
 }
 
-@Suite struct IntervalArgumentTests {
+@Suite(.onTestThreads) struct IntervalArgumentTests {
     @Test(arguments: [("90", 90), ("30s", 30), ("5m", 300), ("2h", 7200), ("1hour", 3600), ("24h", 86400)])
     func readsDurations(text: String, seconds: Int64) {
         #expect(IntervalArgument(argument: text)?.duration == .seconds(seconds))

@@ -1,11 +1,12 @@
 import JournalKit
 import JournalSync
 import Testing
+import TestSupport
 
 @testable import journal_syncd
 
 /// The sync loop's decisions, rule by rule, without a process, a clock or a journal.
-@Suite struct LoopPolicyTests {
+@Suite(.onTestThreads) struct LoopPolicyTests {
     @Test func aDatabaseHintSyncsOnlyWhenAnotherProcessCommitted() {
         var policy = LoopPolicy(dataVersion: 7)
         #expect(policy.plan(.database, dataVersion: 8) == .init(sync: true))

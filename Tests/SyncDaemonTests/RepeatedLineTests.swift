@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 
 @testable import journal_syncd
 
 /// A log line that comes back again and again is said once, then once per interval with its count.
-@Suite struct RepeatedLineTests {
+@Suite(.onTestThreads) struct RepeatedLineTests {
     @Test func aRepeatedLineIsSaidOnceThenOncePerIntervalWithItsCount() {
         var line = RepeatedLine(interval: .seconds(3600))
         let start = ContinuousClock.now

@@ -10,7 +10,7 @@ import TestSupport
 
 /// The daemon's service and loop in this process, over real journals and a real folder hub, with a
 /// notification socket of the test's own: shutdown, and the watchdog during long syncs.
-@Suite(.serialized) struct SyncServiceTests {
+@Suite(.onTestThreads, .serialized) struct SyncServiceTests {
     /// A journal with `count` drinks published one per segment to a hub in `folder`, and a second
     /// journal joined to that hub that has not synced yet.
     static func publishedHub(_ folder: String, count: Int) async throws -> (reader: JournalStore, hub: FolderHub, key: SyncKey) {
