@@ -43,21 +43,44 @@ import TestSupport
         var worked = false
     }
 
-    /// Runs `executable` under a growing descriptor limit until it works (a command exits 0; the
-    /// daemon is up and is stopped after 3 s). Blocking: it waits for each process in turn.
+    /// Runs `executable` under a growing descriptor limit until it works: a command exits 0, the daemon
+    /// says READY=1 (and is stopped). Blocking: it waits for each process in turn. A run is given a
+    /// minute, a bound on a hang, not a measure of speed: a busy machine took 3 s for a command.
     static func sweep(_ executable: String, _ arguments: [String], environment: [String: String], daemon: Bool) throws -> Sweep {
         var sweep = Sweep()
         for limit in fewestDescriptors...64 {
-            let result = try ProcessRunner.run(
-                "/usr/bin/timeout", ["-s", "TERM", "3", "/usr/bin/prlimit", "--nofile=\(limit):\(limit)", "--", executable] + arguments,
-                environment: environment)
-            if result.status == 0 || (daemon && result.status == 124 && result.stderr.contains("watching")) {
+            let limited = ["--nofile=\(limit):\(limit)", "--", executable] + arguments
+            let result = daemon
+                ? try runDaemon(limited, environment: environment)
+                : try ProcessRunner.run("/usr/bin/timeout", ["-s", "KILL", "60", "/usr/bin/prlimit"] + limited, environment: environment)
+            if result.status == 0 {
                 sweep.worked = true
                 return sweep
             }
             sweep.failures.append((limit, result))
         }
         return sweep
+    }
+
+    /// The daemon under prlimit: status 0 once it is up, its loop running (READY=1, or, where a failed
+    /// open keeps the hub from being watched, "watching" in its log and the failure retried), then it
+    /// is stopped; else how it ended; 124 when it neither ended nor came up within a minute.
+    static func runDaemon(_ arguments: [String], environment: [String: String]) throws -> ProcessResult {
+        let folder = environment["HOME"] ?? NSTemporaryDirectory()
+        let socket = try NotifySocket(path: folder + "/sweep.sock")
+        let stderrPath = socket.path + ".stderr"
+        var daemonEnvironment = environment
+        daemonEnvironment["NOTIFY_SOCKET"] = socket.path
+        let process = try ProcessRunner.start("/usr/bin/prlimit", arguments, environment: daemonEnvironment, stderrPath: stderrPath)
+        let deadline = ContinuousClock.now + .seconds(60)
+        var ready = false
+        func stderr() -> String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+        while !ready && process.isRunning && ContinuousClock.now < deadline {
+            ready = socket.receive(timeout: .milliseconds(100)) == "READY=1" || stderr().contains(" info watching ")
+        }
+        let hung = !ready && process.isRunning
+        ProcessRunner.stop(process, signal: SIGTERM)
+        return ProcessResult(status: ready ? 0 : hung ? 124 : process.terminationStatus, stdout: "", stderr: stderr())
     }
 
     /// Each failure said as `program: ...`, with a status of the one policy, and no trap.
