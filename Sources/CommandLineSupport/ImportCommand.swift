@@ -23,6 +23,15 @@ public struct Import: AsyncParsableCommand, Sendable {
     public enum Origin: String, ExpressibleByArgument, CaseIterable, Sendable {
         case journal
         case appleHealth = "apple-health"
+
+        /// True when `journal-import`, which links what reading it takes, carries it out; false when
+        /// `journal` does itself.
+        public var isForTheImporter: Bool {
+            switch self {
+            case .journal: false
+            case .appleHealth: true
+            }
+        }
     }
 
     @Argument(help: ArgumentHelp("The file, or - for stdin (a journal export only).", valueName: "file"))
@@ -41,19 +50,18 @@ public struct Import: AsyncParsableCommand, Sendable {
 
     public init() {}
 
-
     public func validate() throws {
-        if from == .journal && (source != nil || allOrNothing) {
-            throw ValidationError("--source and --all-or-nothing are for --from apple-health.")
-        }
-        if from == .appleHealth && file == "-" {
-            throw ValidationError("an Apple Health export is read from its file (export.zip or export.xml), not stdin.")
+        switch from {
+        case .journal:
+            if source != nil || allOrNothing { throw ValidationError("--source and --all-or-nothing are for --from apple-health.") }
+        case .appleHealth:
+            if file == "-" { throw ValidationError("an Apple Health export is read from its file (export.zip or export.xml), not stdin.") }
         }
     }
 
     public func run() async throws {
         // Carried out by journal-import, which a program routes it to.
-        if from == .appleHealth { throw UnroutedCommand(command: "import --from apple-health") }
+        if from.isForTheImporter { throw UnroutedCommand(command: "import --from \(from.rawValue)") }
         let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)

@@ -7,6 +7,8 @@ public protocol HubPlace: Sendable {
     var kind: HubKind { get }
     /// The place as the journal records and shows it: never holds a password.
     var location: String { get }
+    /// True when the daemon reaches the hub over the network (its unit is given the network back).
+    var needsNetwork: Bool { get }
     /// True when a hub is there.
     func hubExists() async throws -> Bool
     /// Opens the hub there, refusing a newer format or another hub's key before reading anything
@@ -30,6 +32,8 @@ public struct FolderPlace: HubPlace {
 
     public var kind: HubKind { .folder }
     public var location: String { FileSystem.absolute(folder) }
+    /// A mounted folder is reached through the file system, NFS and sync tools included.
+    public var needsNetwork: Bool { false }
 
     public func hubExists() throws -> Bool { try FolderHub.exists(in: folder) }
 

@@ -23,6 +23,8 @@ public struct PostgresPlace: HubPlace {
     var latestVersion: Int64 { migrations.last?.version ?? 0 }
 
     public var kind: HubKind { .postgres }
+    /// TCP and TLS, DNS; even a Unix socket is a socket the unit's sandbox must allow.
+    public var needsNetwork: Bool { true }
     public var location: String { connector.location.uri }
     var server: PostgresLocation { connector.location }
 

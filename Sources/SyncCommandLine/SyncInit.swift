@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import JournalKit
 
 public struct SyncInit: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
@@ -30,11 +31,35 @@ public struct SyncInit: SyncSubcommand, Sendable {
 
     public init() {}
 
-    public func validate() throws {
-        guard (folder == nil) != (postgres == nil) else {
-            throw ValidationError("give the hub with --folder PATH or --postgres URL (one of them).")
+    /// What the option naming a hub of `kind` holds: one option a kind, a compile error here until a
+    /// new kind has its own.
+    public func location(of kind: HubKind) -> String? {
+        switch kind {
+        case .folder: folder
+        case .postgres: postgres
         }
-        if shared && postgres != nil { throw ValidationError("--shared is for a folder hub; a server's rights decide who shares it.") }
+    }
+
+    /// The option naming a hub of `kind`, as help and advice write it.
+    public static func option(for kind: HubKind) -> String {
+        switch kind {
+        case .folder: "--folder PATH"
+        case .postgres: "--postgres URL"
+        }
+    }
+
+    /// The hub given, by its kind; nil until `validate()` made sure exactly one is.
+    public var hub: (kind: HubKind, location: String)? {
+        let given = HubKind.allCases.compactMap { kind in location(of: kind).map { (kind: kind, location: $0) } }
+        return given.count == 1 ? given[0] : nil
+    }
+
+    public func validate() throws {
+        guard let hub else {
+            let options = HubKind.allCases.map(Self.option(for:)).joined(separator: " or ")
+            throw ValidationError("give the hub with \(options) (one of them).")
+        }
+        if shared && hub.kind != .folder { throw ValidationError("--shared is for a folder hub; a server's rights decide who shares it.") }
     }
 
     public var request: SyncRequest { .initialize(self) }

@@ -14,8 +14,11 @@ struct ImportProgram: AsyncParsableCommand {
 
     static func main() async {
         await runAsMain(program: "journal", executor: Executors.main) { command in
-            guard let command = command as? Import, command.from == .appleHealth else { return false }
-            try await AppleHealthImport(command: command).run()
+            guard let command = command as? Import else { return false }
+            switch command.from {
+            case .journal: return false
+            case .appleHealth: try await AppleHealthImport(command: command).run()
+            }
             return true
         }
     }

@@ -1,12 +1,17 @@
+import JournalKit
 import JournalSync
 import PostgresHub
 
 /// Every kind of hub the sync program reaches: the one registration of each kind.
 struct KnownHubPlaces: HubPlaces {
+    /// Asks a person for a password the files do not have, where one can be asked (`sync init` on a
+    /// terminal); nil for the daemon and every later sync.
+    var askPassword: (@Sendable (String) -> String?)? = nil
+
     func place(_ kind: HubKind, location: String) throws -> any HubPlace {
         switch kind {
         case .folder: return FolderPlace(folder: location)
-        case .postgres: return try PostgresPlace(connectionString: location)
+        case .postgres: return try PostgresPlace(connectionString: location, ask: askPassword)
         }
     }
 }

@@ -35,7 +35,7 @@ enum JournalProgram {
         Task { @MainActor in
             await Journal.runAsMain(program: "journal", executor: Executors.main) { command in
                 if command is any SyncSubcommand { try Handoff.sync() }
-                if let command = command as? Import, command.from == .appleHealth { try Handoff.importer() }
+                if let command = command as? Import, command.from.isForTheImporter { try Handoff.importer() }
                 return false
             }
             exit(0)

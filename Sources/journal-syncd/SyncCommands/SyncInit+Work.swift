@@ -11,20 +11,17 @@ extension SyncInit {
             let label = source == "-" ? "the key on stdin" : source
             return try SyncKey(hex: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
         }
-        let place: any HubPlace
-        if let postgres {
-            // Asked on the terminal, never on stdin: stdin may be carrying the key.
-            place = try PostgresPlace(connectionString: postgres, ask: TerminalPrompt.isAvailable ? TerminalPrompt.secret : nil)
-        } else {
-            place = FolderPlace(folder: folder ?? "")
-        }
+        guard let hub else { throw ValidationError("give the hub with one option.") }
+        // A password is asked on the terminal, never on stdin: stdin may be carrying the key.
+        let place = try KnownHubPlaces(askPassword: TerminalPrompt.isAvailable ? TerminalPrompt.secret : nil)
+            .place(hub.kind, location: hub.location)
         let store = try await global.openStore()
         let joined = try await SyncJoin.join(place, givenKey: givenKey, shared: shared, store: store)
         let location = TerminalText.escaped(joined.location)
         Output.line(joined.madeHub ? "Made a new hub at \(location)." : "Joined the hub at \(location).")
         Output.line("This journal syncs through it as device \(joined.device).")
-        if let change = ServiceNetworkDropIn.apply(network: postgres != nil) { Output.line(TerminalText.escaped(change)) }
-        let join = postgres != nil ? "--postgres URL" : "--folder PATH"
+        if let change = ServiceNetworkDropIn.apply(network: place.needsNetwork) { Output.line(TerminalText.escaped(change)) }
+        let join = Self.option(for: hub.kind)
         Output.line("Run `journal sync` to sync now. To add another machine, run `journal sync key` here and, on that")
         Output.line("machine, `journal sync init \(join) --key-file -` with the key.")
     }
