@@ -10,16 +10,7 @@ import TestSupport
     /// second of work, so the work is made to last longer than that on any machine; a busy machine
     /// only makes it longer. What the terminal showed, and the command's exit status.
     func onTerminalHeld(_ machine: JournalCLI, _ arguments: [String], in folder: String) async throws -> (shown: String, status: Int32?) {
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        holder.arguments = [machine.databasePath]
-        let commands = Pipe(), answers = Pipe()
-        holder.standardInput = commands
-        holder.standardOutput = answers
-        try holder.run()
-        defer { ProcessRunner.stop(holder) }
-        commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
-        _ = answers.fileHandleForReading.availableData
+        let lock = try HeldWriteLock(database: machine.databasePath)
 
         let shown = folder + "/terminal-\(arguments[0]).txt"
         #expect(FileManager.default.createFile(atPath: shown, contents: nil))
@@ -32,39 +23,17 @@ import TestSupport
         terminal.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: shown))
         try terminal.run()
         defer { ProcessRunner.stop(terminal) }
-        // Watched and let go on a thread of its own: SQLite gives up after 15 s of waiting, and in a
-        // full run Swift's few cooperative threads can be held by other tests' waits for longer.
         let parent = terminal.processIdentifier
-        let release = commands.fileHandleForWriting
-        let waiting = try await offThePool { () -> Bool in
-            let deadline = ContinuousClock.now + .seconds(60)
-            var seen = false
-            while !seen, ContinuousClock.now < deadline {
-                seen = Self.sleeps(below: parent)
-                usleep(seen ? 1_000_000 : 10_000)
-            }
-            release.write(Data("ROLLBACK;\n.quit\n".utf8))
-            return seen
+        let deadline = ContinuousClock.now + .seconds(60)
+        var waiting = false
+        while !waiting, ContinuousClock.now < deadline {
+            waiting = HeldWriteLock.isWaited(by: parent)
+            usleep(waiting ? 1_000_000 : 10_000)
         }
+        lock.release()
         #expect(waiting, "the command never waited for the write lock")
-        holder.waitUntilExit()
         let ended = try await eventually(.seconds(120)) { !terminal.isRunning }
         return (try String(contentsOfFile: shown, encoding: .utf8), ended ? terminal.terminationStatus : nil)
-    }
-
-    /// True when a thread of a process under `parent` sleeps in (clock_)nanosleep: where SQLite's
-    /// busy handler waits for a lock.
-    static func sleeps(below parent: Int32) -> Bool {
-        let children = ((try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? "")
-            .split(separator: " ").compactMap { Int32($0) }
-        return children.contains { child in
-            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child)/task")) ?? []
-            let asleep = threads.contains { thread in
-                let call = (try? String(contentsOfFile: "/proc/\(child)/task/\(thread)/syscall", encoding: .utf8))?.split(separator: " ").first
-                return call == "230" || call == "35"
-            }
-            return asleep || sleeps(below: child)
-        }
     }
 
     @Test func aLongImportAndAFirstSyncShowProgressOnATerminalOnly() async throws {
