@@ -41,6 +41,38 @@ import TestSupport
         }
     }
 
+    /// The victim's daemon, asked to sync again and again, sets the planted files aside at its first
+    /// sync, says so once, and goes on syncing: it never takes them for a hub out of reach and
+    /// retries for ever.
+    @Test func aDaemonSetsPlantedFilesAsideOnceAndGoesOnSyncing() async throws {
+        try await withTemporaryDirectory { folder in
+            let shared = try SharedHubUsers(in: folder)
+            let (victim, member) = (SharedHubUsers.names[0], SharedHubUsers.names[1])
+            try shared.joined()
+            let log = folder + "/victim.log"
+            let (daemon, socket) = try shared.startDaemon(victim, stderrPath: log)
+            defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
+            #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(60)) != nil)
+            let device = try shared.deviceFolder(victim)
+            let key = shared.home(victim) + "/.config/journal/sync.key"
+            #expect(try shared.run(member, "/bin/ln", ["-s", key, device + "/000000000090-000000000090.seg"]).status == 0)
+            #expect(try shared.run(member, "/bin/sh", ["-c", "umask 077 && echo junk > '\(device)/000000000091-000000000091.seg'"]).status == 0)
+            func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+            for asked in 1...3 {
+                kill(daemon.processIdentifier, SIGUSR1)
+                let synced = try await eventually(.seconds(60)) {
+                    said().split(separator: "\n").filter { $0.contains("synced (") && $0.contains("request") }.count == asked
+                }
+                #expect(synced, "\(said())")
+            }
+            #expect(said().components(separatedBy: "Set aside 2 files from this device's log").count - 1 == 1, "\(said())")
+            #expect(!said().contains("sync failed") && !said().contains("cannot reach"), "\(said())")
+            #expect(daemon.isRunning)
+            let status = try JSONSerialization.jsonObject(with: Data(try shared.journal(victim, ["sync", "status", "--json"]).stdout.utf8)) as? [String: Any]
+            #expect((status?["last_sync"] as? [String: Any])?["result"] as? String == "ok", "\(String(describing: status))")
+        }
+    }
+
     /// Files a member cannot read in another device's log, and a device folder that is a link, are
     /// no segments: passed over and said once, never "cannot reach the hub", never a failure at
     /// every sync. A link in the hub is to be removed, which no chmod does.

@@ -54,6 +54,22 @@ struct SharedHubUsers {
             environment: ["HOME": home, "LC_ALL": "C.UTF-8"], stdin: stdin.map { Data($0.utf8) })
     }
 
+    /// `user`'s daemon, started as systemd would and waited for until it says READY=1 on a socket of
+    /// the test's own; its log, each sync's outcome included, goes to `stderrPath`. The caller owns
+    /// the process.
+    func startDaemon(_ user: String, stderrPath: String) throws -> (Process, NotifySocket) {
+        let socket = try NotifySocket(path: folder + "/\(user).sock")
+        #expect(chmod(socket.path, 0o777) == 0)
+        let process = try ProcessRunner.start(
+            "/usr/bin/setpriv", ["--reuid=" + user, "--regid=" + user, "--init-groups", binaries + "/journal-syncd", "--interval", "1h", "--log-level", "debug"],
+            environment: ["HOME": home(user), "LC_ALL": "C.UTF-8", "NOTIFY_SOCKET": socket.path], stderrPath: stderrPath)
+        guard socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(60)) != nil else {
+            ProcessRunner.stop(process)
+            throw DaemonNotReady(arguments: [user])
+        }
+        return (process, socket)
+    }
+
     /// Both users joined to a shared hub in `share`, each with a drink synced.
     func joined() throws {
         #expect(try journal(Self.names[0], ["sync", "init", "--folder", share, "--shared"]).status == 0)
