@@ -92,6 +92,39 @@ import TestSupport
         }
     }
 
+    /// Backups killed with SIGKILL while they write (seen by their temporary appearing) leave their
+    /// temporaries; the next backup removes every one, and the journal is as it was.
+    @Test func backupsKilledMidWayLeaveNothingTheNextOneKeeps() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            #expect(try journal.run(["import", "-"], stdin: SyncCrashTests.export(from: 0, count: 100_000)).status == 0)
+            let before = try journal.fingerprint()
+            let backups = home + "/backups"
+            try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
+            func temporaries() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: backups)) ?? []).filter { $0.hasPrefix(".journal-tmp-") }
+            }
+            var killed = 0
+            for _ in 0..<20 where killed < 3 {
+                let backup = try ProcessRunner.start(JournalCLI.binary, ["backup", backups + "/journal.db"], environment: journal.environment)
+                let present = Set(temporaries())
+                while backup.isRunning && Set(temporaries()).subtracting(present).isEmpty { usleep(200) }
+                if backup.isRunning {
+                    kill(backup.processIdentifier, SIGKILL)
+                    killed += 1
+                }
+                backup.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: backups + "/journal.db")
+            }
+            #expect(killed == 3, "no backup was caught writing")
+            #expect(!temporaries().isEmpty, "the killed backups left nothing to clean")
+            let result = try journal.run("backup", backups + "/journal.db")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(temporaries().isEmpty, "\(temporaries())")
+            #expect(try journal.fingerprint() == before)
+        }
+    }
+
     @Test func aFolderThatCannotBeWrittenIsASetupToFixNamedAsTheFolder() async throws {
         try await withTemporaryDirectory { folder in
             #expect(chmod(folder, 0o755) == 0)
