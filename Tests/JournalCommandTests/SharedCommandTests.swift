@@ -17,12 +17,14 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [["sync"], ["sync", "now"], ["sync", "init", "--folder", "/tmp/hub"], ["sync", "key"], ["sync", "status"], ["sync", "new-device"]])
+    @Test(arguments: [["sync"], ["sync", "now"], ["sync", "init", "--folder", "/tmp/hub"], ["sync", "key"], ["sync", "status"], ["sync", "new-device"], ["sync", "migrate-sql"]])
     func aParsedSyncCommandLineIsARequest(_ arguments: [String]) throws {
         let command = try Journal.parseAsRoot(arguments)
         let request = try #require((command as? any SyncSubcommand)?.request)
         switch (request, arguments.dropFirst().first ?? "now") {
-        case (.now, "now"), (.initialize, "init"), (.key, "key"), (.status, "status"), (.newDevice, "new-device"): break
+        case (.now, "now"), (.initialize, "init"), (.key, "key"), (.status, "status"), (.newDevice, "new-device"),
+            (.migrateSQL, "migrate-sql"):
+            break
         default: Issue.record("\(arguments) parsed as \(request)")
         }
     }
