@@ -9,9 +9,9 @@ import TestSupport
     let server = PostgresServer.shared
 
     /// Two machines joined to a new hub through a pooler in `mode`, their daemons to be started.
-    func machines(in folder: String, mode: PgBouncer.PoolMode) throws -> (JournalCLI, JournalCLI, PgBouncer) {
+    func machines(in folder: String, mode: PgBouncer.PoolMode, tls: Bool = false) throws -> (JournalCLI, JournalCLI, PgBouncer) {
         let (database, role) = try server.makeDatabase()
-        let bouncer = try PgBouncer(in: folder, server: server, role: role, mode: mode)
+        let bouncer = try PgBouncer(in: folder, server: server, role: role, mode: mode, tls: tls)
         let passwords = folder + "/pgpass"
         FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
         let uri = bouncer.uri(database: database, role: role) + "&passfile=" + passwords
@@ -33,6 +33,7 @@ import TestSupport
             let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
             #expect(try await eventually(.seconds(60)) { log(folder + "/b.log").contains("notifications do not arrive") }, "\(log(folder + "/b.log"))")
+            #expect(log(folder + "/b.log").contains("syncing every 30 s until they do"), "\(log(folder + "/b.log"))")
             let status = try b.run("sync", "status")
             #expect(status.stdout.contains("Warning      notifications do not arrive: a pooler in transaction mode"), "\(status.stdout)")
             try a.run("add", "espresso", "--note", "polled through the pooler")
@@ -58,6 +59,24 @@ import TestSupport
             // Rung, well before any poll could bring it.
             #expect(try await eventually(.seconds(20)) { try notes(b).contains("rung through the pooler") })
             #expect(!log(folder + "/b.log").contains("notifications do not arrive"), "\(log(folder + "/b.log"))")
+        }
+    }
+
+    /// `sync status` says the TLS of this machine's own connection: to a pooler reached over TLS that
+    /// reaches the server over a plain Unix socket, TLS. The server's pg_stat_ssl, which it read
+    /// before, describes the pooler's link, not this machine's.
+    @Test func theTLSSaidIsThisMachinesOwnNotThePoolers() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, _, bouncer) = try machines(in: folder, mode: .session, tls: true)
+            defer { bouncer.stop() }
+            let status = try a.run("sync", "status")
+            #expect(status.stdout.contains("TLS          TLSv1.") && status.stdout.contains("certificate and host name verified"),
+                    "\(status.stdout)\(status.stderr)")
+            // The pooler's links to the server, kept in its pool: no TLS.
+            let database = try #require(try a.json("sync", "status", "--json") as? [String: Any])["hub"] as? String ?? ""
+            let name = database.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? ""
+            let seen = try server.psql("SELECT count(*) || ',' || bool_or(ssl) FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) WHERE datname = '\(name)'")
+            #expect(seen.hasSuffix(",false") && !seen.hasPrefix("0,"), "\(seen)")
         }
     }
 }

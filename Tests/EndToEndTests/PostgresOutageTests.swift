@@ -35,14 +35,16 @@ import TestSupport
                 #expect(backedOff, "the retry did not back off past a minute")
             }
             #expect(try a.run("add", "espresso", "--note", "made during the outage").status == 0)
-            let back = ContinuousClock.now
             try server.restart()
+            // From the moment the server takes connections again: its own start is not the daemons'.
+            let back = ContinuousClock.now
             let arrived = try await eventually(.seconds(60)) { try notes(b).contains("made during the outage") }
             let took = ContinuousClock.now - back
             let logs = (try? String(contentsOfFile: folder + "/a.log", encoding: .utf8)) ?? ""
             #expect(arrived, "\(logs)")
             // Both retries were two minutes or more away ("N min."): arriving within one, the change
-            // was brought by the doorbell listening again, not by a retry, however busy the machine.
+            // was brought by the doorbell listening again, not by a retry, however busy the machine
+            // (`make bench` measures how soon: about a second on a quiet one).
             #expect(took < .seconds(60), "the change arrived \(took) after the server came back")
         }
     }

@@ -4,8 +4,8 @@ import Glibc
 
 /// A real PgBouncer (Debian's package) in front of a test server, for one role and its database, in a
 /// folder of its own; stopped by `stop()`, and by its watcher when the test process ends, also when a
-/// test fails. Clients reach it over TCP on 127.0.0.1 without TLS; it reaches the server over the
-/// server's Unix socket.
+/// test fails. Clients reach it over TCP on 127.0.0.1, without TLS unless asked; it reaches the server
+/// over the server's Unix socket.
 public final class PgBouncer: Sendable {
     /// How PgBouncer hands server connections to clients.
     public enum PoolMode: String, Sendable {
@@ -19,10 +19,16 @@ public final class PgBouncer: Sendable {
     public let folder: String
     public let port: Int
     private let runAs: [String]
+    /// The server's authority, when clients reach the pooler over TLS with the server's certificate.
+    private let authority: String?
 
-    public init(in parent: String, server: PostgresServer, role: String, mode: PoolMode) throws {
+    /// With `tls`, clients reach the pooler over TLS only, with the server's own certificate (for
+    /// localhost), while the pooler reaches the server over its Unix socket without: the two links
+    /// differ, as a managed service's pooler and server may.
+    public init(in parent: String, server: PostgresServer, role: String, mode: PoolMode, tls: Bool = false) throws {
         folder = parent + "/pgbouncer"
         port = PostgresServer.freePort()
+        authority = tls ? server.authority : nil
         runAs = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"] : []
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let settings = """
@@ -42,7 +48,12 @@ public final class PgBouncer: Sendable {
             pidfile = \(folder)/pgbouncer.pid
             ignore_startup_parameters = extra_float_digits
 
-            """
+            """ + (tls ? """
+            client_tls_sslmode = require
+            client_tls_cert_file = \(server.folder)/server.crt
+            client_tls_key_file = \(server.folder)/server.key
+
+            """ : "")
         try settings.write(toFile: folder + "/pgbouncer.ini", atomically: true, encoding: .utf8)
         try "\"\(role)\" \"secret-\(role)\"\n".write(toFile: folder + "/users.txt", atomically: true, encoding: .utf8)
         if getuid() == 0 { try PostgresServer.shell("chown -R postgres:postgres '\(folder)' && chmod 700 '\(folder)'") }
@@ -51,7 +62,10 @@ public final class PgBouncer: Sendable {
 
     /// A connection string for `role` on `database` through the pooler.
     public func uri(database: String, role: String) -> String {
-        "postgresql://\(role)@127.0.0.1:\(port)/\(database)?sslmode=disable&connect_timeout=60"
+        if let authority {
+            return "postgresql://\(role)@localhost:\(port)/\(database)?sslmode=verify-full&sslrootcert=\(authority)&connect_timeout=60"
+        }
+        return "postgresql://\(role)@127.0.0.1:\(port)/\(database)?sslmode=disable&connect_timeout=60"
     }
 
     private func start() throws {
