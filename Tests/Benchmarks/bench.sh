@@ -22,9 +22,15 @@ time_into() {
     echo "$end - $start" | bc -l >>"$out"
 }
 
+# judge CONDITION [WORD]: ok when the bc CONDITION holds, else WORD (OVER BUDGET), also written to a file
+# the exit status counts: a verdict is printed from a command substitution, a subshell whose variables
+# die with it.
+failures=0
+: >"$work/misses"
+judge() { if (( $(echo "$1" | bc -l) )); then echo ok; else echo "${2:-OVER BUDGET}" | tee -a "$work/misses"; fi; }
+
 # compare NAME BUDGET: runs the journal command in $ours and the sqlite3 command in $theirs alternately,
 # prints medians and their ratio, and records whether the budget holds.
-failures=0
 compare() {
     local name=$1 budget=$2
     : >"$work/ours" ; : >"$work/theirs"
@@ -154,7 +160,7 @@ first_sync=$(echo "$received - $start" | bc -l)
 printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budget 10 s) %s\n' \
     "first sync of 100k drinks A->hub->B" "$first_sync" "$(echo "$published - $start" | bc -l)" \
     "$(echo "$received - $published" | bc -l)" "$count" \
-    "$( (( $(echo "$first_sync <= 10 && $count == 100000" | bc -l) )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+    "$(judge "$first_sync <= 10 && $count == 100000")"
 : >"$work/noop"
 for ((i = 0; i < runs; i++)); do time_into "$work/noop" env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" "$journal" sync; done
 printf '%-34s %9s ms  (median; nothing changed, nothing written to the hub)\n' "journal sync, nothing to do" "$(median_ms "$work/noop")"
@@ -180,7 +186,7 @@ for ((i = 0; i < runs; i++)); do
 done
 latency=$(median_ms "$work/latency")
 printf '%-34s %9s ms  (median of %s; budget 250 ms) %s\n' "add on A -> visible on B (daemons)" "$latency" "$runs" \
-    "$( (( $(echo "$latency <= 250" | bc -l) )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+    "$(judge "$latency <= 250")"
 
 # An idle daemon: CPU time, wake-ups (context switches of each of its threads) and memory over 10
 # seconds, after its thread pool has settled (idle worker threads exit after a few seconds).
@@ -196,7 +202,7 @@ wakeups=$(join "$work/switches-before" "$work/switches-after" | awk '{ n += $3 -
 cpu_ms=$(( (ticks_after - ticks_before) * 1000 / $(getconf CLK_TCK) ))
 printf '%-34s %9s    (10 s idle: %s ms of CPU, %s wake-ups; budget none but the ticker, 20 MiB) %s\n' \
     "idle daemon resident memory" "$((rss_kib / 1024)) MiB" "$cpu_ms" "$wakeups" \
-    "$( (( wakeups <= 2 && rss_kib <= 20 * 1024 )) && echo ok || { failures=$((failures + 1)); echo 'OVER BUDGET'; })"
+    "$(judge "$wakeups <= 2 && $rss_kib <= 20 * 1024")"
 
 # A month of adds with both daemons running, each add its own sync: A's log on the hub grows by a few
 # files (it is compacted: full segments and about log2 of the rest), and B has every drink.
@@ -212,7 +218,7 @@ files_after=$(hub_files)
 arrived=$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note LIKE 'month %'")
 printf '%-34s %9s    (A'"'"'s log of 100,000 drinks: %s files; after 3,000 adds one at a time, daemons running; %s arrived on B) %s\n' \
     "hub files of one device" "$files_after" "$files_before" "$arrived" \
-    "$( (( arrived == 3000 && files_after - files_before <= 16 )) && echo ok || { failures=$((failures + 1)); echo 'TOO MANY'; })"
+    "$(judge "$arrived == 3000 && $files_after - $files_before <= 16" 'TOO MANY')"
 kill -TERM $daemon_a $daemon_b
 wait $daemon_a $daemon_b 2>/dev/null || true
 
@@ -262,4 +268,5 @@ printf '%-34s %9s MiB  (budget %s MiB; %s drinks imported of %s samples) %s\n' "
 echo
 BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || failures=$((failures + 1))
 
+failures=$((failures + $(wc -l <"$work/misses")))
 exit $((failures > 0 ? 1 : 0))
