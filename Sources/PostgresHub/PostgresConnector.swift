@@ -62,11 +62,12 @@ final class PostgresConnector: Sendable {
             let link = PostgresLink(connection: connection, channel: channel, location: location)
             do {
                 try await link.run { connection in
-                    // The anchored read of a large hub runs in a millisecond, but the planner's estimate
-                    // for it (a third of each device's rows) passes jit_above_cost, and compiling it took
-                    // 220 ms of every sync on a hub of a million rows. A session setting, not a startup
-                    // parameter: poolers refuse startup parameters they do not know. A server
-                    // older than JIT (before PostgreSQL 11) has no such setting to change.
+                    // The anchored read runs in a millisecond, and on a hub of a million rows the
+                    // planner's estimate for it stays under jit_above_cost (`PostgresHub.listing`); on
+                    // a hub a hundred times larger it would not, and compiling the plan costs 200-350 ms
+                    // of every sync. A session setting, not a startup parameter: poolers refuse startup
+                    // parameters they do not know. A server older than JIT (before PostgreSQL 11) has
+                    // no such setting to change.
                     try await connection.query(
                         "SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'", logger: Self.quiet)
                 }
