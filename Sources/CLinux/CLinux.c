@@ -2,7 +2,9 @@
 #include "CLinux.h"
 
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include <errno.h>
 #include <string.h>
@@ -32,4 +34,34 @@ int journal_forward_signal(int signal, int descriptor) {
 
 int journal_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to) {
     return renameat2(from_folder, from, to_folder, to, RENAME_NOREPLACE);
+}
+
+// The main program's read-only loadable segments, page-aligned inward so that no page shared with a
+// writable segment (whose private pages hold what the program wrote) is ever let go.
+static int journal_release_segments(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    long *released = data;
+    long page = sysconf(_SC_PAGESIZE);
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD || (header->p_flags & PF_W)) continue;
+        uintptr_t start = info->dlpi_addr + header->p_vaddr;
+        uintptr_t end = start + header->p_memsz;
+        start = (start + page - 1) / page * page;
+        end = end / page * page;
+        if (end <= start) continue;
+        if (madvise((void *)start, end - start, MADV_DONTNEED) != 0) {
+            *released = -1;
+            return 1;
+        }
+        *released += (long)(end - start);
+    }
+    // The first object is the main program.
+    return 1;
+}
+
+long journal_release_code_pages(void) {
+    long released = 0;
+    dl_iterate_phdr(journal_release_segments, &released);
+    return released;
 }

@@ -1,3 +1,4 @@
+import CLinux
 import JournalKit
 import JournalSync
 import Logging
@@ -37,6 +38,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     }
 
     private func loop(engine: inout SyncEngine?) async throws {
+        var startupPagesReleased = false
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
         var random = SystemRandomNumberGenerator()
         var retry: Task<Void, Never>?
@@ -74,6 +76,10 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                 }
             }
             if plan.pingWatchdog { notifier.watchdog() }
+            if !startupPagesReleased {
+                startupPagesReleased = true
+                _ = journal_release_code_pages()
+            }
         }
     }
 

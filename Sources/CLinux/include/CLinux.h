@@ -19,4 +19,10 @@ int journal_forward_signal(int signal, int descriptor);
 // (EINVAL). Returns 0, or -1 with errno set.
 int journal_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to);
 
+// Lets go of the pages of this program's own read-only segments (its code) that are mapped now: they
+// stay in the page cache, and what runs again is mapped again from there, at a minor fault. For a
+// long-running process once its start-up is done: the code only start-up ran is no longer held.
+// Returns the bytes of the segments, or -1 with errno set.
+long journal_release_code_pages(void);
+
 #endif
