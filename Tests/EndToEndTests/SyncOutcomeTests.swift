@@ -36,6 +36,24 @@ import TestSupport
         }
     }
 
+    /// Every sync records its outcome, a daemon's at every ring of the doorbell: that record does not
+    /// wait for the disk (it waited twice, the WAL and its folder, for a sync that did nothing else).
+    @Test func aSyncWithNothingToDoWaitsForTheDiskNotOnce() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = try JoinedMachines(in: folder, names: ["a"]).machines[0]
+            try machine.run("add", "espresso")
+            #expect(try machine.run("sync").status == 0)
+            let trace = folder + "/trace"
+            let traced = try ProcessRunner.run(
+                "/usr/bin/strace", ["-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range", "-y", "-o", trace, JournalCLI.binary, "sync"],
+                environment: machine.environment)
+            #expect(traced.status == 0 && traced.stdout.hasPrefix("Nothing to sync"), "\(traced.stdout)\(traced.stderr)")
+            let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("sync") }
+            #expect(calls.isEmpty, "\(calls)")
+            #expect(try lastSync(machine)["result"] as? String == "ok")
+        }
+    }
+
     /// A journal whose last sync was recorded as prose ("failed: ...") reads as a typed failure.
     @Test func anOlderJournalsProseIsReadAsAnOutcome() async throws {
         try await withTemporaryDirectory { folder in

@@ -160,6 +160,17 @@ final class SQLiteConnection {
         return try body()
     }
 
+    /// Runs `body` with commits that do not wait for the disk (`synchronous = NORMAL`, then the
+    /// connection's own setting again). In WAL mode such a commit can be lost to a power failure, never
+    /// torn, and the next commit that waits makes it durable too. For bookkeeping whose loss costs
+    /// nothing, never for what a person wrote.
+    func withoutWaitingForTheDisk<T>(_ body: () throws -> T) throws -> T {
+        let setting = try queryInteger("PRAGMA synchronous") ?? 2
+        try run("PRAGMA synchronous = NORMAL")
+        defer { try? run("PRAGMA synchronous = \(setting)") }
+        return try body()
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it
     /// throws. IMMEDIATE takes the write lock up front, so the busy timeout applies to it; a deferred
     /// transaction that later upgrades to a write can fail with SQLITE_BUSY whatever the timeout.
