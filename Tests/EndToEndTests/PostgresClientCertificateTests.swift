@@ -10,10 +10,7 @@ import TestSupport
             let server = try PostgresServer(tls: true)
             defer { try? server.stop() }
             let (database, role) = try server.makeDatabase()
-            let rules = server.folder + "/data/pg_hba.conf"
-            let original = try String(contentsOfFile: rules, encoding: .utf8)
-            try ("hostssl all \(role) all cert\nhost all \(role) all reject\n" + original).write(toFile: rules, atomically: true, encoding: .utf8)
-            try server.psql("SELECT pg_reload_conf()")
+            _ = try server.addAccessRules("hostssl all \(role) all cert\nhost all \(role) all reject")
             let made = try ProcessRunner.run("/bin/sh", ["-c", """
                 cd '\(folder)' &&
                 openssl req -newkey rsa:2048 -nodes -subj '/CN=\(role)' -keyout client.key -out client.csr &&

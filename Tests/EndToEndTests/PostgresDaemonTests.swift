@@ -68,17 +68,9 @@ import TestSupport
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
             #expect(try await eventually(.seconds(30)) { try self.log(log).contains("listening to the hub:") })
 
-            let rules = server.folder + "/data/pg_hba.conf"
-            let original = try String(contentsOfFile: rules, encoding: .utf8)
-            try ("local all \(role) reject\n" + original).write(toFile: rules, atomically: true, encoding: .utf8)
-            _ = try server.psql("SELECT pg_reload_conf()")
+            let rules = try server.addAccessRules("local all \(role) reject")
             var restored = false
-            defer {
-                if !restored {
-                    try? original.write(toFile: rules, atomically: true, encoding: .utf8)
-                    _ = try? server.psql("SELECT pg_reload_conf()")
-                }
-            }
+            defer { if !restored { try? server.removeAccessRules(rules) } }
             _ = try server.psql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND client_addr IS NULL")
             // B's daemon has seen its listener go, and cannot listen again.
@@ -94,8 +86,7 @@ import TestSupport
             #expect(try a.run("sync").status == 0)
             #expect(try notes(b).isEmpty)
 
-            try original.write(toFile: rules, atomically: true, encoding: .utf8)
-            _ = try server.psql("SELECT pg_reload_conf()")
+            try server.removeAccessRules(rules)
             restored = true
             let arrived = try await eventually(.seconds(90)) { try notes(b).contains("rung for no one") }
             let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

@@ -87,14 +87,8 @@ import TestSupport
     @Test func aServerThatAcceptsOnlyTLSSaysSoToAConnectionWithout() async throws {
         try await withTemporaryDirectory { folder in
             let (database, role) = try server.makeDatabase()
-            let rules = server.folder + "/data/pg_hba.conf"
-            let original = try String(contentsOfFile: rules, encoding: .utf8)
-            try ("hostnossl all \(role) all reject\n" + original).write(toFile: rules, atomically: true, encoding: .utf8)
-            try server.psql("SELECT pg_reload_conf()")
-            defer {
-                try? original.write(toFile: rules, atomically: true, encoding: .utf8)
-                _ = try? server.psql("SELECT pg_reload_conf()")
-            }
+            let rules = try server.addAccessRules("hostnossl all \(role) all reject")
+            defer { try? server.removeAccessRules(rules) }
             let uri = "postgresql://\(role)@localhost:\(server.port)/\(database)?connect_timeout=60"
             let result = try refused(uri + "&sslmode=disable", role: role, in: folder)
             #expect(result.status == 78, "\(result.stderr)")

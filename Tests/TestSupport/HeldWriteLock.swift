@@ -7,16 +7,22 @@ public final class HeldWriteLock {
     private let holder = Process()
     private let commands = Pipe()
 
-    /// Returns once the lock is held.
+    /// Returns once the lock is held. The holder waits for a writer that has it (a command that has
+    /// just exited may still be checkpointing), and ends rather than answer when it cannot take it:
+    /// a lock that is not held would let the command through, and the test wait for nothing.
     public init(database: String) throws {
         let answers = Pipe()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        holder.arguments = [database]
+        holder.arguments = ["-bail", "-cmd", ".timeout 60000", database]
         holder.standardInput = commands
         holder.standardOutput = answers
         try holder.run()
         commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
-        _ = answers.fileHandleForReading.availableData
+        let answer = String(decoding: answers.fileHandleForReading.availableData, as: UTF8.self)
+        guard answer.hasPrefix("holding") else {
+            ProcessRunner.stop(holder)
+            throw FixtureError("sqlite3 could not take the write lock of \(database)")
+        }
     }
 
     /// Lets go of the lock, and waits for the holder to end.

@@ -15,6 +15,7 @@ public final class PostgresServer: Sendable {
     public let authority: String
     private let binaries: String
     private let runAs: [String]
+    private let accessRules = Mutex(AccessRuleBook())
 
     /// One server with TLS for the whole test process, started on first use.
     public static let shared: PostgresServer = {
@@ -106,6 +107,58 @@ public final class PostgresServer: Sendable {
             environment: ["PGPASSWORD": role == "postgres" ? "fixture-superuser" : "secret-\(role)", "PGCONNECT_TIMEOUT": "5"])
         guard result.status == 0 else { throw FixtureError("psql: \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Has the server read its configuration files again, and returns once a new connection is made
+    /// under what they say now. `pg_reload_conf()` only signals the server: a connection opened before
+    /// the postmaster has read pg_hba.conf again is let in, or turned away, by the old rules.
+    public func reloadConfiguration() throws {
+        let loaded = try psql("SELECT pg_conf_load_time()")
+        try psql("SELECT pg_reload_conf()")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try psql("SELECT pg_conf_load_time()") == loaded {
+            guard ContinuousClock.now < deadline else { throw FixtureError("the server did not read its configuration again within 60 s") }
+            usleep(10_000)
+        }
+    }
+
+    /// pg_hba.conf rules a test has put before the server's own, until it takes them away.
+    public struct AccessRules: Sendable {
+        fileprivate let id: Int
+    }
+
+    private struct AccessRuleBook {
+        var original: String?
+        var next = 0
+        var active: [(id: Int, lines: String)] = []
+    }
+
+    /// Puts `lines` before pg_hba.conf's rules and has the server read them, beside the rules other
+    /// tests on the same server have put: tests run at once, and one that wrote the file back as it
+    /// had read it would take away another's rules.
+    public func addAccessRules(_ lines: String) throws -> AccessRules {
+        try accessRules.withLock { book in
+            book.next += 1
+            book.active.append((book.next, lines.hasSuffix("\n") ? lines : lines + "\n"))
+            try writeAccessRules(&book)
+            return AccessRules(id: book.next)
+        }
+    }
+
+    /// Takes away rules `addAccessRules` put, and has the server read what is left.
+    public func removeAccessRules(_ rules: AccessRules) throws {
+        try accessRules.withLock { book in
+            book.active.removeAll { $0.id == rules.id }
+            try writeAccessRules(&book)
+        }
+    }
+
+    private func writeAccessRules(_ book: inout AccessRuleBook) throws {
+        let file = folder + "/data/pg_hba.conf"
+        let original = try book.original ?? String(contentsOfFile: file, encoding: .utf8)
+        book.original = original
+        try (book.active.map(\.lines).joined() + original).write(toFile: file, atomically: true, encoding: .utf8)
+        try reloadConfiguration()
     }
 
     /// Runs a file of SQL as psql -f runs it, as the fixture's superuser on `database`, stopping at the
