@@ -51,16 +51,19 @@ import TestSupport
             try reader.run("BEGIN")
             _ = try reader.queryInteger("SELECT count(*) FROM drinks")
             // A checkpoint that waited for the reader would hold its write for the whole busy timeout
-            // (15 s), at every write past the bound: the longest write shows it, whatever the load.
-            // (Once, on a machine loaded far past its two cores, one write took 10 s: SQLite's own
-            // retries for the WAL index's read lock, whose sleeps add up to 10 s, not the busy handler.)
-            var longest = Duration.zero
+            // (15 s) at every write once the reader keeps the WAL past its bound: most of these 299.
+            // A loaded machine can make one write that long (22 s once, in a full run on two cores;
+            // 10 s once from SQLite's own retries for the WAL index's read lock), never a handful:
+            // count them, not the longest.
+            let timeout = Duration.milliseconds(Int64(JournalFile.busyTimeoutMilliseconds))
+            var waited: [Duration] = []
             for minute in 1..<300 {
                 let start = ContinuousClock.now
                 _ = try await store.add(espresso(at: Timestamp(milliseconds: 1_795_262_400_000 + Int64(minute) * 60_000)))
-                longest = max(longest, ContinuousClock.now - start)
+                let took = ContinuousClock.now - start
+                if took >= timeout { waited.append(took) }
             }
-            #expect(longest < .milliseconds(Int64(JournalFile.busyTimeoutMilliseconds)), "a write took \(longest)")
+            #expect(waited.count <= 3, "\(waited.count) writes took the busy timeout or longer: \(waited)")
             #expect(walSize(path) > Self.ceilingBytes, "the reader's snapshot kept nothing in the WAL?")
             try reader.run("COMMIT")
             for minute in 300..<320 {
