@@ -2,6 +2,7 @@
 # make bench: wall times of the release build against the sqlite3 shell doing the same work on the same
 # file, measured side by side in one run (runs alternate, so a busy moment hits both), as median ratios.
 set -euo pipefail
+. "$(dirname "$0")/arrival.sh"
 
 bin=${BIN:-.build/release}
 runs=${RUNS:-41}
@@ -179,10 +180,7 @@ sleep 2
 for ((i = 0; i < runs; i++)); do
     start=$EPOCHREALTIME
     sync_home a add espresso --note "latency $i" >/dev/null
-    until [ "$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" 2>/dev/null)" = 1 ]; do
-        if (( $(echo "$EPOCHREALTIME - $start > 10" | bc -l) )); then break; fi
-    done
-    echo "$EPOCHREALTIME - $start" | bc -l >>"$work/latency"
+    arrival "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" "$start" 10 >>"$work/latency"
 done
 latency=$(median_ms "$work/latency")
 printf '%-34s %9s ms  (median of %s; budget 250 ms) %s\n' "add on A -> visible on B (daemons)" "$latency" "$runs" \

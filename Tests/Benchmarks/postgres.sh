@@ -8,6 +8,7 @@
 # (connections, idle cost, add-to-visible). Called by bench.sh with BIN, RUNS and WORK set; exits
 # non-zero when a budget is missed.
 set -euo pipefail
+. "$(dirname "$0")/arrival.sh"
 
 journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/pg
 failures=0
@@ -115,10 +116,7 @@ b_db="$work/b/data/journal/journal.db"
 for ((i = 0; i < runs; i++)); do
     start=$EPOCHREALTIME
     at a "$journal" add espresso --note "latency $i" >/dev/null
-    until [ "$(sqlite3 "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" 2>/dev/null)" = 1 ]; do
-        if (( $(echo "$EPOCHREALTIME - $start > 10" | bc -l) )); then break; fi
-    done
-    seconds_since "$start" >>"$work/latency"
+    arrival "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" "$start" 10 >>"$work/latency"
 done
 latency=$(sort -g "$work/latency" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }')
 printf '%-34s %9s ms  (median of %s; budget 100 ms) %s\n' "add on A -> on B through the server" "$latency" "$runs" \
@@ -245,10 +243,7 @@ last_db="$work/f49/data/journal/journal.db"
 for ((i = 0; i < runs; i++)); do
     start=$EPOCHREALTIME
     at f0 "$journal" add espresso --note "fifty $i" >/dev/null
-    until [ "$(sqlite3 "$last_db" "SELECT count(*) FROM drinks WHERE note = 'fifty $i'" 2>/dev/null)" = 1 ]; do
-        if (( $(echo "$EPOCHREALTIME - $start > 10" | bc -l) )); then break; fi
-    done
-    seconds_since "$start" >>"$work/latency50"
+    arrival "$last_db" "SELECT count(*) FROM drinks WHERE note = 'fifty $i'" "$start" 10 >>"$work/latency50"
     # Every daemon done with that drink before the next one.
     sleep 1
 done
