@@ -217,12 +217,15 @@ import TestSupport
             let uri = server.uri(database: database, role: role)
             var environment = machine.environment
             environment["TERM"] = "dumb"
-            // Typed once the prompt is up: what is typed before is flushed, as by ssh and sudo.
-            let command = "(sleep 1; echo 'secret-\(role)') | script -qec \"'\(JournalCLI.binary)' sync init --postgres '\(uri)'\" /dev/null"
-            let typed = try ProcessRunner.run("/bin/sh", ["-c", command], environment: environment)
-            #expect(typed.status == 0, "\(typed.stdout)\(typed.stderr)")
-            #expect(typed.stdout.contains("Password for \(role) on localhost:\(server.port): "), "\(typed.stdout)")
-            #expect(!typed.stdout.contains("secret-\(role)"), "the password was echoed: \(typed.stdout)")
+            let terminal = try TerminalSession(
+                [JournalCLI.binary, "sync", "init", "--postgres", uri], environment: environment, screenPath: folder + "/terminal.txt")
+            let prompt = "Password for \(role) on localhost:\(server.port): "
+            #expect(try await terminal.waitUntilShown(prompt), "\(terminal.shown)")
+            // Typed once the prompt is up: what is typed before it is flushed, as by ssh and sudo.
+            terminal.type("secret-\(role)")
+            let status = try await terminal.exitStatus()
+            #expect(status == 0, "\(terminal.shown)")
+            #expect(!terminal.shown.contains("secret-\(role)"), "the password was echoed: \(terminal.shown)")
             let kept = folder + "/a/.config/journal/postgres.pgpass"
             #expect(try permissions(kept) == 0o600)
             #expect(try String(contentsOfFile: kept, encoding: .utf8).contains(":\(database):\(role):secret-\(role)"))

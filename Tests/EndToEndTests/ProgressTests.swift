@@ -4,36 +4,28 @@ import TestSupport
 
 /// Long work shows its progress on stderr when stderr is a terminal, and nothing of it reaches a pipe.
 @Suite(.onTestThreads) struct ProgressTests {
-    /// Runs `arguments` with a terminal (`script` gives it one) while another process holds the
-    /// journal's write lock: the command's first write waits (SQLite's busy handler sleeping, seen in
-    /// /proc), and the lock is let go a second after that. The progress line appears after half a
-    /// second of work, so the work is made to last longer than that on any machine; a busy machine
-    /// only makes it longer. What the terminal showed, and the command's exit status.
+    /// Runs `arguments` on a terminal while another process holds the journal's write lock: the
+    /// command's first write waits (SQLite's busy handler sleeping, seen in /proc), and the lock is let
+    /// go a second after that. The progress line appears after half a second of work, so the work is
+    /// made to last longer than that on any machine; a busy machine only makes it longer, and the lock
+    /// is held for as long as the command takes to reach its first write. What the terminal showed,
+    /// and the command's exit status.
     func onTerminalHeld(_ machine: JournalCLI, _ arguments: [String], in folder: String) async throws -> (shown: String, status: Int32?) {
         let lock = try HeldWriteLock(database: machine.databasePath)
-
-        let shown = folder + "/terminal-\(arguments[0]).txt"
-        #expect(FileManager.default.createFile(atPath: shown, contents: nil))
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        let command = ([JournalCLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        terminal.arguments = ["-qec", command, "/dev/null"]
-        terminal.environment = machine.environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        terminal.standardInput = FileHandle.nullDevice
-        terminal.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: shown))
-        try terminal.run()
-        defer { ProcessRunner.stop(terminal) }
-        let parent = terminal.processIdentifier
-        let deadline = ContinuousClock.now + .seconds(60)
+        let terminal = try TerminalSession(
+            [JournalCLI.binary] + arguments, environment: machine.environment, screenPath: folder + "/terminal-\(arguments[0]).txt")
+        let parent = terminal.process.processIdentifier
+        // Only a hang ends this wait early: the lock is held until the command waits for it or ends.
+        let deadline = ContinuousClock.now + .seconds(600)
         var waiting = false
-        while !waiting, ContinuousClock.now < deadline {
+        while !waiting, terminal.process.isRunning, ContinuousClock.now < deadline {
             waiting = HeldWriteLock.isWaited(by: parent)
-            usleep(waiting ? 1_000_000 : 10_000)
+            try await Task.sleep(for: waiting ? .seconds(1) : .milliseconds(10))
         }
         lock.release()
-        #expect(waiting, "the command never waited for the write lock")
-        let ended = try await eventually(.seconds(120)) { !terminal.isRunning }
-        return (try String(contentsOfFile: shown, encoding: .utf8), ended ? terminal.terminationStatus : nil)
+        #expect(waiting, "journal \(arguments.joined(separator: " ")) never waited for the write lock: \(terminal.shown.suffix(300))")
+        let status = try await terminal.exitStatus()
+        return (terminal.shown, status)
     }
 
     @Test func aLongImportAndAFirstSyncShowProgressOnATerminalOnly() async throws {
