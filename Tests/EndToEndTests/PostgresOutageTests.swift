@@ -25,14 +25,18 @@ import TestSupport
             defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
             try server.stop()
             // Each request syncs at once and fails: seven of them back each daemon's retry off past a minute.
-            for (daemon, socket) in [(daemonA, socketA), (daemonB, socketB)] {
+            for (daemon, socket, log) in [(daemonA, socketA, "a.log"), (daemonB, socketB, "b.log")] {
                 var backedOff = false
-                for _ in 0..<12 where !backedOff {
+                var statuses: [String] = []
+                // Three requests unanswered for 30 s each is a stalled daemon: said before the suite's time limit.
+                for _ in 0..<12 where !backedOff && statuses.filter({ $0.hasPrefix("(none") }).count < 3 {
                     kill(daemon.processIdentifier, SIGUSR1)
-                    let status = socket.receive(until: { $0.hasPrefix("STATUS=Sync failed") }, timeout: .seconds(30))?.last ?? ""
+                    let status = socket.receive(until: { $0.hasPrefix("STATUS=Sync failed") }, timeout: .seconds(30))?.last ?? "(none in 30 s)"
+                    statuses.append(status)
                     backedOff = status.hasSuffix("min.")
                 }
-                #expect(backedOff, "the retry did not back off past a minute")
+                let logged = (try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? ""
+                #expect(backedOff, "the retry did not back off past a minute: \(statuses)\n\(logged.suffix(2000))")
             }
             #expect(try a.run("add", "espresso", "--note", "made during the outage").status == 0)
             try server.restart()

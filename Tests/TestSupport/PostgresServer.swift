@@ -80,7 +80,11 @@ public final class PostgresServer: Sendable {
         watcher.standardError = FileHandle.nullDevice
         watcher.standardInput = FileHandle.nullDevice
         try watcher.run()
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: folder + "/server.pid") { usleep(20_000) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !FileManager.default.fileExists(atPath: folder + "/server.pid") {
+            guard ContinuousClock.now < deadline else { throw FixtureError("the server's watcher did not start within 60 s") }
+            usleep(20_000)
+        }
     }
 
     /// Stops the server (fast shutdown: connections are cut), leaving its data.
@@ -89,7 +93,12 @@ public final class PostgresServer: Sendable {
         else { return }
         try? FileManager.default.removeItem(atPath: folder + "/server.pid")
         kill(pid, SIGINT)
-        for _ in 0..<500 where kill(pid, 0) == 0 { usleep(20_000) }
+        // A server still shutting down would keep its port and data from the next start.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while kill(pid, 0) == 0 {
+            guard ContinuousClock.now < deadline else { throw FixtureError("the server (pid \(pid)) did not stop within 60 s") }
+            usleep(20_000)
+        }
     }
 
     /// Stops and starts the server again: every connection is cut, and notifications sent meanwhile are lost.
