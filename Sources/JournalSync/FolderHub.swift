@@ -96,7 +96,7 @@ public struct FolderHub: Hub {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: format)
         }
         if let hubID, descriptor.hubID != hubID { throw SyncError.hubReplaced(hub: location) }
-        guard descriptor.keyCheck == key.check else { throw SyncError.wrongKey(hub: location) }
+        guard descriptor.keyCheck == key.check else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
         return FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
     }
 

@@ -8,8 +8,14 @@ public enum SyncError: JournalFailure, Equatable {
     case noKey(path: String)
     case keyUnreadable(path: String, reason: String)
     case keyRequiredToJoin(hub: String)
-    case wrongKey(hub: String)
+    /// The key does not open the hub `hubID` at `hub`.
+    case wrongKey(hub: String, hubID: String)
     case malformedKey(source: String)
+    /// A key in the printed form that does not check: mistyped, cut short, or from a newer journal.
+    case mistypedKey(source: String, problem: KeyTypo)
+    /// A printed key, whole and well typed, printed for the hub labelled `given`, which does not open
+    /// the hub `hub` (labelled `actual`).
+    case keyForAnotherHub(hub: String, given: String, actual: String)
     case hubFormatTooNew(hub: String, format: Int, supported: Int)
     case corruptHub(hub: String, problem: String)
     case hubUnavailable(hub: String, reason: String)
@@ -35,7 +41,9 @@ public enum SyncError: JournalFailure, Equatable {
         switch self {
         case .keyRequiredToJoin, .noHubToJoin: return .usage
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind: return .setup
-        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey: return .badData
+        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey, .mistypedKey,
+            .keyForAnotherHub:
+            return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced, .unsupported:
             return .failure
@@ -45,8 +53,8 @@ public enum SyncError: JournalFailure, Equatable {
     public var remedy: Remedy? {
         switch self {
         case .notJoined: return .joinHub
-        case .noKey, .keyRequiredToJoin, .malformedKey: return .joinWithKey
-        case .wrongKey: return .useTheHubsKey
+        case .noKey, .keyRequiredToJoin, .malformedKey, .mistypedKey: return .joinWithKey
+        case .wrongKey, .keyForAnotherHub: return .useTheHubsKey
         case .copiedDatabase, .copiedFile: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
@@ -68,10 +76,16 @@ public enum SyncError: JournalFailure, Equatable {
             return "cannot read the sync key at \(path): \(reason). Check the file's owner and permissions (0600)."
         case .keyRequiredToJoin(let hub):
             return "\(hub) is an existing hub, and joining it needs its key. Nothing was written."
-        case .wrongKey(let hub):
+        case .wrongKey(let hub, _):
             return "the sync key does not open \(hub): it belongs to another hub. Nothing was read or written."
         case .malformedKey(let source):
-            return "\(source) does not hold a sync key: a key is 64 hexadecimal characters."
+            return "\(source) does not hold a sync key: `journal sync key` prints one as `JK1-` and 15 groups of 4 letters "
+                + "and digits (an older journal printed 64 hexadecimal characters). Nothing was written."
+        case .mistypedKey(let source, let problem):
+            return "the sync key in \(source) cannot be used: \(problem.description). Nothing was written."
+        case .keyForAnotherHub(let hub, let given, let actual):
+            return "the sync key given was printed for hub \(given), and \(hub) is hub \(actual): the key does not open it. "
+                + "Nothing was read or written."
         case .hubFormatTooNew(let hub, let format, let supported):
             return "\(hub) was written by a newer journal (hub format \(format); this one knows up to \(supported)). "
                 + "Update journal on this machine. Nothing was written."

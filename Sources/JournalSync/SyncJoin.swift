@@ -19,15 +19,24 @@ public enum SyncJoin {
     /// machine's hub); without it this machine's key is used, or made for a new hub. Whole or not at
     /// all: a new hub is taken back, and the key file put back as it was, when the journal's join
     /// transaction does not commit, so a failure leaves the key, the journal and the place as they were.
-    public static func join(_ place: any HubPlace, givenKey: SyncKey?, shared: Bool = false, store: JournalStore) async throws -> Outcome {
+    public static func join(_ place: any HubPlace, givenKey: PrintedKey?, shared: Bool = false, store: JournalStore) async throws -> Outcome {
         let keyPath = try SyncSetup.keyPath()
         let localKey = try SyncSetup.loadKey(keyPath)
         let exists = try await place.hubExists()
         let key: SyncKey
         let hub: any Hub
         if exists {
-            guard let candidate = givenKey ?? localKey else { throw SyncError.keyRequiredToJoin(hub: place.location) }
-            hub = try await place.open(key: candidate, expecting: nil)
+            guard let candidate = givenKey?.key ?? localKey else { throw SyncError.keyRequiredToJoin(hub: place.location) }
+            do {
+                hub = try await place.open(key: candidate, expecting: nil)
+            } catch SyncError.wrongKey(let location, let hubID) {
+                // A key printed for another hub is said as such: the person holds the wrong one, not a mistyped one.
+                let actual = PrintedKey.labelText(ofHub: hubID)
+                if let given = givenKey?.hubLabel, given != actual {
+                    throw SyncError.keyForAnotherHub(hub: location, given: given, actual: actual)
+                }
+                throw SyncError.wrongKey(hub: location, hubID: hubID)
+            }
             key = candidate
         } else {
             // A key given means joining another machine's hub: with none here yet (a sync tool still

@@ -18,7 +18,9 @@ public struct SyncKey: Sendable {
         key = SymmetricKey(data: bytes)
     }
 
-    /// The key as 64 lowercase hex characters.
+    init(bytes: [UInt8]) { key = SymmetricKey(data: bytes) }
+
+    /// The key as 64 lowercase hex characters: the key file's form, and the form printed before `PrintedKey`.
     public var hex: String {
         key.withUnsafeBytes { Hex.encode($0) }
     }

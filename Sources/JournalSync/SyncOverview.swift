@@ -4,6 +4,8 @@ import JournalKit
 /// the daemon, and how far each other device's log was applied against what the hub offers.
 public struct SyncOverview: Sendable {
     public let hub: String
+    /// The hub's label, the first group of the key `journal sync key` prints for it.
+    public let hubLabel: String
     public let device: DeviceID
     public let pendingChanges: Int
     public let lastSyncAt: Timestamp?
@@ -66,7 +68,7 @@ public struct SyncOverview: Sendable {
             DeviceState(device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device])
         }
         return SyncOverview(
-            hub: joined.location, device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
+            hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID))
@@ -74,7 +76,7 @@ public struct SyncOverview: Sendable {
 
     public var json: JSONValue {
         .object([
-            ("hub", .string(hub)), ("hub_kind", .string(kind)), ("device", .string(device.rawValue)),
+            ("hub", .string(hub)), ("hub_label", .string(hubLabel)), ("hub_kind", .string(kind)), ("device", .string(device.rawValue)),
             ("hub_facts", .object((description?.facts ?? []).map { ($0.key, .string($0.value)) })),
             ("hub_warnings", .array((description?.warnings ?? []).map { .string($0) })),
             ("last_notification_at", lastNotificationAt.map { .string(LocalTime.iso8601($0)) } ?? .null),

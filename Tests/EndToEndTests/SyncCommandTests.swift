@@ -17,7 +17,7 @@ import TestSupport
             let keyFile = folder + "/a/.config/journal/sync.key"
             #expect(try permissions(keyFile) == 0o600)
             let key = try a.run("sync", "key").stdout
-            #expect(key.count == 65)
+            #expect(key.hasPrefix("JK1-") && key.count == 79, "\(key)")
 
             #expect(try a.run("sync").stdout == "Published 1 change in 1 segment.\n")
             let joinedB = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key)
@@ -61,6 +61,38 @@ import TestSupport
         }
     }
 
+    /// The hub's label as `sync status --json` gives it.
+    func hubLabel(of machine: JournalCLI) throws -> String {
+        let status = try JSONSerialization.jsonObject(with: Data(try machine.run("sync", "status", "--json").stdout.utf8)) as? [String: Any]
+        return status?["hub_label"] as? String ?? "(none)"
+    }
+
+    /// The key as a person copies it: its hub's label first, the same label `sync status` shows, and
+    /// read back by `sync init` in either form.
+    @Test func theKeyIsPrintedWithItsHubsLabelAndJoinsInEitherForm() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a"])
+            let (a, hub) = (joined.machines[0], joined.hub)
+            try a.run("add", "espresso")
+            try a.run("sync")
+            let key = try a.run("sync", "key").stdout
+            let label = try hubLabel(of: a)
+            #expect(key.hasPrefix("JK1-\(label)-") && key.utf8.count == 79, "\(key)")
+            #expect(try a.run("sync", "status").stdout.contains("(hub \(label): its key begins JK1-\(label)-)"))
+            let b = JournalCLI(home: folder + "/b"), c = JournalCLI(home: folder + "/c")
+            // Typed by hand: lower case, spaces for dashes.
+            #expect(try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: key.lowercased().replacingOccurrences(of: "-", with: " ")).status == 0)
+            let hex = try String(contentsOfFile: folder + "/a/.config/journal/sync.key", encoding: .utf8)
+            #expect(hex.utf8.count == 65)
+            #expect(try c.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: hex).status == 0)
+            for machine in [b, c] {
+                #expect(try machine.run("sync").status == 0)
+                #expect(try machine.run("sync", "key").stdout == key)
+                #expect(try machine.run("sql", "select count(*) from drinks").stdout == "count(*)\n1\n")
+            }
+        }
+    }
+
     @Test func joiningAnExistingHubWithoutItsKeyOrWithAnotherKeyIsRefused() async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a"])
@@ -80,12 +112,30 @@ import TestSupport
             let wrongKey = try other.run("sync", "key").stdout
             let wrong = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: wrongKey)
             #expect(wrong.status == 65)
-            #expect(wrong.stderr.contains("does not open \(hub)"))
+            let (otherLabel, label) = (try hubLabel(of: other), try hubLabel(of: a))
+            #expect(otherLabel != label)
+            #expect(wrong.stderr.contains("printed for hub \(otherLabel), and \(hub) is hub \(label)"), "\(wrong.stderr)")
             #expect(!wrong.stderr.contains(wrongKey.trimmingCharacters(in: .whitespacesAndNewlines)))
+            // The older form carries no label: the same refusal, said without one.
+            let otherHex = try String(contentsOfFile: folder + "/c/.config/journal/sync.key", encoding: .utf8)
+            let wrongHex = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: otherHex)
+            #expect(wrongHex.status == 65 && wrongHex.stderr.contains("does not open \(hub)"), "\(wrongHex.stderr)")
+
+            // One character mistyped, one left out: said as such, the key never repeated.
+            let key = try a.run("sync", "key").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            var characters = Array(key)
+            characters[20] = characters[20] == "7" ? "8" : "7"
+            let mistyped = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: String(characters) + "\n")
+            #expect(mistyped.status == 65)
+            #expect(mistyped.stderr.contains("a character is mistyped"), "\(mistyped.stderr)")
+            let short = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: String(key.dropLast()) + "\n")
+            #expect(short.status == 65)
+            #expect(short.stderr.contains("one is missing or extra"), "\(short.stderr)")
+            for refusal in [mistyped, short] { #expect(!refusal.stderr.contains(key.dropFirst(4).prefix(9))) }
 
             let malformed = try b.run(["sync", "init", "--folder", hub, "--key-file", "-"], stdin: "hunter2\n")
             #expect(malformed.status == 65)
-            #expect(malformed.stderr.contains("64 hexadecimal characters"))
+            #expect(malformed.stderr.contains("`JK1-` and 15 groups"), "\(malformed.stderr)")
             #expect(!malformed.stderr.contains("hunter2"))
 
             #expect(snapshotFiles(hub) == before)

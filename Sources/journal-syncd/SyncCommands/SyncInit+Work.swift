@@ -9,7 +9,7 @@ extension SyncInit {
     func carryOut() async throws {
         let givenKey = try keyFile.map { source in
             let label = source == "-" ? "the key on stdin" : source
-            return try SyncKey(hex: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
+            return try PrintedKey(parsing: String(decoding: try FileBytes.readKey(source), as: UTF8.self), source: label)
         }
         guard let hub else { throw ValidationError("give the hub with one option.") }
         // A password is asked on the terminal, never on stdin: stdin may be carrying the key.

@@ -8,6 +8,7 @@ extension SyncKeyCommand {
     func carryOut() async throws {
         let path = try SyncSetup.keyPath()
         guard let key = try SyncSetup.loadKey(path) else { throw SyncError.noKey(path: path) }
-        Output.line(key.hex)
+        guard let hub = try await global.openStore().hub() else { throw SyncError.notJoined }
+        Output.line(PrintedKey.text(of: key, hubID: hub.hubID))
     }
 }

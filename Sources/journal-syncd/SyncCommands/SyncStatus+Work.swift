@@ -9,7 +9,7 @@ extension SyncStatus {
         let overview = try await SyncOverview.gather(try await global.openStore(), places: .known)
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
-        Output.line("Hub          \(TerminalText.escaped(overview.hub))")
+        Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK1-\(overview.hubLabel)-)")
         for fact in overview.description?.facts ?? [] {
             Output.line(fact.label + String(repeating: " ", count: max(1, 13 - fact.label.count)) + TerminalText.escaped(fact.value))
         }

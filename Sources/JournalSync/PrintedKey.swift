@@ -1,0 +1,124 @@
+import Crypto
+import JournalKit
+
+/// The sync key as `journal sync key` prints it, for a person to carry to another machine:
+/// `JK1-HHHH-XXXX-...-XXXX-CCCC`. `HHHH` is the label of the hub it opens (so a person with two hubs
+/// can tell their keys apart, and `sync status` shows the same label), thirteen groups hold the key in
+/// Crockford's base32, and `CCCC` checks all of it: any one character mistyped, any two neighbours
+/// swapped, and any character missing or extra is refused, with which; other slips are caught but
+/// for about one in a million. The older form, 64 hexadecimal characters, is still read.
+public struct PrintedKey: Sendable {
+    public let key: SyncKey
+    /// The label of the hub the key was printed for; nil for a key in the older form.
+    public let hubLabel: String?
+
+    /// A key the older form names: 64 hexadecimal characters, without a label.
+    public init(_ key: SyncKey) {
+        self.init(key: key, hubLabel: nil)
+    }
+
+    private init(key: SyncKey, hubLabel: String?) {
+        self.key = key
+        self.hubLabel = hubLabel
+    }
+
+    static let version = 1
+    static let labelSymbols = 4
+    static let keySymbols = 52
+    static let checkSymbols = 4
+    static var symbolCount: Int { labelSymbols + keySymbols + checkSymbols }
+
+    /// The printed form of `key`, the key of the hub `hubID`.
+    public static func text(of key: SyncKey, hubID: String) -> String {
+        let values = label(ofHub: hubID) + key.key.withUnsafeBytes { CrockfordBase32.values(of: $0) }
+        let all = values + check(values)
+        let groups = stride(from: 0, to: all.count, by: 4).map { start in
+            String(decoding: all[start..<start + 4].map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self)
+        }
+        return "JK\(version)-" + groups.joined(separator: "-")
+    }
+
+    /// The label `sync status` and the printed key show for the hub `hubID`.
+    public static func labelText(ofHub hubID: String) -> String {
+        String(decoding: label(ofHub: hubID).map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self)
+    }
+
+    /// Reads a key a person gave, in either form; `source` names where it came from for the message.
+    /// Dashes and white space may be anywhere, letters in either case.
+    public init(parsing text: String, source: String) throws(SyncError) {
+        var characters = Array(text.utf8).filter { ![32, 9, 10, 13, UInt8(ascii: "-")].contains($0) }
+        guard characters.count >= 2, characters[0] | 32 == UInt8(ascii: "j"), characters[1] | 32 == UInt8(ascii: "k") else {
+            self.init(try SyncKey(hex: String(decoding: characters, as: UTF8.self), source: source))
+            return
+        }
+        characters.removeFirst(2)
+        guard let versionDigit = characters.first, versionDigit == UInt8(ascii: "0") + UInt8(Self.version) else {
+            throw SyncError.mistypedKey(source: source, problem: characters.first.map { (UInt8(ascii: "2")...UInt8(ascii: "9")).contains($0) } == true
+                ? .newerForm : .notAKey)
+        }
+        characters.removeFirst()
+        guard characters.count == Self.symbolCount else {
+            throw SyncError.mistypedKey(source: source, problem: .length(found: characters.count, expected: Self.symbolCount))
+        }
+        var values: [UInt8] = []
+        for (index, character) in characters.enumerated() {
+            guard let value = CrockfordBase32.value(of: character) else {
+                throw SyncError.mistypedKey(source: source, problem: .symbol(group: index / 4 + 1))
+            }
+            values.append(value)
+        }
+        let body = Array(values.prefix(Self.labelSymbols + Self.keySymbols))
+        guard Array(values.suffix(Self.checkSymbols)) == Self.check(body),
+            let bytes = CrockfordBase32.bytes(of: Array(body.dropFirst(Self.labelSymbols)), count: 32)
+        else { throw SyncError.mistypedKey(source: source, problem: .checksum) }
+        self.init(
+            key: SyncKey(bytes: bytes),
+            hubLabel: String(decoding: body.prefix(Self.labelSymbols).map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self))
+    }
+
+    /// Four 5-bit values naming the hub: the start of a hash of its id.
+    static func label(ofHub hubID: String) -> [UInt8] {
+        let digest = SHA256.hash(data: Array("journal hub label v1\0\(hubID)".utf8))
+        return Array(CrockfordBase32.values(of: Array(digest.prefix(3))).prefix(labelSymbols))
+    }
+
+    /// The four check values of `values`: two for a position-weighted sum modulo the prime 1021, which
+    /// no single changed value or swap of two neighbours leaves the same (each changes the sum by a
+    /// non-zero amount smaller than 1021 times a factor prime to it), and two from a hash, for the
+    /// slips the sum does not catch.
+    static func check(_ values: [UInt8]) -> [UInt8] {
+        let weighted = values.enumerated().reduce(0) { ($0 + ($1.offset + 1) * Int($1.element)) % 1021 }
+        let digest = SHA256.hash(data: Array("journal key check v1".utf8) + values)
+        let hashed = Array(digest.prefix(2))
+        return [UInt8(weighted >> 5), UInt8(weighted & 31), hashed[0] & 31, hashed[1] & 31]
+    }
+}
+
+/// What is wrong with a printed key a person gave.
+public enum KeyTypo: Sendable, Equatable {
+    /// The wrong number of characters: one was left out, or added.
+    case length(found: Int, expected: Int)
+    /// A character no key holds, in the group counted from the first after `JK1`.
+    case symbol(group: Int)
+    /// Every character is a key's, but they do not check: one is mistyped.
+    case checksum
+    /// `JK` and a version this journal does not know: printed by a newer journal.
+    case newerForm
+    /// `JK` and no version.
+    case notAKey
+
+    var description: String {
+        switch self {
+        case .length(let found, let expected):
+            return "it has \(found) key characters after `JK1` where a key has \(expected): one is missing or extra"
+        case .symbol(let group):
+            return "group \(group) after `JK1` holds a character that is in no key (keys use 0-9 and A-Z without I, L, O and U)"
+        case .checksum:
+            return "its check (the last group) does not match the rest: a character is mistyped"
+        case .newerForm:
+            return "it was printed by a newer journal. Update journal on this machine"
+        case .notAKey:
+            return "it starts with `JK` but not `JK1`"
+        }
+    }
+}
