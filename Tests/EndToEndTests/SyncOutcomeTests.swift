@@ -36,6 +36,36 @@ import TestSupport
         }
     }
 
+    /// `status --format` tells a prompt how sync stands, in a word, and how old the last success is:
+    /// a failure since keeps the success's age.
+    @Test func statusSaysHowSyncStandsForAPrompt() async throws {
+        try await withTemporaryDirectory { folder in
+            let lone = JournalCLI(home: folder + "/lone")
+            let template = "{sync_state} {last_sync_age_s}"
+            #expect(try lone.run("status", "--format", template).stdout == "not-joined \n")
+            let joined = try JoinedMachines(in: folder, names: ["a"])
+            let machine = joined.machines[0]
+            // Ten minutes after the machine's clock (15:30), when it synced.
+            var later = machine.environment
+            later["JOURNAL_NOW"] = "2026-11-21T15:40:00Z"
+            func shown() throws -> String {
+                try ProcessRunner.run(JournalCLI.binary, ["status", "--format", template], environment: later).stdout
+            }
+            // A field with no value is left empty, as for sleep_ready_at.
+            #expect(try shown() == "waiting \n")
+            try machine.run("add", "espresso")
+            #expect(try machine.run("sync").status == 0)
+            #expect(try shown() == "ok 600\n")
+            try machine.run("add", "tea")
+            #expect(try shown() == "waiting 600\n")
+            try FileManager.default.moveItem(atPath: joined.hub, toPath: folder + "/unmounted")
+            #expect(try machine.run("sync").status == 1)
+            #expect(try shown() == "failing 600\n")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(try machine.run("status", "--json").stdout.utf8)) as? [String: Any])
+            #expect(json["sync_state"] as? String == "failing" && json["last_sync_age_s"] as? Double == 0, "\(json)")
+        }
+    }
+
     /// Every sync records its outcome, a daemon's at every ring of the doorbell: that record does not
     /// wait for the disk (it waited twice, the WAL and its folder, for a sync that did nothing else).
     @Test func aSyncWithNothingToDoWaitsForTheDiskNotOnce() async throws {
@@ -63,6 +93,7 @@ import TestSupport
             let downgrade = """
                 ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status; DROP TABLE sync_refused_logs;
+                ALTER TABLE sync_hub DROP COLUMN last_ok_sync_at;
                 UPDATE sync_hub SET last_sync_result = 'failed: cannot reach the hub /x: gone. Nothing was lost.';
                 PRAGMA user_version = 8;
                 """

@@ -6,7 +6,7 @@ extension JournalStore {
         try connection.query(
             """
             SELECT hub_id, kind, location, published_through, last_sync_at, last_sync_result, last_notification_at,
-                   last_sync_outcome, last_sync_failure
+                   last_sync_outcome, last_sync_failure, last_ok_sync_at
             FROM sync_hub
             """
         ) { row in
@@ -18,8 +18,17 @@ extension JournalStore {
             return HubRecord(
                 hubID: row.text(0), kind: row.text(1), location: row.text(2), publishedThrough: row.int64(3),
                 lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSync: lastSync,
-                lastNotificationAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)))
+                lastNotificationAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)),
+                lastSucceededAt: row.isNull(9) ? nil : Timestamp(milliseconds: row.int64(9)))
         }.first
+    }
+
+    /// How this journal's sync stands, and when a sync last succeeded.
+    public func syncHealth() throws -> (health: SyncHealth, lastSucceededAt: Timestamp?) {
+        guard let joined = try hub() else { return (.notJoined, nil) }
+        guard let last = joined.lastSync else { return (.waiting, nil) }
+        guard last.succeeded else { return (.failing, joined.lastSucceededAt) }
+        return (try unpublishedCount(hubID: joined.hubID) > 0 ? .waiting : .ok, joined.lastSucceededAt)
     }
 
     /// Joins this journal to a hub. Joining the same hub again keeps what was published and applied;
@@ -180,9 +189,10 @@ extension JournalStore {
             try write(nil) { _ in
                 try connection.run(
                     """
-                    UPDATE sync_hub SET last_sync_at = ?, last_sync_outcome = ?, last_sync_failure = ?, last_sync_exit_status = ?,
-                        last_sync_result = ?, last_notification_at = coalesce(?, last_notification_at)
-                    WHERE hub_id = ?
+                    UPDATE sync_hub SET last_sync_at = ?1, last_sync_outcome = ?2, last_sync_failure = ?3, last_sync_exit_status = ?4,
+                        last_sync_result = ?5, last_notification_at = coalesce(?6, last_notification_at),
+                        last_ok_sync_at = CASE WHEN ?2 = 'ok' THEN ?1 ELSE last_ok_sync_at END
+                    WHERE hub_id = ?7
                     """,
                     .integer(instant.milliseconds), .text(outcome.succeeded ? "ok" : "failed"), outcome.failure.map { .text($0.name) } ?? .null,
                     .integer(Int64(outcome.exitStatus)), .text(outcome.message), notifiedAt.map { .integer($0.milliseconds) } ?? .null,

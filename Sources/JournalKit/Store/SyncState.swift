@@ -10,10 +10,12 @@ public struct HubRecord: Sendable, Equatable {
     public var lastSync: SyncOutcome?
     /// When the hub last rang the daemon (a PostgreSQL hub's notification), if ever.
     public var lastNotificationAt: Timestamp?
+    /// When a sync last succeeded, if ever (the last attempt may have failed since).
+    public var lastSucceededAt: Timestamp?
 
     public init(
         hubID: String, kind: String, location: String, publishedThrough: Int64 = 0, lastSyncAt: Timestamp? = nil,
-        lastSync: SyncOutcome? = nil, lastNotificationAt: Timestamp? = nil
+        lastSync: SyncOutcome? = nil, lastNotificationAt: Timestamp? = nil, lastSucceededAt: Timestamp? = nil
     ) {
         self.hubID = hubID
         self.kind = kind
@@ -22,7 +24,21 @@ public struct HubRecord: Sendable, Equatable {
         self.lastSyncAt = lastSyncAt
         self.lastSync = lastSync
         self.lastNotificationAt = lastNotificationAt
+        self.lastSucceededAt = lastSucceededAt
     }
+}
+
+/// How this journal's sync stands, in a word a shell prompt or a status bar can switch on
+/// (`journal status --format '{sync_state}'`).
+public enum SyncHealth: String, Sendable {
+    /// The last sync succeeded and nothing made here waits to be published.
+    case ok
+    /// Joined, and changes made here wait for the next sync, or none has run yet.
+    case waiting
+    /// The last sync attempt failed (`journal sync status` says why).
+    case failing
+    /// Not joined to a hub.
+    case notJoined = "not-joined"
 }
 
 /// What one sync attempt came to: success, or a failure of a kind (which decides the exit status

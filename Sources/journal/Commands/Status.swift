@@ -37,18 +37,28 @@ struct StatusRequest: Equatable {
     /// The fields of `--json` and `--format`, in order.
     static let fields = [
         "at", "current_mg", "today_mg", "cups_today", "drinks_today", "daily_limit_mg", "remaining_today_mg", "over_limit",
-        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state",
+        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state", "sync_state", "last_sync_age_s",
     ]
 
     func run() throws {
         let template = try format.map { try FieldTemplate($0, fields: Self.fields) }
         let settings = try ConfigFile.load().settings
-        let status = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
-            try store.status(settings: settings)
+        let (status, sync) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
+            (try store.status(settings: settings), template != nil || json ? try store.syncHealth() : (.notJoined, nil))
         }
-        if let template { return Output.line(template.render(Self.values(status, settings: settings))) }
-        if json { return Output.line(JSONValue.object(Self.values(status, settings: settings)).prettyText) }
+        let values = Self.values(status, settings: settings) + Self.values(sync, at: status.at)
+        if let template { return Output.line(template.render(values)) }
+        if json { return Output.line(JSONValue.object(values).prettyText) }
         print(status, settings: settings)
+    }
+
+    /// The sync fields, for `--json` and `--format`: how sync stands, and how many seconds ago a sync
+    /// last succeeded (null when none has).
+    static func values(_ sync: (health: SyncHealth, lastSucceededAt: Timestamp?), at now: Timestamp) -> [(String, JSONValue)] {
+        [
+            ("sync_state", .string(sync.health.rawValue)),
+            ("last_sync_age_s", sync.lastSucceededAt.map { .number(Double(max(0, (now.milliseconds - $0.milliseconds) / 1000))) } ?? .null),
+        ]
     }
 
     /// The fields, for `--json` and `--format`.
