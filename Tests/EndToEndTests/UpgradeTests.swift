@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Journals and a folder hub written by an earlier release, opened by this one: their files upgrade
+/// in place, and the machines sync on without losing or doubling a drink. Each fixture was made once
+/// by `Tests/Fixtures/make-upgrade-fixture.sh` with the journal built from the commit it is named after.
+@Suite(.onTestThreads) struct UpgradeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures").path
+
+    static func history(_ machine: JournalCLI) throws -> String {
+        try machine.run("sql", "select id, drink, caffeine_mg, note from history order by id", "--format", "csv").stdout
+    }
+
+    @Test(arguments: ["upgrade-e40f17e"])
+    func journalsAndAFolderHubOfAnEarlierReleaseSyncOn(_ fixture: String) async throws {
+        try await withTemporaryDirectory { folder in
+            let copy = folder + "/" + fixture
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/" + fixture, toPath: copy)
+            let expected = try String(contentsOfFile: copy + "/a-history.csv", encoding: .utf8)
+            let machines = ["a", "b"].map { JournalCLI(home: copy + "/" + $0, now: "2026-11-22T08:00:00Z") }
+            for machine in machines {
+                // What a checkout cannot carry: git keeps no file modes (a key others may read is
+                // refused), and the fixture was made in another folder, as another file (a journal
+                // file that moved is refused as a copy, which this is not meant to test).
+                #expect(chmod(machine.home + "/.config/journal/sync.key", 0o600) == 0)
+                let moved = try ProcessRunner.run("/usr/bin/sqlite3", [
+                    machine.databasePath, "UPDATE sync_hub SET location = '\(copy)/hub'; DELETE FROM meta WHERE key = 'file_identity';",
+                ], environment: [:])
+                #expect(moved.status == 0, "\(moved.stderr)")
+            }
+            let (a, b) = (machines[0], machines[1])
+            // Read as the earlier release left them, before any sync.
+            #expect(try Self.history(a) == expected)
+            #expect(try Self.history(b) == (try String(contentsOfFile: copy + "/b-history.csv", encoding: .utf8)))
+            #expect(try a.run("status", "--format", "{sync_state}").stdout == "waiting\n")
+            // The key file the earlier release wrote is read, and printed in today's form.
+            #expect(try a.run("sync", "key").stdout.hasPrefix("JK1-"))
+            for machine in [a, b, a, b] {
+                let synced = try machine.run("sync")
+                #expect(synced.status == 0, "\(machine.home): \(synced.stderr)")
+            }
+            // a's drink that was not published reached b; nothing was lost or doubled.
+            for machine in machines {
+                #expect(try Self.history(machine) == expected, "\(machine.home)")
+                #expect(try machine.run("status", "--format", "{sync_state}").stdout == "ok\n")
+            }
+            #expect(expected.contains("a's, not published") && expected.contains("a's first, edited on b") && expected.contains("b's own drink"))
+            #expect(!expected.contains("later deleted"))
+        }
+    }
+}
