@@ -1,12 +1,13 @@
 import JournalKit
 import PropertyBased
 import Testing
+import TestSupport
 
 @testable import JournalSync
 
 /// The key a person copies from one machine to another: read back exactly, and every slip of one
 /// character refused, saying which kind of slip, never taken for another key.
-@Suite struct PrintedKeyTests {
+@Suite(.onTestThreads) struct PrintedKeyTests {
     static let keysAndHubs = zip(Gen.uint8().array(of: 32), Gen.uint8().array(of: 16))
 
     static func printed(_ bytes: [UInt8], hub: [UInt8]) -> (key: SyncKey, hubID: String, text: String) {
