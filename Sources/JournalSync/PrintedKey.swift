@@ -5,8 +5,9 @@ import JournalKit
 /// `JK1-HHHH-XXXX-...-XXXX-CCCC`. `HHHH` is the label of the hub it opens (so a person with two hubs
 /// can tell their keys apart, and `sync status` shows the same label), thirteen groups hold the key in
 /// Crockford's base32, and `CCCC` checks all of it: any one character mistyped, any two neighbours
-/// swapped, and any character missing or extra is refused, with which; other slips are caught but
-/// for about one in a million. The older form, 64 hexadecimal characters, is still read.
+/// swapped within the first 14 groups, and any character missing or extra is refused, said as the
+/// slip it is (`KeyTypo`); other slips are caught but for about one in a million. The older form,
+/// 64 hexadecimal characters, is still read.
 public struct PrintedKey: Sendable {
     public let key: SyncKey
     /// The label of the hub the key was printed for; nil for a key in the older form.
