@@ -102,8 +102,7 @@ extension ProcessRunner {
         let bin = folder + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         for name in ["journal", "journal-syncd", "journal-import"] {
-            try FileManager.default.copyItem(atPath: executable(name), toPath: bin + "/" + name)
-            chmod(bin + "/" + name, 0o755)
+            try copyExecutable(executable(name), to: bin + "/" + name)
         }
         chmod(bin, 0o755)
         var path = bin
@@ -112,6 +111,26 @@ extension ProcessRunner {
             path = (path as NSString).deletingLastPathComponent
         }
         return bin
+    }
+
+    /// Copies the program at `source` to `destination`, mode 0755. Written through a descriptor closed
+    /// on exec: FileManager's copy leaves its descriptor open across exec, so a process another test
+    /// starts meanwhile keeps the copy open for writing, and running it fails with "Text file busy".
+    public static func copyExecutable(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw FixtureError("cannot create \(destination): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw FixtureError("cannot write \(destination): \(String(cString: strerror(errno)))") }
+                offset += written
+            }
+        }
+        guard fchmod(descriptor, 0o755) == 0 else { throw FixtureError("cannot chmod \(destination)") }
     }
 
     public struct NotReachableByOthers: Error, CustomStringConvertible {
