@@ -68,7 +68,8 @@ public struct SyncOverview: Sendable {
             DeviceState(device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device])
         }
         return SyncOverview(
-            hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID, pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
+            hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID,
+            pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID))

@@ -20,6 +20,7 @@ struct RecordTable<Payload>: Sendable {
     let find: String
     let ownAfter: String
     let ownCountAfter: String
+    let ownExistsAfter: String
 
     /// `payloadColumns` starts with the key column.
     init(name: String, payloadColumns: [String]) {
@@ -34,6 +35,7 @@ struct RecordTable<Payload>: Sendable {
         find = "\(select) WHERE \(columns[0]) = ?"
         ownAfter = "\(select) WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
         ownCountAfter = "SELECT count(*) FROM \(name) WHERE origin = ? AND seq > ?"
+        ownExistsAfter = "SELECT EXISTS (SELECT 1 FROM \(name) WHERE origin = ? AND seq > ?)"
     }
 }
 

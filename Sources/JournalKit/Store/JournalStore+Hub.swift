@@ -28,7 +28,7 @@ extension JournalStore {
         guard let joined = try hub() else { return (.notJoined, nil) }
         guard let last = joined.lastSync else { return (.waiting, nil) }
         guard last.succeeded else { return (.failing, joined.lastSucceededAt) }
-        return (try unpublishedCount(hubID: joined.hubID) > 0 ? .waiting : .ok, joined.lastSucceededAt)
+        return (try hasUnpublished(after: joined.publishedThrough) ? .waiting : .ok, joined.lastSucceededAt)
     }
 
     /// Joins this journal to a hub. Joining the same hub again keeps what was published and applied;

@@ -67,6 +67,15 @@ extension JournalStore {
         return Int(count)
     }
 
+    /// True when one of this device's changes past `published` is not on the hub yet: the first found
+    /// answers, where `unpublishedCount` counts them all.
+    func hasUnpublished(after published: Int64) throws -> Bool {
+        for kind in RecordKinds.stored where try connection.queryInteger(kind.anyOwn, .text(deviceID.rawValue), .integer(published)) == 1 {
+            return true
+        }
+        return false
+    }
+
     /// Merges records received from `device` and moves its anchor to `position`, in one transaction:
     /// a crash applies all of it or none, and nothing twice. Each record replaces the local state of
     /// its key only when it supersedes it.
@@ -111,6 +120,7 @@ extension JournalStore {
 
 extension StoredPayload {
     static var countOwn: String { table.ownCountAfter }
+    static var anyOwn: String { table.ownExistsAfter }
     static var countOwnIn: String { "SELECT count(*) FROM \(table.name) WHERE origin = ? AND seq BETWEEN ? AND ?" }
     static var tableName: String { table.name }
 }

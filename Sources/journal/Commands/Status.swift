@@ -43,13 +43,14 @@ struct StatusRequest: Equatable {
     func run() throws {
         let template = try format.map { try FieldTemplate($0, fields: Self.fields) }
         let settings = try ConfigFile.load().settings
+        // How sync stands is read only for the fields that show it.
         let (status, sync) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
-            (try store.status(settings: settings), template != nil || json ? try store.syncHealth() : (.notJoined, nil))
+            (try store.status(settings: settings), template == nil && !json ? nil : try store.syncHealth())
         }
+        guard let sync else { return print(status, settings: settings) }
         let values = Self.values(status, settings: settings) + Self.values(sync, at: status.at)
         if let template { return Output.line(template.render(values)) }
-        if json { return Output.line(JSONValue.object(values).prettyText) }
-        print(status, settings: settings)
+        Output.line(JSONValue.object(values).prettyText)
     }
 
     /// The sync fields, for `--json` and `--format`: how sync stands, and how many seconds ago a sync
