@@ -38,6 +38,9 @@ public struct JournalPaths: Sendable, Equatable {
     public var syncKey: String { configFolder + "/sync.key" }
     /// A PostgreSQL hub's password, asked for at `sync init`: `postgres.pgpass`, 0600, beside the key.
     public var serverPassword: String { configFolder + "/postgres.pgpass" }
+    /// A device's own private keys (to receive hub keys, and to sign what it writes): 0600, beside the
+    /// hub's key, one file per device id, so two journals of one user are two devices.
+    public func deviceKeys(of device: DeviceID) -> String { configFolder + "/device-" + device.rawValue + ".key" }
 
     /// The sync lock of the journal at `database`: one sync per journal at a time.
     public static func syncLock(forDatabase database: String) -> String { database + ".sync-lock" }

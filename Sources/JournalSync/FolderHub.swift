@@ -7,7 +7,9 @@ import Glibc
 ///
 /// `<folder>/journal-hub-v1/hub.json` says the format and holds the key check;
 /// `devices/<device-id>/<first>-<last>.seg` are the segments, each written once, whole, and never
-/// changed; `set-aside/<device-id>/` keeps files a device found in its log but did not write. Names
+/// changed; `cards/<device-id>.card` is each device's card, replaced whole as it changes (outside
+/// `devices/`, so a journal that predates cards neither watches nor lists them);
+/// `set-aside/<device-id>/` keeps files a device found in its log but did not write. Names
 /// starting with "." are temporaries and are ignored. Nothing inside is reached through a link. No
 /// SQLite file ever lives here: SQLite's locks do not hold over network file systems.
 public struct FolderHub: Hub {
@@ -77,6 +79,8 @@ public struct FolderHub: Hub {
         check([], Self.folderName)
         check([Self.folderName], "hub.json")
         check([Self.folderName], "devices")
+        check([Self.folderName], "cards")
+        for name in (try? files.names(in: [Self.folderName, "cards"])) ?? [] { check([Self.folderName, "cards"], name) }
         for device in (try? files.names(in: [Self.folderName, "devices"])) ?? [] {
             check([Self.folderName, "devices"], device)
             for name in (try? files.names(in: [Self.folderName, "devices", device])) ?? [] {
@@ -231,6 +235,35 @@ public struct FolderHub: Hub {
     /// tools' dot-names are left alone.
     public func removeLeftovers(of device: DeviceID) throws {
         do { try files.removeLeftovers(in: deviceComponents(device), olderMarker: ".seg.tmp-") } catch where error.isMissing { return } catch {
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+        }
+    }
+
+    public func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        try available()
+        let names: [String]
+        do { names = try files.names(in: [Self.folderName, "cards"]) } catch where error.isMissing { return [:] } catch {
+            throw hubFailure(error)
+        }
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        for name in names where name.hasSuffix(".card") {
+            let id = String(name.dropLast(".card".count))
+            guard UUIDText.isCanonical(id) else { continue }
+            cards[DeviceID(rawValue: id)] = Result { () throws(SyncError) -> [UInt8] in
+                try hubCall { try files.read(name, in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
+            }
+        }
+        return cards
+    }
+
+    public func writeCard(_ bytes: [UInt8], of device: DeviceID) throws {
+        try available()
+        do {
+            // What a card's write that died left here; a folder not made yet has none, and a temporary
+            // that stays is only untidy: the card is written either way.
+            try? files.removeLeftovers(in: [Self.folderName, "cards"], olderMarker: ".card.tmp-")
+            _ = try files.writeNew(bytes, as: device.rawValue + ".card", in: [Self.folderName, "cards"], replacing: true)
+        } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason)
         }
     }

@@ -38,6 +38,12 @@ public protocol Hub: Sendable {
     /// Removes what writes to this device's log left half done (a process killed while writing).
     /// Called under the sync lock, when nothing of this device writes its log.
     func removeLeftovers(of device: DeviceID) async throws
+    /// Every device's card as its sealed bytes, by device id; a card that cannot be read (not a regular
+    /// file, too large) is that card's failure alone. Cards are written by devices of this journal and
+    /// later; a hub made earlier has none yet.
+    func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>]
+    /// Puts `bytes` as `device`'s card, in place of the one there, whole or not at all.
+    func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws
     /// The hub's kind, as the journal records it.
     var kind: HubKind { get }
     /// How the hub tells that another device than `ownDevice` published; `clock` times its rings.

@@ -8,6 +8,8 @@ public actor SyncEngine {
     public nonisolated let store: JournalStore
     public nonisolated let hub: any Hub
     let key: SyncKey
+    /// This device's own keys: its card shows their public halves.
+    let deviceKeys: DeviceKeys
     /// Records per segment: big enough that a first sync writes few files, small enough that a
     /// segment is quick to seal, write and apply (and within `SegmentName.maximumBytes`).
     let segmentSize: Int
@@ -17,10 +19,13 @@ public actor SyncEngine {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
 
-    public init(store: JournalStore, hub: any Hub, key: SyncKey, segmentSize: Int = SyncEngine.maximumSegmentRecords) {
+    public init(
+        store: JournalStore, hub: any Hub, key: SyncKey, deviceKeys: DeviceKeys, segmentSize: Int = SyncEngine.maximumSegmentRecords
+    ) {
         self.store = store
         self.hub = hub
         self.key = key
+        self.deviceKeys = deviceKeys
         self.segmentSize = min(max(segmentSize, 1), Self.maximumSegmentRecords)
     }
 
@@ -48,6 +53,8 @@ public actor SyncEngine {
         try await publish(leftInPlace: leftInPlace, into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)
         try await pull(leftInPlace: leftInPlace, into: &report, progress: progress)
+        // After the pull: other devices' changes are applied before this sync writes anything more.
+        try await exchangeCards(leftInPlace: leftInPlace, into: &report)
         // Remembered once the sync is through: one that stops midway finds them again, and says them then.
         try await store.recordSetAside(report.setAside, hubID: hub.id)
         return report

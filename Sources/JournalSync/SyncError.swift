@@ -36,13 +36,21 @@ public enum SyncError: JournalFailure, Equatable {
     /// Something a kind of hub does not do (a PostgreSQL hub keeps every segment): never asked of it
     /// by the engine, which checks first.
     case unsupported(hub: String, operation: String, reason: String)
+    /// This device's key file is there but does not hold its keys.
+    case malformedDeviceKeys(path: String)
+    /// This device's key file holds other keys than the ones its card showed the hub.
+    case deviceKeysReplaced(path: String)
+    /// A name a device cannot have.
+    case invalidDeviceName(DeviceNameProblem)
+    /// Another device of the hub already has the name.
+    case deviceNameTaken(name: String, by: DeviceID)
 
     public var kind: FailureKind {
         switch self {
-        case .keyRequiredToJoin, .noHubToJoin: return .usage
+        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken: return .usage
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey, .mistypedKey,
-            .keyForAnotherHub:
+            .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced:
             return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced, .unsupported:
@@ -55,12 +63,12 @@ public enum SyncError: JournalFailure, Equatable {
         case .notJoined: return .joinHub
         case .noKey, .keyRequiredToJoin, .malformedKey, .mistypedKey: return .joinWithKey
         case .wrongKey, .keyForAnotherHub: return .useTheHubsKey
-        case .copiedDatabase, .copiedFile: return .takeNewDeviceID
+        case .copiedDatabase, .copiedFile, .malformedDeviceKeys, .deviceKeysReplaced: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
         case .hubUnavailable: return .syncWhenHubIsBack
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
-            .hubDescriptorUnreadable, .unsupported, .unreachableKind:
+            .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -125,6 +133,19 @@ public enum SyncError: JournalFailure, Equatable {
                 + "hub there, and a sync tool kept the other one's)."
         case .segmentExists(let name):
             return "segment \(name) is already on the hub; another copy of this journal wrote it."
+        case .malformedDeviceKeys(let path):
+            return "\(path) does not hold this device's keys (it was damaged or overwritten), and the other devices know "
+                + "this device by the keys it held, so new ones cannot take their place under the same device id. Nothing was "
+                + "published."
+        case .deviceKeysReplaced(let path):
+            return "\(path) holds other keys than the ones this device showed the hub (the file was replaced or made again), "
+                + "and the other devices know this device by those. Put the file back from a backup if you have one. Nothing "
+                + "was published."
+        case .invalidDeviceName(let problem):
+            return "\(problem.description). Nothing was changed."
+        case .deviceNameTaken(let name, let device):
+            return "another device of the hub (\(device)) is already called '\(TerminalText.quoted(name))': choose another name, "
+                + "or rename that one on its machine first. Nothing was changed."
         case .segmentsFailed(let failures):
             return failures.map(\.description).joined(separator: "\n")
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."

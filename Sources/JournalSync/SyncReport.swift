@@ -94,8 +94,14 @@ public struct SyncReport: Sendable, Equatable {
         return sentences
     }
 
+    /// "just now", "3 min ago", "4 days ago", or "never": when a device last did something, seen at `now`.
+    public static func ago(_ instant: Timestamp?, at now: Timestamp) -> String {
+        guard let instant else { return "never" }
+        return now.milliseconds - instant.milliseconds < 60_000 ? "just now" : span(from: instant, to: now) + " ago"
+    }
+
     /// "3 min", "2 h", "4 days": how long a device has been waited for.
-    static func span(from start: Timestamp, to end: Timestamp) -> String {
+    public static func span(from start: Timestamp, to end: Timestamp) -> String {
         let minutes = max(0, (end.milliseconds - start.milliseconds) / 60_000)
         if minutes < 120 { return "\(minutes) min" }
         if minutes < 48 * 60 { return "\(minutes / 60) h" }

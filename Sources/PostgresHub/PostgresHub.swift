@@ -212,6 +212,34 @@ public actor PostgresHub: Hub {
         return entry.fingerprint
     }
 
+    public func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        let rows = try await call { connection in
+            var rows: [(String, ByteBuffer)] = []
+            // Larger rows than a card can be are refused by the table; the bound is here too, for a
+            // server whose schema someone changed.
+            let result = try await connection.query(
+                "SELECT device::text, bytes FROM journal_hub.cards WHERE octet_length(bytes) <= \(Int64(CardSeal.maximumBytes))",
+                logger: PostgresConnector.quiet)
+            for try await row in result.decode((String, ByteBuffer).self) { rows.append(row) }
+            return rows
+        }
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        for (device, bytes) in rows where UUIDText.isCanonical(device) {
+            cards[DeviceID(rawValue: device)] = .success(Array(bytes.readableBytesView))
+        }
+        return cards
+    }
+
+    public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
+        try await call { connection in
+            try await connection.query(
+                """
+                INSERT INTO journal_hub.cards (device, bytes) VALUES (\(device.rawValue)::uuid, \(ByteBuffer(bytes: bytes)))
+                ON CONFLICT (device) DO UPDATE SET bytes = excluded.bytes, written_at = now()
+                """, logger: PostgresConnector.quiet)
+        }
+    }
+
     public func remove(_ segment: SegmentName, of device: DeviceID) throws {
         throw SyncError.unsupported(hub: location, operation: "remove a segment", reason: "a PostgreSQL hub keeps every segment")
     }

@@ -107,12 +107,17 @@ enum ServerSchema {
     /// The rights on the schema's tables a role needs to sync through the hub, and no more.
     static let neededRights: [(table: String, right: String)] = [
         ("schema_version", "SELECT"), ("hub", "SELECT"), ("segments", "SELECT"), ("segments", "INSERT"),
+        ("cards", "SELECT"), ("cards", "INSERT"), ("cards", "UPDATE"),
     ]
 
     /// The rights the role lacks to sync through the hub, as a refusal naming the first one.
     static func checkRights(_ connection: PostgresConnection, location: PostgresLocation) async throws {
         let needed = neededRights
-        let columns = needed.map { "has_table_privilege('journal_hub.\($0.table)', '\($0.right)')" }.joined(separator: ", ")
+        // A table a later migration makes is not asked about before it exists: the migration that
+        // makes it runs after this check, and grants to its maker.
+        let columns = needed.map {
+            "to_regclass('journal_hub.\($0.table)') IS NULL OR has_table_privilege('journal_hub.\($0.table)', '\($0.right)')"
+        }.joined(separator: ", ")
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT ARRAY[\(columns)]"), logger: PostgresConnector.quiet)
         for try await granted in rows.decode([Bool].self) {
             for (index, need) in needed.enumerated() where index < granted.count && !granted[index] {

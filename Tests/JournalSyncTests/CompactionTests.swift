@@ -50,7 +50,7 @@ import TestSupport
                 for index in 0..<3 {
                     let store = try await JournalStore(path: "\(folder)/m\(index).db", clock: sameInstant, physicalClock: sameInstant)
                     try await store.joinHub(id: hubs.id, kind: "test", location: "lagging hub")
-                    machines.append(Machine(store: store, engine: SyncEngine(store: store, hub: hubs.view(for: store.deviceID), key: key, segmentSize: 2)))
+                    machines.append(Machine(store: store, engine: SyncEngine(store: store, hub: hubs.view(for: store.deviceID), key: key, deviceKeys: DeviceKeys(), segmentSize: 2)))
                 }
                 var generator = SeededGenerator(seed: UInt64(history.count))
                 for step in history {

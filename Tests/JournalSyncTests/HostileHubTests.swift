@@ -237,6 +237,8 @@ struct HubGoneWhileReading: Hub {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
     func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
     func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
+    func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards() }
+    func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
     func describe() -> HubDescription { HubDescription(rings: false) }
     func lastNotification() -> Timestamp? { nil }
@@ -252,7 +254,7 @@ extension HostileHubTests {
         try await withTemporaryDirectory { folder in
             let (a, b, hub, key) = try await twoMachines(folder)
             _ = a
-            let gone = SyncEngine(store: b.store, hub: HubGoneWhileReading(base: hub), key: key)
+            let gone = SyncEngine(store: b.store, hub: HubGoneWhileReading(base: hub), key: key, deviceKeys: DeviceKeys())
             await #expect {
                 _ = try await gone.sync()
             } throws: { error in

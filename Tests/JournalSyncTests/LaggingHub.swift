@@ -14,6 +14,8 @@ final class LaggingHubs: @unchecked Sendable {
     private var delivered: [DeviceID: [DeviceID: [SegmentName: [UInt8]]]] = [:]
     /// Per machine, the changes still on their way to it.
     private var pending: [DeviceID: [Change]] = [:]
+    /// Each device's card, seen by every machine as soon as it is written.
+    private var cards: [DeviceID: [UInt8]] = [:]
     let id = UUIDText.random()
 
     enum Change {
@@ -54,6 +56,10 @@ final class LaggingHubs: @unchecked Sendable {
     fileprivate func files(of device: DeviceID, seenBy machine: DeviceID) -> [SegmentName: [UInt8]] {
         lock.withLock { device == machine ? truth[device] ?? [:] : delivered[machine]?[device] ?? [:] }
     }
+
+    fileprivate func allCards() -> [DeviceID: [UInt8]] { lock.withLock { cards } }
+
+    fileprivate func putCard(_ bytes: [UInt8], of device: DeviceID) { lock.withLock { cards[device] = bytes } }
 
     fileprivate func devices(seenBy machine: DeviceID) -> [DeviceID] {
         lock.withLock {
@@ -108,6 +114,8 @@ struct LaggingHub: Hub {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { hubs.record(.removed(device, segment), by: machine) }
     func setAside(_ name: String, of device: DeviceID) throws {}
     func removeLeftovers(of device: DeviceID) throws {}
+    func cards() -> [DeviceID: Result<[UInt8], SyncError>] { hubs.allCards().mapValues { .success($0) } }
+    func writeCard(_ bytes: [UInt8], of device: DeviceID) { hubs.putCard(bytes, of: device) }
     var kind: HubKind { .folder }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
     func describe() -> HubDescription { HubDescription(rings: false) }

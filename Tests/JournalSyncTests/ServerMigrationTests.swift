@@ -38,7 +38,7 @@ import TestSupport
             let place = try PostgresPlace(connectionString: uri)
             let hub = try await place.make(key: SyncKey(), shared: false)
             await hub.close()
-            let next = Migration(version: 2, name: "v0002_test.sql", sql: """
+            let next = Migration(version: ServerSchema.latestVersion + 1, name: "v9999_test.sql", sql: """
                 -- A comment; with a semicolon and a quote ' in it.
                 CREATE FUNCTION journal_hub.test_body() RETURNS text LANGUAGE plpgsql AS $body$
                 BEGIN
@@ -51,10 +51,11 @@ import TestSupport
             let link = try await PostgresConnector(location: location).connect()
             defer { Task { await link.close() } }
             try await link.run { connection in
-                try await ServerSchema.migrate(connection, from: 1, location: location, migrations: embeddedMigrations + [next])
+                try await ServerSchema.migrate(
+                    connection, from: ServerSchema.latestVersion, location: location, migrations: embeddedMigrations + [next])
             }
             #expect(try server.psql("SELECT journal_hub.test_body()", database: database) == "a;b $$ c")
-            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "\(next.version)")
         }
     }
 
@@ -73,8 +74,9 @@ import TestSupport
 
     /// Once the README's hand-over has given the schema to another role, the journal's role cannot run
     /// a migration: a journal that needs one says so and changes nothing; the SQL `journal sync
-    /// migrate-sql` prints, run by the administrator, migrates the schema (a real second version, from
-    /// a test-only folder), gives the role the rights it needs, and then the journal opens the hub.
+    /// migrate-sql` prints, run by the administrator, migrates the schema (from the first version, as
+    /// the journal of `e40f17e` made it, to this journal's: the device cards), gives the role the rights
+    /// it needs, and then the journal opens the hub and writes its card.
     @Test func aHandedOverSchemaIsMigratedByTheSQLItsOwnerRuns() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
@@ -84,13 +86,15 @@ import TestSupport
                 atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
             let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
             let key = SyncKey()
-            try await PostgresPlace(connectionString: uri).make(key: key, shared: false).close()
+            let first = Array(embeddedMigrations.prefix(1))
+            try await PostgresPlace(connectionString: uri, migrations: first).make(key: key, shared: false).close()
             let owner = "owner_" + role
-            try server.psql(try Self.handOverSQL(role: role, database: database, owner: owner), database: database)
+            // A hub from before cards has no table to grant on: the migration's script grants it.
+            let handOver = try Self.handOverSQL(role: role, database: database, owner: owner).split(separator: "\n")
+                .filter { !$0.contains("journal_hub.cards") }.joined(separator: "\n")
+            try server.psql(handOver, database: database)
 
-            let file = Self.repository + "/Tests/Migrations/postgres/v0002_device_names.sql"
-            let next = Migration(version: 2, name: "v0002_device_names.sql", sql: try String(contentsOfFile: file, encoding: .utf8))
-            let newer = try PostgresPlace(connectionString: uri, migrations: embeddedMigrations + [next])
+            let newer = try PostgresPlace(connectionString: uri)
             let refusal = await #expect(throws: PostgresHubError.self) { try await newer.open(key: key, expecting: nil).close() }
             guard case .migrationNeedsOwner(_, _, let version, let latest, let named)? = refusal else {
                 Issue.record("not the refusal of a schema only its owner may migrate: \(String(describing: refusal))")
@@ -105,12 +109,13 @@ import TestSupport
             try script.write(toFile: scriptFile, atomically: true, encoding: .utf8)
             try server.psql(file: scriptFile, database: database)
             #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
-            #expect(try server.psql("SELECT tableowner FROM pg_tables WHERE tablename = 'device_names'", database: database) == owner)
+            #expect(try server.psql("SELECT tableowner FROM pg_tables WHERE tablename = 'cards'", database: database) == owner)
             // Printed before, run again after: refused by the version it checks, and nothing changes.
             #expect(throws: FixtureError.self) { try server.psql(file: scriptFile, database: database) }
             #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
 
             let hub = try await newer.open(key: key, expecting: nil)
+            try await hub.writeCard([1, 2, 3], of: DeviceID(rawValue: UUIDText.random()))
             await hub.close()
             #expect(try await newer.migrationScript() == nil)
             // The role still owns nothing: the guard of append-only holds after the migration too.
@@ -135,7 +140,7 @@ import TestSupport
             let owner = "owner_\(role)\nDROP TABLE journal_hub.segments; --"
             try server.psql("CREATE ROLE \"\(owner)\"")
             try server.psql("ALTER SCHEMA journal_hub OWNER TO \"\(owner)\"; GRANT USAGE ON SCHEMA journal_hub TO \(role)", database: database)
-            let next = Migration(version: 2, name: "v0002_test.sql", sql: "CREATE TABLE journal_hub.nothing (x int)")
+            let next = Migration(version: ServerSchema.latestVersion + 1, name: "v9999_test.sql", sql: "CREATE TABLE journal_hub.nothing (x int)")
             let newer = try PostgresPlace(connectionString: uri, migrations: embeddedMigrations + [next])
             await #expect(throws: SyncError.self) { _ = try await newer.migrationScript() }
         }

@@ -155,7 +155,7 @@ import TestSupport
                 try FileManager.default.copyItem(atPath: folder + "/original.db" + suffix, toPath: folder + "/copy.db" + suffix)
             }
             let copyStore = try await JournalStore(path: folder + "/copy.db", clock: sameInstant, physicalClock: sameInstant)
-            let copy = Machine(store: copyStore, engine: SyncEngine(store: copyStore, hub: original.engine.hub, key: key))
+            let copy = Machine(store: copyStore, engine: SyncEngine(store: copyStore, hub: original.engine.hub, key: key, deviceKeys: DeviceKeys()))
             let onCopy = try await copy.store.add(drink("cola", note: "made on the copy"))
             let before = snapshot(folder + "/hub")
             await #expect(throws: SyncError.copiedFile(path: folder + "/copy.db")) { try await copy.sync() }
@@ -163,7 +163,7 @@ import TestSupport
 
             _ = try await copy.store.adoptNewDeviceIdentity()
             let renewedStore = try await JournalStore(path: folder + "/copy.db", clock: sameInstant, physicalClock: sameInstant)
-            let renewed = Machine(store: renewedStore, engine: SyncEngine(store: renewedStore, hub: original.engine.hub, key: key))
+            let renewed = Machine(store: renewedStore, engine: SyncEngine(store: renewedStore, hub: original.engine.hub, key: key, deviceKeys: DeviceKeys()))
             _ = try await original.store.add(drink("black-tea"))
             try await renewed.sync()
             try await original.sync()
@@ -193,7 +193,7 @@ import TestSupport
             try? FileManager.default.removeItem(atPath: path + "-shm")
             let restored = try await JournalStore(path: path, clock: sameInstant, physicalClock: sameInstant)
             _ = try await restored.add(drink("black-tea"))
-            let engine = SyncEngine(store: restored, hub: hub, key: key)
+            let engine = SyncEngine(store: restored, hub: hub, key: key, deviceKeys: DeviceKeys())
             let refusal = await #expect(throws: SyncError.self) { _ = try await engine.sync() }
             guard case .copiedDatabase? = refusal else {
                 Issue.record("expected copiedDatabase, got \(String(describing: refusal))")

@@ -24,7 +24,7 @@ struct Machine {
         let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock, physicalClock: clock)
         let hub = try await place.hubExists() ? try await place.open(key: key, expecting: nil) : try await place.make(key: key, shared: false)
         try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location)
-        return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, segmentSize: segmentSize))
+        return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, deviceKeys: DeviceKeys(), segmentSize: segmentSize))
     }
 
     @discardableResult

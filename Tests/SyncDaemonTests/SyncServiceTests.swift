@@ -22,7 +22,7 @@ import TestSupport
         for minute in 0..<count {
             _ = try await writer.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: Timestamp(milliseconds: 1_795_200_000_000 + Int64(minute) * 60_000)))
         }
-        _ = try await SyncEngine(store: writer, hub: hub, key: key, segmentSize: 1).sync()
+        _ = try await SyncEngine(store: writer, hub: hub, key: key, deviceKeys: DeviceKeys(), segmentSize: 1).sync()
         let reader = try await JournalStore(path: folder + "/reader.db")
         try await reader.joinHub(id: hub.id, kind: "folder", location: hub.location)
         return (reader, hub, key)
@@ -33,7 +33,7 @@ import TestSupport
             store: store, interval: .seconds(3600), watchdogInterval: watchdog,
             notifier: SystemdNotifier(environment: { $0 == "NOTIFY_SOCKET" ? notifySocket : nil }),
             logger: Logger(label: "test"), executor: SerialThreadExecutor())
-        service.makeEngine = { SyncEngine(store: $0, hub: hub, key: key, segmentSize: 1) }
+        service.makeEngine = { SyncEngine(store: $0, hub: hub, key: key, deviceKeys: DeviceKeys(), segmentSize: 1) }
         return service
     }
 
@@ -169,6 +169,8 @@ final class SlowHub: Hub, @unchecked Sendable {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
     func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
     func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
+    func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards() }
+    func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
     var kind: HubKind { base.kind }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
     func describe() -> HubDescription { base.describe() }

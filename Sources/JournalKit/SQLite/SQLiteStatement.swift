@@ -100,6 +100,12 @@ final class SQLiteStatement {
 
     func optionalText(_ index: Int) -> String? { isNull(index) ? nil : text(index) }
 
+    /// A column's bytes; empty for anything not a blob.
+    func blob(_ index: Int) -> [UInt8] {
+        if case .blob(let bytes) = value(index) { return bytes }
+        return []
+    }
+
     func value(_ index: Int) -> SQLiteValue {
         switch sqlite3_column_type(statement, Int32(index)) {
         case SQLITE_INTEGER: return .integer(int64(index))

@@ -1,0 +1,71 @@
+import Crypto
+import FoundationEssentials
+import JournalKit
+
+/// A device card as it lies on the hub: signed by its device's Ed25519 key, then sealed with
+/// ChaCha20-Poly1305 under the hub's key, so that only a member can write one, and only the device
+/// itself one that verifies against the keys it first showed.
+///
+/// Layout: "JCRD", one format byte, then nonce (12 bytes), ciphertext and tag (16 bytes). The
+/// plaintext is the 64-byte signature, then the card's JSON. The signature covers the hub id, the
+/// device id and the JSON; the associated data binds the format, the hub and the device, so a card
+/// cannot be moved to another device's place or another hub.
+public enum CardSeal {
+    static let magic: [UInt8] = Array("JCRD".utf8)
+    static let format: UInt8 = 1
+    /// The most a card's file can be; a name of 40 characters and two keys need about 600 bytes.
+    public static let maximumBytes = 16 * 1024
+
+    static func seal(_ card: DeviceCard, keys: DeviceKeys, key: SyncKey, hubID: String) throws -> [UInt8] {
+        let json = Array(try JSONEncoder().encode(card))
+        let signature = try keys.signing.signature(for: signed(json, hubID: hubID, device: card.device))
+        let box = try ChaChaPoly.seal(Array(signature) + json, using: key.key, authenticating: associatedData(hubID: hubID, device: card.device))
+        return magic + [format] + Array(box.combined)
+    }
+
+    /// The card in `device`'s place, or why it is refused: not a card, from a newer journal, not
+    /// sealed with the hub's key, not that device's, not signed by the keys it names, or naming the
+    /// device in a way a name cannot be.
+    static func open(_ sealed: [UInt8], key: SyncKey, hubID: String, device: DeviceID) throws(CardError) -> DeviceCard {
+        guard sealed.count <= maximumBytes else { throw CardError("it is \(sealed.count) bytes, more than a card can be") }
+        guard sealed.count >= magic.count + 1 + 12 + 16 + 64, Array(sealed.prefix(4)) == magic else {
+            throw CardError("it is not a device card (truncated or overwritten)")
+        }
+        guard sealed[4] == format else {
+            throw CardError("it was written by a newer journal (card format \(sealed[4])); update journal on this machine")
+        }
+        let plaintext: [UInt8]
+        do {
+            let box = try ChaChaPoly.SealedBox(combined: sealed[5...])
+            plaintext = Array(try ChaChaPoly.open(box, using: key.key, authenticating: associatedData(hubID: hubID, device: device)))
+        } catch {
+            throw CardError("it does not open with the hub's key: not written by a member, or altered or moved")
+        }
+        guard plaintext.count > 64 else { throw CardError("it holds no card") }
+        let signature = plaintext[..<64]
+        let json = Array(plaintext[64...])
+        guard let card = try? JSONDecoder().decode(DeviceCard.self, from: Data(json)) else { throw CardError("its content is malformed") }
+        guard card.device == device else { throw CardError("it names another device (\(card.device)) than the one whose place it is in") }
+        guard card.agreementKey.count == 32, card.signingKey.count == 32,
+            let signer = try? Curve25519.Signing.PublicKey(rawRepresentation: card.signingKey),
+            signer.isValidSignature(signature, for: signed(json, hubID: hubID, device: device))
+        else { throw CardError("its signature does not verify against the keys it names") }
+        guard DeviceName(card: card.name) != nil else { throw CardError("its name is not one a device can have") }
+        guard card.epoch >= 0 else { throw CardError("it names a negative key epoch") }
+        return card
+    }
+
+    private static func signed(_ json: [UInt8], hubID: String, device: DeviceID) -> [UInt8] {
+        Array("journal-hub card v1 hub \(hubID) device \(device.rawValue)\n".utf8) + json
+    }
+
+    private static func associatedData(hubID: String, device: DeviceID) -> [UInt8] {
+        Array("journal-hub card format \(format) hub \(hubID) device \(device.rawValue)".utf8)
+    }
+}
+
+/// Why a device card on the hub was not taken.
+struct CardError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

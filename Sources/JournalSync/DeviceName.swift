@@ -1,0 +1,85 @@
+import Glibc
+import JournalKit
+
+/// What a device is called in `journal sync devices` and `revoke`: the host name unless a person
+/// chose another (`journal sync rename`). Any script, inner spaces allowed; at most 40 characters;
+/// nothing that acts on a terminal or reads other than it is (controls, bidirectional overrides and
+/// other invisible format characters), and not a device id, which would make `revoke ID` ambiguous.
+/// A peer's card is held to the same rule.
+public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
+    public let text: String
+
+    public static let maximumLength = 40
+
+    /// `text`, trimmed of surrounding spaces, or why it cannot name a device.
+    public init(_ text: String) throws(SyncError) {
+        let trimmed = text.trimmingSpaces
+        if let problem = Self.problem(trimmed) { throw SyncError.invalidDeviceName(problem) }
+        self.text = trimmed
+    }
+
+    /// A name read from a card, checked as a person's would be.
+    init?(card text: String) {
+        guard text == text.trimmingSpaces, Self.problem(text) == nil else { return nil }
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    static func problem(_ text: String) -> DeviceNameProblem? {
+        if text.isEmpty { return .empty }
+        if text.count > maximumLength { return .tooLong(text.count) }
+        if let bad = text.unicodeScalars.first(where: isRefused) { return .character(bad) }
+        if text.contains("  ") { return .doubleSpace }
+        if UUIDText.isCanonical(text.lowercased()) { return .deviceID }
+        return nil
+    }
+
+    /// Scalars no name holds: controls, format characters (bidi overrides, zero-width joiners and
+    /// spaces), line and paragraph separators, spaces other than the plain one, unassigned and
+    /// private-use code points.
+    private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate: true
+        case .spaceSeparator: scalar != " "
+        default: false
+        }
+    }
+
+    /// This machine's host name, or "device-" and the start of its id when the host name cannot
+    /// name a device.
+    public static func host(fallback device: DeviceID) -> DeviceName {
+        var buffer = [CChar](repeating: 0, count: 256)
+        if gethostname(&buffer, buffer.count - 1) == 0,
+            let name = try? DeviceName(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        {
+            return name
+        }
+        return DeviceName(unchecked: "device-" + device.rawValue.prefix(8))
+    }
+
+    private init(unchecked text: String) { self.text = text }
+}
+
+/// Why a text cannot name a device.
+public enum DeviceNameProblem: Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case tooLong(Int)
+    case character(Unicode.Scalar)
+    case doubleSpace
+    case deviceID
+
+    public var description: String {
+        let rule = "a device's name is 1 to \(DeviceName.maximumLength) letters, digits, marks, punctuation or symbols of any "
+            + "script, with single spaces between words"
+        switch self {
+        case .empty: return "the name is empty: \(rule)"
+        case .tooLong(let count): return "the name is \(count) characters long: \(rule)"
+        case .character(let scalar):
+            return "the name holds U+\(String(scalar.value, radix: 16, uppercase: true)), a character that is invisible or acts "
+                + "on a terminal: \(rule)"
+        case .doubleSpace: return "the name has two spaces in a row: \(rule)"
+        case .deviceID: return "the name is a device id, which `journal sync revoke` would take for that device's: \(rule)"
+        }
+    }
+}
