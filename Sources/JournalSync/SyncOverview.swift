@@ -28,11 +28,21 @@ public struct SyncOverview: Sendable {
     /// Files found in this device's log that it did not write, newest first.
     public let setAside: [SetAsideFile]
 
-    /// One other device: how far its log was applied here, and how far it goes on the hub.
+    /// One other device: how far its log was applied here, how far it goes on the hub, and its card.
     public struct DeviceState: Sendable {
         public let device: DeviceID
         public let appliedPosition: Int64
         public let hubPosition: Int64?
+        /// What it last said of itself (name, last sync), when it has a card.
+        public let card: DeviceCard?
+    }
+
+    /// A device not heard from for this long is called silent.
+    public static let silentAfter: Int64 = 24 * 3_600_000
+
+    /// Other devices whose last sync, by their cards, is more than `silentAfter` ago.
+    public var silentDevices: [DeviceState] {
+        devices.filter { state in state.card?.syncedAt.map { at.milliseconds - $0.milliseconds > Self.silentAfter } ?? false }
     }
 
     /// The files the last sync that found any set aside from this device's log, in a sentence or two.
@@ -51,12 +61,14 @@ public struct SyncOverview: Sendable {
         let anchors = try await store.anchors(hubID: joined.hubID)
         let waiting = try await store.waiting(hubID: joined.hubID)
         var available: [DeviceID: Int64] = [:]
+        var cards: [DeviceID: DeviceCard] = [:]
         var hubProblem: String?
         var description: HubDescription?
         do {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 description = await engine.hub.describe()
+                _ = try await engine.readCards()
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     available[device] = try await engine.hub.log(of: device).highest ?? 0
                 }
@@ -64,8 +76,9 @@ public struct SyncOverview: Sendable {
         } catch {
             hubProblem = failureMessage(error)
         }
-        let devices = Set(anchors.keys).union(available.keys).sorted().map { device in
-            DeviceState(device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device])
+        for card in try await store.deviceCards(hubID: joined.hubID) where card.device != store.deviceID { cards[card.device] = card }
+        let devices = Set(anchors.keys).union(available.keys).union(cards.keys).sorted().map { device in
+            DeviceState(device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device], card: cards[device])
         }
         return SyncOverview(
             hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID,
@@ -98,8 +111,10 @@ public struct SyncOverview: Sendable {
             ("waiting", .array(waiting.map(\.json))),
             ("devices", .array(devices.map { state in
                 .object([
-                    ("device", .string(state.device.rawValue)), ("applied_position", .integer(state.appliedPosition)),
+                    ("device", .string(state.device.rawValue)), ("name", state.card.map { .string($0.name) } ?? .null),
+                    ("applied_position", .integer(state.appliedPosition)),
                     ("hub_position", state.hubPosition.map { .integer($0) } ?? .null),
+                    ("last_synced_at", state.card?.syncedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
                 ])
             })),
         ])

@@ -15,6 +15,8 @@ public enum SyncRequest: Sendable {
     case status(SyncStatus)
     case newDevice(SyncNewDevice)
     case migrateSQL(SyncMigrateSQL)
+    case devices(SyncDevices)
+    case rename(SyncRename)
 }
 
 /// A subcommand of `journal sync`. A program carries it out through its `request`, never through
@@ -38,7 +40,10 @@ public struct SyncCommand: AsyncParsableCommand {
             machine with the key that `journal sync key` prints there. Everything on the hub is end-to-end
             encrypted.
             """,
-        subcommands: [SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncNewDevice.self, SyncMigrateSQL.self],
+        subcommands: [
+            SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncDevices.self, SyncRename.self, SyncNewDevice.self,
+            SyncMigrateSQL.self,
+        ],
         defaultSubcommand: SyncNow.self)
 
     public init() {}

@@ -48,6 +48,12 @@ import TestSupport
             }
             #expect(expected.contains("a's, not published") && expected.contains("a's first, edited on b") && expected.contains("b's own drink"))
             #expect(!expected.contains("later deleted"))
+            // Each device wrote its card at its first sync after the upgrade, and each knows the other's.
+            for machine in machines {
+                let devices = try #require(try machine.json("sync", "devices", "--json") as? [String: Any])["devices"] as? [[String: Any]]
+                #expect(devices?.count == 2 && devices?.allSatisfy { $0["name"] is String && $0["card_problem"] is NSNull } == true,
+                    "\(machine.home): \(String(describing: devices))")
+            }
         }
     }
 }

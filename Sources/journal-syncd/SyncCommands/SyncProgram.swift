@@ -33,6 +33,8 @@ struct SyncProgram: AsyncParsableCommand {
         case .status(let command): try await command.carryOut()
         case .newDevice(let command): try await command.carryOut()
         case .migrateSQL(let command): try await command.carryOut()
+        case .devices(let command): try await command.carryOut()
+        case .rename(let command): try await command.carryOut()
         }
     }
 }

@@ -26,15 +26,22 @@ extension SyncStatus {
         Output.line("Last sync    \(last)")
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
             ?? "not running; start it with systemctl --user enable --now journal-sync"))
+        for silent in overview.silentDevices {
+            let name = silent.card.map { TerminalText.escaped($0.name) } ?? silent.device.rawValue
+            Output.line("Silent       \(name) has not synced for \(SyncReport.span(from: silent.card?.syncedAt ?? overview.at, to: overview.at))")
+        }
         for gap in overview.waiting { Output.line("Gap          \(gap.sentence(at: overview.at))") }
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         for warning in overview.description?.warnings ?? [] { Output.line("Warning      \(TerminalText.escaped(warning))") }
         if let setAside = overview.setAsideSummary { Output.line("Set aside    \(TerminalText.escaped(setAside))") }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows: [[String]] = overview.devices.map { state in
-            [state.device.rawValue, String(state.appliedPosition), state.hubPosition.map { String($0) } ?? "?"]
+            [
+                state.card.map { TerminalText.escaped($0.name) } ?? "(no card)", state.device.rawValue, String(state.appliedPosition),
+                state.hubPosition.map { String($0) } ?? "?", state.card.map { SyncReport.ago($0.syncedAt, at: overview.at) } ?? "?",
+            ]
         }
         Output.line("")
-        Output.line(Output.table(["DEVICE", "APPLIED", "ON HUB"], rows))
+        Output.line(Output.table(["NAME", "DEVICE", "APPLIED", "ON HUB", "LAST SYNCED"], rows))
     }
 }

@@ -1,0 +1,77 @@
+import JournalKit
+
+/// The devices of the hub, as `journal sync devices` lists them: each with its name and when it last
+/// published and synced (from its card), this device marked. A device with a log but no card is one
+/// on a journal from before cards, or one whose card was refused.
+public struct DeviceList: Sendable {
+    public struct Entry: Sendable {
+        public let device: DeviceID
+        public let isThisDevice: Bool
+        /// Its card, when one was taken; nil when none was (see `cardProblem`).
+        public let card: DeviceCard?
+        /// Why its card on the hub was refused, when it was.
+        public let cardProblem: String?
+
+        /// The name to show: the card's; for this device before its first card, the host name it will have.
+        public var shownName: String {
+            card?.name ?? (isThisDevice ? DeviceName.host(fallback: device).text : "(no card)")
+        }
+    }
+
+    public let entries: [Entry]
+    /// Why the hub could not be read, when it could not: the list is then what this journal last knew.
+    public let hubProblem: String?
+    public let at: Timestamp
+
+    /// The list for `store`, with the cards read afresh from the hub when it can be reached.
+    public static func gather(_ store: JournalStore, places: some HubPlaces = .folders) async throws -> DeviceList {
+        guard let joined = try await store.hub() else { throw SyncError.notJoined }
+        var refused: [DeviceID: String] = [:]
+        var logs: [DeviceID] = []
+        var hubProblem: String?
+        do {
+            try await SyncSetup.withEngine(for: store, places: places) { engine in
+                refused = try await engine.readCards()
+                try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
+                logs = try await engine.hub.devices()
+            }
+        } catch {
+            hubProblem = failureMessage(error)
+        }
+        return try await from(store, hubID: joined.hubID, logs: logs, refused: refused, hubProblem: hubProblem)
+    }
+
+    /// The list from what the journal keeps, with the devices that have a log on the hub and the cards
+    /// refused there.
+    static func from(
+        _ store: JournalStore, hubID: String, logs: [DeviceID], refused: [DeviceID: String], hubProblem: String?
+    ) async throws -> DeviceList {
+        var cards: [DeviceID: DeviceCard] = [:]
+        for card in try await store.deviceCards(hubID: hubID) { cards[card.device] = card }
+        let anchors = try await store.anchors(hubID: hubID)
+        let devices = Set(cards.keys).union(logs).union(anchors.keys).union(refused.keys).union([store.deviceID])
+        let entries = devices.map { device in
+            Entry(device: device, isThisDevice: device == store.deviceID, card: cards[device], cardProblem: refused[device])
+        }.sorted { ($0.isThisDevice ? 0 : 1, $0.shownName.lowercased(), $0.device) < ($1.isThisDevice ? 0 : 1, $1.shownName.lowercased(), $1.device) }
+        return DeviceList(entries: entries, hubProblem: hubProblem, at: store.clock.now())
+    }
+
+    /// "just now", "3 min ago", "never".
+    public func ago(_ instant: Timestamp?) -> String { SyncReport.ago(instant, at: at) }
+
+    public var json: JSONValue {
+        .object([
+            ("hub_problem", .optional(hubProblem)),
+            ("devices", .array(entries.map { entry in
+                .object([
+                    ("device", .string(entry.device.rawValue)), ("this_device", .bool(entry.isThisDevice)),
+                    ("name", entry.card.map { .string($0.name) } ?? .null),
+                    ("epoch", entry.card.map { .integer($0.epoch) } ?? .null),
+                    ("last_published_at", entry.card?.publishedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
+                    ("last_synced_at", entry.card?.syncedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
+                    ("card_problem", .optional(entry.cardProblem)),
+                ])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import CommandLineSupport
+import JournalKit
+import JournalSync
+import SyncCommandLine
+
+extension SyncRename {
+    func carryOut() async throws {
+        let name = try DeviceName(name)
+        let store = try await global.openStore()
+        try await SyncSetup.withEngine(for: store, places: .known) { engine in
+            // The others' names first, so that one taken meanwhile is refused here, not found later.
+            _ = try await engine.readCards()
+            try await engine.rename(to: name)
+        }
+        Output.line("This device is now called \(TerminalText.escaped(name.text)) on every device of the hub.")
+    }
+}
