@@ -13,23 +13,29 @@ import TestSupport
         try machine.run("sql", "select id, drink, caffeine_mg, note from history order by id", "--format", "csv").stdout
     }
 
+    /// The fixture's machines a and b, their journals pointed at `hub`. What a checkout cannot carry is
+    /// put right: git keeps no file modes (a key others may read is refused), and the fixture was made
+    /// in another folder, as another file (a journal file that moved is refused as a copy, which this
+    /// is not meant to test).
+    static func machines(in copy: String, hub: String) throws -> [JournalCLI] {
+        let machines = ["a", "b"].map { JournalCLI(home: copy + "/" + $0, now: "2026-11-22T08:00:00Z") }
+        for machine in machines {
+            #expect(chmod(machine.home + "/.config/journal/sync.key", 0o600) == 0)
+            let moved = try ProcessRunner.run("/usr/bin/sqlite3", [
+                machine.databasePath, "UPDATE sync_hub SET location = '\(hub)'; DELETE FROM meta WHERE key = 'file_identity';",
+            ], environment: [:])
+            #expect(moved.status == 0, "\(moved.stderr)")
+        }
+        return machines
+    }
+
     @Test(arguments: ["upgrade-e40f17e"])
     func journalsAndAFolderHubOfAnEarlierReleaseSyncOn(_ fixture: String) async throws {
         try await withTemporaryDirectory { folder in
             let copy = folder + "/" + fixture
             try FileManager.default.copyItem(atPath: Self.fixtures + "/" + fixture, toPath: copy)
             let expected = try String(contentsOfFile: copy + "/a-history.csv", encoding: .utf8)
-            let machines = ["a", "b"].map { JournalCLI(home: copy + "/" + $0, now: "2026-11-22T08:00:00Z") }
-            for machine in machines {
-                // What a checkout cannot carry: git keeps no file modes (a key others may read is
-                // refused), and the fixture was made in another folder, as another file (a journal
-                // file that moved is refused as a copy, which this is not meant to test).
-                #expect(chmod(machine.home + "/.config/journal/sync.key", 0o600) == 0)
-                let moved = try ProcessRunner.run("/usr/bin/sqlite3", [
-                    machine.databasePath, "UPDATE sync_hub SET location = '\(copy)/hub'; DELETE FROM meta WHERE key = 'file_identity';",
-                ], environment: [:])
-                #expect(moved.status == 0, "\(moved.stderr)")
-            }
+            let machines = try Self.machines(in: copy, hub: copy + "/hub")
             let (a, b) = (machines[0], machines[1])
             // Read as the earlier release left them, before any sync.
             #expect(try Self.history(a) == expected)
@@ -54,6 +60,43 @@ import TestSupport
                 #expect(devices?.count == 2 && devices?.allSatisfy { $0["name"] is String && $0["card_problem"] is NSNull } == true,
                     "\(machine.home): \(String(describing: devices))")
             }
+        }
+    }
+
+    /// The same history on a PostgreSQL hub: its dump restored on the tests' server as the hub's role
+    /// (which, owning the schema, migrates it to this journal's version at the first sync), and the
+    /// journals pointed at it.
+    @Test(arguments: ["upgrade-e40f17e-postgres"])
+    func journalsAndAServerHubOfAnEarlierReleaseSyncOn(_ fixture: String) async throws {
+        try await withTemporaryDirectory { folder in
+            let copy = folder + "/" + fixture
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/" + fixture, toPath: copy)
+            let server = PostgresServer.shared
+            let (database, role) = try server.makeDatabase()
+            let restore = folder + "/restore.sql"
+            // Made by the role, as its first `sync init` made it: the objects are the role's.
+            try ("SET ROLE \(role);\n" + String(contentsOfFile: copy + "/hub.sql", encoding: .utf8)).write(toFile: restore, atomically: true, encoding: .utf8)
+            _ = try server.psql(file: restore, database: database)
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "1")
+            try server.passwordLine(role: role).write(toFile: folder + "/pgpass", atomically: true, encoding: .utf8)
+            #expect(chmod(folder + "/pgpass", 0o600) == 0)
+            let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            let expected = try String(contentsOfFile: copy + "/a-history.csv", encoding: .utf8)
+            let machines = try Self.machines(in: copy, hub: uri)
+            let (a, b) = (machines[0], machines[1])
+            #expect(try Self.history(a) == expected)
+            for machine in [a, b, a, b] {
+                let synced = try machine.run("sync")
+                #expect(synced.status == 0, "\(machine.home): \(synced.stderr)")
+            }
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
+            for machine in machines {
+                #expect(try Self.history(machine) == expected, "\(machine.home)")
+                let devices = try #require(try machine.json("sync", "devices", "--json") as? [String: Any])["devices"] as? [[String: Any]]
+                #expect(devices?.count == 2 && devices?.allSatisfy { $0["name"] is String } == true, "\(String(describing: devices))")
+            }
+            // Every segment the earlier release wrote is still there, and none was written twice.
+            #expect(try server.psql("SELECT count(*) = count(DISTINCT (device, first_position)) FROM journal_hub.segments", database: database) == "t")
         }
     }
 }
