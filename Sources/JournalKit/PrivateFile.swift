@@ -27,9 +27,10 @@ public enum PrivateFile {
     }
 
     /// Writes `bytes` to `path` atomically, readable by its owner only; its folder is made 0700.
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    /// Unless `replacing`, never over a file there (EEXIST): two processes making it at once keep one.
+    public static func write(_ bytes: [UInt8], to path: String, replacing: Bool = true) throws {
         try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
-        try FileSystem.writeAtomically(bytes, to: path, mode: 0o600)
+        try FileSystem.writeAtomically(bytes, to: path, mode: 0o600, replacing: replacing)
     }
 }
 

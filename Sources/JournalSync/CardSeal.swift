@@ -45,15 +45,23 @@ public enum CardSeal {
         let signature = plaintext[..<64]
         let json = Array(plaintext[64...])
         guard let card = try? JSONDecoder().decode(DeviceCard.self, from: Data(json)) else { throw CardError("its content is malformed") }
-        guard card.device == device else { throw CardError("it names another device (\(card.device)) than the one whose place it is in") }
+        guard card.device == device else {
+            throw CardError("it names another device (\(TerminalText.quoted(card.device.rawValue))) than the one whose place it is in")
+        }
         guard card.agreementKey.count == 32, card.signingKey.count == 32,
             let signer = try? Curve25519.Signing.PublicKey(rawRepresentation: card.signingKey),
             signer.isValidSignature(signature, for: signed(json, hubID: hubID, device: device))
         else { throw CardError("its signature does not verify against the keys it names") }
         guard DeviceName(card: card.name) != nil else { throw CardError("its name is not one a device can have") }
         guard card.epoch >= 0 else { throw CardError("it names a negative key epoch") }
+        guard [card.writtenAt, card.publishedAt, card.syncedAt].allSatisfy({ $0.map(Self.plausible.contains) ?? true }) else {
+            throw CardError("it holds a time before 1970 or after 2999")
+        }
         return card
     }
+
+    /// The times a card can hold: any other would overflow the arithmetic of "how long ago".
+    static let plausible = Timestamp(milliseconds: 0)...Timestamp(milliseconds: 32_503_680_000_000)
 
     private static func signed(_ json: [UInt8], hubID: String, device: DeviceID) -> [UInt8] {
         Array("journal-hub card v1 hub \(hubID) device \(device.rawValue)\n".utf8) + json

@@ -2,6 +2,8 @@ import Crypto
 import FoundationEssentials
 import JournalKit
 
+import Glibc
+
 /// A device's own key pairs: X25519, to receive a hub key wrapped for it alone, and Ed25519, to sign
 /// what it writes to the hub, so that holding the hub's key is not enough to speak as this device.
 /// Made at the device's first sync with a hub, kept in a 0600 file beside the hub's key
@@ -49,14 +51,23 @@ public struct DeviceKeys: Sendable {
     /// The keys in the file at `path`, made and written there first when there is none. Refused when
     /// the file is not its owner's alone (`PrivateFile`) or does not hold keys.
     public static func loadOrMake(at path: String) throws -> DeviceKeys {
-        if let bytes = try PrivateFile.read(
-            path, limit: 4096, what: "this device's keys", exposure: "anyone who reads it can sign as this device")
-        {
-            return try DeviceKeys(fileText: String(decoding: bytes, as: UTF8.self), source: path)
-        }
+        if let keys = try load(from: path) { return keys }
         let keys = DeviceKeys(path: path)
-        try PrivateFile.write(Array(keys.fileText.utf8), to: path)
+        do { try PrivateFile.write(Array(keys.fileText.utf8), to: path, replacing: false) } catch let error as FileSystem.Failure
+            where error.code == EEXIST
+        {
+            // Another process (the daemon, a `journal sync`) made them a moment ago: theirs are the keys.
+            if let made = try load(from: path) { return made }
+            throw error
+        }
         return keys
+    }
+
+    private static func load(from path: String) throws -> DeviceKeys? {
+        guard let bytes = try PrivateFile.read(
+            path, limit: 4096, what: "this device's keys", exposure: "anyone who reads it can sign as this device")
+        else { return nil }
+        return try DeviceKeys(fileText: String(decoding: bytes, as: UTF8.self), source: path)
     }
 }
 

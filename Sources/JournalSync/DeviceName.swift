@@ -10,6 +10,8 @@ public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
     public let text: String
 
     public static let maximumLength = 40
+    /// Characters can each carry any number of combining marks: the bytes are bounded too.
+    static let maximumBytes = 160
 
     /// `text`, trimmed of surrounding spaces, or why it cannot name a device.
     public init(_ text: String) throws(SyncError) {
@@ -28,7 +30,7 @@ public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
 
     static func problem(_ text: String) -> DeviceNameProblem? {
         if text.isEmpty { return .empty }
-        if text.count > maximumLength { return .tooLong(text.count) }
+        if text.count > maximumLength || text.utf8.count > maximumBytes { return .tooLong(text.count) }
         if let bad = text.unicodeScalars.first(where: isRefused) { return .character(bad) }
         if text.contains("  ") { return .doubleSpace }
         if UUIDText.isCanonical(text.lowercased()) { return .deviceID }
@@ -36,10 +38,12 @@ public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Scalars no name holds: controls, format characters (bidi overrides, zero-width joiners and
-    /// spaces), line and paragraph separators, spaces other than the plain one, unassigned and
-    /// private-use code points.
+    /// spaces), what Unicode says to draw as nothing (Hangul fillers, the combining grapheme joiner),
+    /// the blank braille pattern, line and paragraph separators, spaces other than the plain one,
+    /// unassigned and private-use code points.
     private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+        if scalar.properties.isDefaultIgnorableCodePoint || scalar == "\u{2800}" { return true }
+        return switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate: true
         case .spaceSeparator: scalar != " "
         default: false
@@ -74,7 +78,7 @@ public enum DeviceNameProblem: Sendable, Equatable, CustomStringConvertible {
             + "script, with single spaces between words"
         switch self {
         case .empty: return "the name is empty: \(rule)"
-        case .tooLong(let count): return "the name is \(count) characters long: \(rule)"
+        case .tooLong(let count): return "the name is \(count) characters long (or too long in bytes): \(rule)"
         case .character(let scalar):
             return "the name holds U+\(String(scalar.value, radix: 16, uppercase: true)), a character that is invisible or acts "
                 + "on a terminal: \(rule)"

@@ -2,17 +2,44 @@ import JournalKit
 
 extension SyncEngine {
     /// A card whose only news is when its device last synced is written again after this long: a
-    /// daemon syncing at every add then writes the hub's card once a minute, not at every drink.
-    static let cardRefreshInterval: Int64 = 60_000
+    /// daemon syncing at every add, or every few minutes, writes its card to the hub (which a sync tool
+    /// then copies everywhere) at most this often. A device is called silent after a day.
+    static let cardRefreshInterval: Int64 = 10 * 60_000
+
+    /// The most cards a sync reads: a member can write cards under any number of made-up ids.
+    static let maximumCards = 1000
 
     /// Reads every other device's card and keeps, for each, the latest that verifies; then writes this
     /// device's own when it says something new. Refused cards are said once, like files passed over.
+    /// Cards are what devices say of themselves, not the journal: a card that cannot be read or written
+    /// (another member of a shared folder made `cards` something else) is said, and the sync that moved
+    /// the drinks stands.
     func exchangeCards(leftInPlace: Set<String>, into report: inout SyncReport) async throws {
-        for (device, reason) in try await readCards() where !leftInPlace.contains(device.rawValue + "/card") {
-            report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
+        do {
+            for (device, reason) in try await readCards() where !leftInPlace.contains(device.rawValue + "/card") {
+                report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
+            }
+            let own = try await store.deviceCards(hubID: hub.id).first { $0.device == store.deviceID }
+            try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true)
+        } catch let error as SyncError {
+            if case .deviceKeysReplaced = error { throw error }
+            let name = store.deviceID.rawValue + ".card"
+            if !leftInPlace.contains(store.deviceID.rawValue + "/" + name) {
+                report.setAside.append(SetAsideFile(
+                    device: store.deviceID, name: name, reason: "the cards could not be read or written (\(error.description))",
+                    outcome: .left, at: report.at))
+            }
         }
-        let own = try await store.deviceCards(hubID: hub.id).first { $0.device == store.deviceID }
-        try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true)
+    }
+
+    /// Refuses to sync when this device's keys are not the ones its card showed the hub: checked before
+    /// anything is published, so that nothing goes up that the others would take for a stranger's.
+    func checkOwnKeys() async throws {
+        guard let own = try await store.deviceCards(hubID: hub.id).first(where: { $0.device == store.deviceID }) else { return }
+        let keys = deviceKeys.publicKeys
+        if own.agreementKey != keys.agreement || own.signingKey != keys.signing {
+            throw SyncError.deviceKeysReplaced(path: deviceKeys.path)
+        }
     }
 
     /// Reads every other device's card from the hub and keeps, for each, the latest that verifies. A
@@ -23,7 +50,7 @@ extension SyncEngine {
         var known: [DeviceID: DeviceCard] = [:]
         for card in try await store.deviceCards(hubID: hub.id) { known[card.device] = card }
         var refused: [DeviceID: String] = [:]
-        for (device, read) in try await hub.cards() where device != store.deviceID {
+        for (device, read) in try await hub.cards().sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
             do {
                 let card = try CardSeal.open(try read.get(), key: key, hubID: hub.id, device: device)
                 if let first = known[device], first.agreementKey != card.agreementKey || first.signingKey != card.signingKey {
@@ -40,10 +67,8 @@ extension SyncEngine {
     /// Writes this device's card, unless the one written last says the same and is recent. `name`
     /// replaces the name the card had (the host name, for a device's first card).
     func writeOwnCard(previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil) async throws {
+        try await checkOwnKeys()
         let keys = deviceKeys.publicKeys
-        if let previous, previous.agreementKey != keys.agreement || previous.signingKey != keys.signing {
-            throw SyncError.deviceKeysReplaced(path: deviceKeys.path)
-        }
         let card = DeviceCard(
             device: store.deviceID, name: name?.text ?? previous?.name ?? DeviceName.host(fallback: store.deviceID).text,
             agreementKey: keys.agreement, signingKey: keys.signing, epoch: 0,
@@ -51,7 +76,8 @@ extension SyncEngine {
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt)
         if let previous, previous.name == card.name, previous.epoch == card.epoch, previous.publishedAt == card.publishedAt,
-            let synced = previous.syncedAt, now.milliseconds - synced.milliseconds < Self.cardRefreshInterval
+            // Either way: a clock stepped back must not keep the card from being refreshed for good.
+            let synced = previous.syncedAt, abs(now.milliseconds - synced.milliseconds) < Self.cardRefreshInterval
         {
             return
         }

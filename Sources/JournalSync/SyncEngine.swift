@@ -49,6 +49,7 @@ public actor SyncEngine {
         // Files left where they are were said when first found: not again at every sync.
         let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
             .map { $0.device.rawValue + "/" + $0.name })
+        try await checkOwnKeys()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
         try await publish(leftInPlace: leftInPlace, into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)

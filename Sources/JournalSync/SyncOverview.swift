@@ -68,7 +68,8 @@ public struct SyncOverview: Sendable {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 description = await engine.hub.describe()
-                _ = try await engine.readCards()
+                // What the cards say is shown as last kept: a card that cannot be read hides nothing else.
+                _ = try? await engine.readCards()
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     available[device] = try await engine.hub.log(of: device).highest ?? 0
                 }

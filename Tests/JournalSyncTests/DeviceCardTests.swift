@@ -43,6 +43,21 @@ import TestSupport
             .contains("newer journal") == true)
     }
 
+    /// Times no device writes (before 1970, after 2999, Int64's ends) would overflow "how long ago":
+    /// refused, even signed by the device itself.
+    @Test func aCardWithATimeNoClockGivesIsRefused() throws {
+        let key = SyncKey()
+        let keys = DeviceKeys()
+        let device = DeviceID(rawValue: UUIDText.random())
+        for milliseconds in [Int64.min, -1, 32_503_680_000_001, Int64.max] {
+            var card = Self.card(device, keys: keys)
+            card.syncedAt = Timestamp(milliseconds: milliseconds)
+            let sealed = try CardSeal.seal(card, keys: keys, key: key, hubID: "hub")
+            #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: key, hubID: "hub", device: device) }?
+                .contains("time") == true)
+        }
+    }
+
     /// A member holds the hub's key, so it can seal a card; it cannot sign one with another device's key.
     @Test func aCardSignedByAnotherKeyThanTheOneItNamesIsRefused() throws {
         let key = SyncKey()
@@ -73,7 +88,8 @@ import TestSupport
             #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: key, hubID: "hub", device: device) } != nil)
         }
         for good in ["laptop", "work laptop", "抹茶-PC", "café", "Ноутбук", "pi4 (garage)"] { #expect(DeviceName.problem(good) == nil) }
-        for bad in ["", "two  spaces", String(repeating: "x", count: 41), UUIDText.random()] { #expect(DeviceName.problem(bad) != nil) }
+        let blanks = ["\u{3164}", "\u{115F}", "\u{FFA0}", "\u{2800}", "a\u{034F}b", "e" + String(repeating: "\u{301}", count: 200)]
+        for bad in ["", "two  spaces", String(repeating: "x", count: 41), UUIDText.random()] + blanks { #expect(DeviceName.problem(bad) != nil, "\(bad.unicodeScalars.map(\.value))") }
     }
 
     @Test func cardsAreReplacedWholeAndListedByDevice() async throws {
@@ -166,6 +182,39 @@ import TestSupport
         }
     }
 
+    /// Another user of a shared folder makes `cards` a file: the cards cannot be read or written, which
+    /// is said, and the drinks still sync.
+    @Test func cardsThatCannotBeReachedDoNotStopTheDrinks() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            FileManager.default.createFile(atPath: folder + "/hub/journal-hub-v1/cards", contents: Data("not a folder".utf8))
+            _ = try await a.store.add(drink())
+            let published = try await a.sync()
+            #expect(published.published == 1)
+            #expect(published.setAside.map(\.name) == [a.store.deviceID.rawValue + ".card"], "\(published.setAside)")
+            #expect(try await b.sync().received == 1)
+            // Said once.
+            #expect(try await a.sync().setAside.isEmpty)
+        }
+    }
+
+    /// Two processes (the daemon and `journal sync`) making a device's keys at one moment end with one
+    /// pair, which both use.
+    @Test func keysMadeByTwoProcessesAtOnceAreOnePair() async throws {
+        try await withTemporaryDirectory { folder in
+            for round in 0..<20 {
+                let path = folder + "/\(round)/device.key"
+                let made = await withTaskGroup(of: DevicePublicKeys?.self) { group in
+                    for _ in 0..<4 { group.addTask { try? DeviceKeys.loadOrMake(at: path).publicKeys } }
+                    return await group.reduce(into: [DevicePublicKeys?]()) { $0.append($1) }
+                }
+                #expect(made.allSatisfy { $0 != nil } && Set(made.compactMap { $0 }).count == 1, "round \(round): \(made)")
+            }
+        }
+    }
+
     /// A card read late, or put back by someone (a replay), never replaces a later one.
     @Test func anOlderCardNeverReplacesALaterOne() async throws {
         try await withTemporaryDirectory { folder in
@@ -197,7 +246,10 @@ import TestSupport
             let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
             try await a.sync()
             let replaced = SyncEngine(store: a.store, hub: a.engine.hub, key: key, deviceKeys: DeviceKeys(path: "/keys"))
+            _ = try await a.store.add(drink())
             await #expect(throws: SyncError.deviceKeysReplaced(path: "/keys")) { _ = try await replaced.sync() }
+            // Refused before anything went up: the others would take it for a stranger's.
+            #expect(try await a.engine.hub.log(of: a.store.deviceID).segments.isEmpty)
         }
     }
 
