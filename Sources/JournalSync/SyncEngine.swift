@@ -9,7 +9,7 @@ public actor SyncEngine {
     public nonisolated let hub: any Hub
     let key: SyncKey
     /// This device's own keys: its card shows their public halves.
-    let deviceKeys: DeviceKeys
+    nonisolated let deviceKeys: DeviceKeys
     /// Records per segment: big enough that a first sync writes few files, small enough that a
     /// segment is quick to seal, write and apply (and within `SegmentName.maximumBytes`).
     let segmentSize: Int

@@ -186,6 +186,8 @@ import TestSupport
             _ = try await machine?.store.add(drink("cola"))
             try await machine?.sync()
             let hub = try #require(machine?.engine.hub)
+            // The same machine: its device keys are the ones it had.
+            let keys = try #require(machine?.engine.deviceKeys)
             machine = nil
             // Written over the same file, as `cp backup.db journal.db` does: same inode, older content.
             try backup.write(to: URL(fileURLWithPath: path))
@@ -193,7 +195,7 @@ import TestSupport
             try? FileManager.default.removeItem(atPath: path + "-shm")
             let restored = try await JournalStore(path: path, clock: sameInstant, physicalClock: sameInstant)
             _ = try await restored.add(drink("black-tea"))
-            let engine = SyncEngine(store: restored, hub: hub, key: key, deviceKeys: DeviceKeys())
+            let engine = SyncEngine(store: restored, hub: hub, key: key, deviceKeys: keys)
             let refusal = await #expect(throws: SyncError.self) { _ = try await engine.sync() }
             guard case .copiedDatabase? = refusal else {
                 Issue.record("expected copiedDatabase, got \(String(describing: refusal))")
