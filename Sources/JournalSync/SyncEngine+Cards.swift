@@ -21,12 +21,16 @@ extension SyncEngine {
             }
             let own = try await store.deviceCards(hubID: hub.id).first { $0.device == store.deviceID }
             try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true)
-        } catch let error as SyncError {
-            if case .deviceKeysReplaced = error { throw error }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch SyncError.deviceKeysReplaced(let path) {
+            throw SyncError.deviceKeysReplaced(path: path)
+        } catch {
+            // Any failure of the cards' files or rows (a server's, too): said, and the sync stands.
             let name = store.deviceID.rawValue + ".card"
             if !leftInPlace.contains(store.deviceID.rawValue + "/" + name) {
                 report.setAside.append(SetAsideFile(
-                    device: store.deviceID, name: name, reason: "the cards could not be read or written (\(error.description))",
+                    device: store.deviceID, name: name, reason: "the cards could not be read or written (\(failureMessage(error)))",
                     outcome: .left, at: report.at))
             }
         }
