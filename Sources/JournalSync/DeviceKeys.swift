@@ -83,3 +83,8 @@ public struct DevicePublicKeys: Sendable, Equatable, Hashable {
         self.signing = signing
     }
 }
+
+extension DeviceCard {
+    /// The public keys the card shows: a device is known by those it first showed.
+    var publicKeys: DevicePublicKeys { DevicePublicKeys(agreement: agreementKey, signing: signingKey) }
+}

@@ -14,9 +14,12 @@ public struct DeviceList: Sendable {
 
         /// The name to show: the card's; for this device before its first card, the host name it will have.
         public var shownName: String {
-            card?.name ?? (isThisDevice ? DeviceName.host(fallback: device).text : "(no card)")
+            card?.name ?? (isThisDevice ? DeviceName.host(fallback: device).text : DeviceList.noCard)
         }
     }
+
+    /// What stands for the name of a device that has no card.
+    public static let noCard = "(no card)"
 
     public let entries: [Entry]
     /// Why the hub could not be read, when it could not: the list is then what this journal last knew.

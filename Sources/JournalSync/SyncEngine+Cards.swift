@@ -39,11 +39,12 @@ extension SyncEngine {
     /// Refuses to sync when this device's keys are not the ones its card showed the hub: checked before
     /// anything is published, so that nothing goes up that the others would take for a stranger's.
     func checkOwnKeys() async throws {
-        guard let own = try await store.deviceCards(hubID: hub.id).first(where: { $0.device == store.deviceID }) else { return }
-        let keys = deviceKeys.publicKeys
-        if own.agreementKey != keys.agreement || own.signingKey != keys.signing {
-            throw SyncError.deviceKeysReplaced(path: deviceKeys.path)
-        }
+        try checkKeys(of: try await store.deviceCards(hubID: hub.id).first { $0.device == store.deviceID })
+    }
+
+    /// Refuses this device's keys when they are not the ones its card `own` showed.
+    private func checkKeys(of own: DeviceCard?) throws(SyncError) {
+        if let own, own.publicKeys != deviceKeys.publicKeys { throw SyncError.deviceKeysReplaced(path: deviceKeys.path) }
     }
 
     /// Reads every other device's card from the hub and keeps, for each, the latest that verifies. A
@@ -57,7 +58,7 @@ extension SyncEngine {
         for (device, read) in try await hub.cards().sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
             do {
                 let card = try CardSeal.open(try read.get(), key: key, hubID: hub.id, device: device)
-                if let first = known[device], first.agreementKey != card.agreementKey || first.signingKey != card.signingKey {
+                if let first = known[device], first.publicKeys != card.publicKeys {
                     throw CardError("it names other keys than the ones this device first showed, so it was not written by that device")
                 }
                 try await store.keepDeviceCard(card, hubID: hub.id)
@@ -71,7 +72,7 @@ extension SyncEngine {
     /// Writes this device's card, unless the one written last says the same and is recent. `name`
     /// replaces the name the card had (the host name, for a device's first card).
     func writeOwnCard(previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil) async throws {
-        try await checkOwnKeys()
+        try checkKeys(of: previous)
         let keys = deviceKeys.publicKeys
         let card = DeviceCard(
             device: store.deviceID, name: name?.text ?? previous?.name ?? DeviceName.host(fallback: store.deviceID).text,

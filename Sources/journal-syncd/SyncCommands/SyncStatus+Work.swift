@@ -37,7 +37,7 @@ extension SyncStatus {
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows: [[String]] = overview.devices.map { state in
             [
-                state.card.map { TerminalText.escaped($0.name) } ?? "(no card)", state.device.rawValue, String(state.appliedPosition),
+                state.card.map { TerminalText.escaped($0.name) } ?? DeviceList.noCard, state.device.rawValue, String(state.appliedPosition),
                 state.hubPosition.map { String($0) } ?? "?", state.card.map { SyncReport.ago($0.syncedAt, at: overview.at) } ?? "?",
             ]
         }
