@@ -23,6 +23,11 @@ import TestSupport
             defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
             let (daemonB, socketB) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
+            // READY comes before each daemon's first sync: the outage starts once both are through it, so
+            // that this test is of an outage, not of a server stopping mid-sync (`ServerStopMidSyncTests`).
+            for socket in [socketA, socketB] {
+                #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(60)) != nil)
+            }
             try server.stop()
             // Each request syncs at once and fails: seven of them back each daemon's retry off past a minute.
             for (daemon, socket, log) in [(daemonA, socketA, "a.log"), (daemonB, socketB, "b.log")] {
@@ -36,7 +41,10 @@ import TestSupport
                     backedOff = status.hasSuffix("min.")
                 }
                 let logged = (try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? ""
-                #expect(backedOff, "the retry did not back off past a minute: \(statuses)\n\(logged.suffix(2000))")
+                // A crash's report is long: its first lines (what trapped, and where) are the ones to see.
+                let crash = (logged.range(of: "Fatal error") ?? logged.range(of: "Program crashed"))
+                    .map { String(logged[$0.lowerBound...].prefix(6000)) } ?? ""
+                #expect(backedOff, "the retry did not back off past a minute: \(statuses)\n\(logged.prefix(3000))\n\(crash)")
             }
             #expect(try a.run("add", "espresso", "--note", "made during the outage").status == 0)
             try server.restart()
