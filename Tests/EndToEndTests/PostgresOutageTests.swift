@@ -24,7 +24,7 @@ import TestSupport
             let (daemonB, socketB) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
             // READY comes before each daemon's first sync: the outage starts once both are through it, so
-            // that this test is of an outage, not of a server stopping mid-sync (`ServerStopMidSyncTests`).
+            // that this test is of an outage, not of a server stopping mid-sync (a daemon can hang then: see the notes of issue 21).
             for socket in [socketA, socketB] {
                 #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(60)) != nil)
             }
