@@ -54,6 +54,7 @@ public enum CardSeal {
         else { throw CardError("its signature does not verify against the keys it names") }
         guard DeviceName(card: card.name) != nil else { throw CardError("its name is not one a device can have") }
         guard card.epoch >= 0 else { throw CardError("it names a negative key epoch") }
+        guard (card.signedFrom ?? 1) >= 1 else { throw CardError("it says its device signs from a position before the first") }
         guard [card.writtenAt, card.publishedAt, card.syncedAt].allSatisfy({ $0.map(Self.plausible.contains) ?? true }) else {
             throw CardError("it holds a time before 1970 or after 2999")
         }

@@ -129,7 +129,8 @@ public struct FolderHub: Hub {
     /// The devices folder (a device joining) and each other device's folder (a segment renamed into
     /// place, by journal or by Syncthing or Dropbox); this device's writes are its own.
     public func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
-        .files { [self] in [devicesFolder] + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { deviceFolder($0) } }
+        // Cards too: a segment whose card a sync tool delivers after it waits for the card.
+        .files { [self] in [devicesFolder, cardsFolder] + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { deviceFolder($0) } }
     }
 
     public func describe() -> HubDescription {
@@ -264,7 +265,8 @@ public struct FolderHub: Hub {
             try? files.removeLeftovers(in: [Self.folderName, "cards"], olderMarker: ".card.tmp-")
             _ = try files.writeNew(bytes, as: device.rawValue + ".card", in: [Self.folderName, "cards"], replacing: true)
         } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+            // `cards` made a file or a link by another member is the cards' failure, not the hub's.
+            throw hubFailure(error)
         }
     }
 
@@ -273,6 +275,9 @@ public struct FolderHub: Hub {
 
     /// The folder holding every device's log.
     public var devicesFolder: String { location + "/" + Self.folderName + "/devices" }
+
+    /// Where the devices' cards are.
+    var cardsFolder: String { location + "/" + Self.folderName + "/cards" }
 
     private func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
 

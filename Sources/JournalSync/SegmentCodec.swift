@@ -5,16 +5,25 @@ import JournalKit
 ///
 /// - format 1, drinks only: an array of drink records;
 /// - format 2 and later: an object listing each kind's records under its key (`"drinks"`, `"kinds"`),
-///   with a key for every kind the format knows.
+///   with a key for every kind the format knows;
+/// - format 3: format 2's listing, in a segment signed by its device and sealed under a key epoch
+///   (`SegmentSeal`).
 ///
-/// A segment is the lowest format that holds its kinds, so journals that predate a kind keep reading
-/// segments without it and refuse, by its number, one with it rather than misread it.
+/// Journals before format 3 wrote the lowest format that held a segment's kinds; from format 3 on
+/// every segment is in the newest, as it must be signed. A journal that predates a format refuses it
+/// by its number rather than misread it.
 enum SegmentCodec {
-    /// The newest segment format this journal writes and reads.
-    static let format: UInt8 = RecordKind.all.map(\.format).max() ?? 1
+    /// The newest segment format this journal writes and reads; every segment it writes is in it.
+    static let format: UInt8 = max(SegmentSeal.signedFormat, RecordKind.all.map(\.format).max() ?? 1)
 
-    /// The plaintext and the format it is in.
-    static func encode(_ records: [AnyReplicated]) throws -> (format: UInt8, bytes: [UInt8]) {
+    /// The plaintext, in `format`.
+    static func encode(_ records: [AnyReplicated]) throws -> [UInt8] {
+        Array(try JSONEncoder().encode(Listing(records: records, format: format)))
+    }
+
+    /// The plaintext in an older format, the lowest that holds the records' kinds, as journals before
+    /// signing wrote it: for tests of upgrades and of older devices' logs.
+    static func encodeUnsigned(_ records: [AnyReplicated]) throws -> (format: UInt8, bytes: [UInt8]) {
         let format = records.map(\.kind.format).max() ?? 1
         let encoder = JSONEncoder()
         let data = format == 1 ? try encoder.encode(records) : try encoder.encode(Listing(records: records, format: format))
@@ -111,8 +120,12 @@ struct KindKey: CodingKey {
 struct SegmentContentError: Error, CustomStringConvertible {
     /// Why a segment's file could not be used.
     enum Cause {
-        /// Its content: damaged, not sealed with the key, or laid out in a way this journal does not know.
+        /// Its content: damaged, not sealed with the key, not signed by its device, or laid out in a
+        /// way this journal does not know.
         case content
+        /// Signed by a device whose card (the key that checks the signature) has not arrived yet, as a
+        /// sync tool may deliver the segment first: it waits, as a segment on its way does.
+        case awaitingCard
         /// The file itself: not a regular file, or one this user may not read (a shared hub's member can
         /// plant either). Not a segment at all.
         case unusableFile

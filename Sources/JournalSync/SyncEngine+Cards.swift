@@ -9,37 +9,73 @@ extension SyncEngine {
     /// The most cards a sync reads: a member can write cards under any number of made-up ids.
     static let maximumCards = 1000
 
-    /// Reads every other device's card and keeps, for each, the latest that verifies; then writes this
+    /// What a sync does with the cards at each of its moments.
+    enum CardStep {
+        /// Before anything else: every other device's card, so that its segments' signatures can be checked.
+        case read
+        /// Before publishing: this device's first card from a journal that signs, saying from which
+        /// position it signs everything, unless the hub has it already.
+        case announceSigning
+        /// After the pull: this device's card, when it says something new.
+        case write
+    }
+
+    /// Reads every other device's card and keeps, for each, the latest that verifies, or writes this
     /// device's own when it says something new. Refused cards are said once, like files passed over.
     /// Cards are what devices say of themselves, not the journal: a card that cannot be read or written
     /// (another member of a shared folder made `cards` something else) is said, and the sync that moved
     /// the drinks stands.
-    func exchangeCards(leftInPlace: Set<String>, into report: inout SyncReport) async throws {
+    func exchangeCards(_ step: CardStep, leftInPlace: Set<String>, into report: inout SyncReport) async throws {
         do {
-            for (device, reason) in try await readCards() where !leftInPlace.contains(device.rawValue + "/card") {
-                report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
+            switch step {
+            case .read:
+                // Kept in the journal at the sync's end: until the pull, a sync with nothing new writes nothing.
+                let read = try await verifiedCards()
+                cardsRead = read.cards
+                for (device, reason) in read.refused where !leftInPlace.contains(device.rawValue + "/card") {
+                    report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
+                }
+            case .announceSigning:
+                let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+                guard own?.signedFrom == nil else { return }
+                // Past everything this device ever published unsigned, a segment left by a crash included.
+                let published = max(
+                    try await store.hub()?.publishedThrough ?? 0, try await store.publishedSegments(hubID: hub.id).map(\.range.last).max() ?? 0)
+                try await writeOwnCard(previous: own, at: report.at, published: false, synced: false, signedFrom: published + 1)
+            case .write:
+                try await store.keepDeviceCards(cardsRead, hubID: hub.id)
+                cardsRead = []
+                let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+                try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true)
             }
-            let own = try await store.deviceCards(hubID: hub.id).first { $0.device == store.deviceID }
-            try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch SyncError.deviceKeysReplaced(let path) {
-            throw SyncError.deviceKeysReplaced(path: path)
-        } catch {
-            // Any failure of the cards' files or rows (a server's, too): said, and the sync stands.
+        } catch let unreachable as CardsUnreachable {
+            // The cards' files or rows failed (a server's error types too): said once, and the sync stands.
             let name = store.deviceID.rawValue + ".card"
-            if !leftInPlace.contains(store.deviceID.rawValue + "/" + name) {
+            if !leftInPlace.contains(store.deviceID.rawValue + "/" + name),
+                !report.setAside.contains(where: { $0.device == store.deviceID && $0.name == name })
+            {
                 report.setAside.append(SetAsideFile(
-                    device: store.deviceID, name: name, reason: "the cards could not be read or written (\(failureMessage(error)))",
+                    device: store.deviceID, name: name, reason: "the cards could not be read or written (\(failureClause(unreachable.cause)))",
                     outcome: .left, at: report.at))
             }
+        }
+    }
+
+    /// Calls the hub for its cards: a failure is the cards' (`CardsUnreachable`), except a hub out of
+    /// reach or a cancelled sync, which end the sync as anywhere else.
+    private func cardsOnHub<T>(_ call: () async throws -> T) async throws -> T {
+        do { return try await call() } catch is CancellationError { throw CancellationError() } catch let error as SyncError {
+            if case .hubUnavailable = error { throw error }
+            throw CardsUnreachable(cause: error)
+        } catch {
+            throw CardsUnreachable(cause: error)
         }
     }
 
     /// Refuses to sync when this device's keys are not the ones its card showed the hub: checked before
     /// anything is published, so that nothing goes up that the others would take for a stranger's.
     func checkOwnKeys() async throws {
-        try checkKeys(of: try await store.deviceCards(hubID: hub.id).first { $0.device == store.deviceID })
+        try checkKeys(of: try await store.deviceCard(of: store.deviceID, hubID: hub.id))
     }
 
     /// Refuses this device's keys when they are not the ones its card `own` showed.
@@ -52,26 +88,45 @@ extension SyncEngine {
     /// the hub's key speaking as that device), is refused on its own and never kept: returned, by
     /// device, with why.
     public func readCards() async throws -> [DeviceID: String] {
+        let read = try await verifiedCards()
+        try await store.keepDeviceCards(read.cards, hubID: hub.id)
+        return read.refused
+    }
+
+    /// Every other device's card on the hub that verifies, and why each other was refused.
+    private func verifiedCards() async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
         var known: [DeviceID: DeviceCard] = [:]
         for card in try await store.deviceCards(hubID: hub.id) { known[card.device] = card }
+        var verified: [DeviceCard] = []
         var refused: [DeviceID: String] = [:]
-        for (device, read) in try await hub.cards().sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
+        let cards = try await cardsOnHub { try await hub.cards() }
+        for (device, read) in cards.sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
             do {
                 let card = try CardSeal.open(try read.get(), key: key, hubID: hub.id, device: device)
                 if let first = known[device], first.publicKeys != card.publicKeys {
                     throw CardError("it names other keys than the ones this device first showed, so it was not written by that device")
                 }
-                try await store.keepDeviceCard(card, hubID: hub.id)
+                // One already kept as it is costs no write.
+                if known[device] != card { verified.append(card) }
             } catch {
-                refused[device] = (error as? CardError)?.description ?? failureMessage(error)
+                refused[device] = (error as? CardError)?.description ?? failureClause(error)
             }
         }
-        return refused
+        return (verified, refused)
+    }
+
+    /// The card that tells `device`'s signatures: the one this sync read, or the one kept.
+    func card(of device: DeviceID) async throws -> DeviceCard? {
+        if let read = cardsRead.first(where: { $0.device == device }) { return read }
+        return try await store.deviceCard(of: device, hubID: hub.id)
     }
 
     /// Writes this device's card, unless the one written last says the same and is recent. `name`
-    /// replaces the name the card had (the host name, for a device's first card).
-    func writeOwnCard(previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil) async throws {
+    /// replaces the name the card had (the host name, for a device's first card); `signedFrom` says
+    /// from where this device signs, where the card before did not.
+    func writeOwnCard(
+        previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil, signedFrom: Int64? = nil
+    ) async throws {
         try checkKeys(of: previous)
         let keys = deviceKeys.publicKeys
         let card = DeviceCard(
@@ -79,14 +134,16 @@ extension SyncEngine {
             agreementKey: keys.agreement, signingKey: keys.signing, epoch: 0,
             // Later than the card before it, whatever the clock did: the later card is the one kept.
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
-            publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt)
-        if let previous, previous.name == card.name, previous.epoch == card.epoch, previous.publishedAt == card.publishedAt,
+            publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
+            signedFrom: previous?.signedFrom ?? signedFrom)
+        if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch, previous.publishedAt == card.publishedAt,
             // Either way: a clock stepped back must not keep the card from being refreshed for good.
             let synced = previous.syncedAt, abs(now.milliseconds - synced.milliseconds) < Self.cardRefreshInterval
         {
             return
         }
-        try await hub.writeCard(try CardSeal.seal(card, keys: deviceKeys, key: key, hubID: hub.id), of: store.deviceID)
+        let sealed = try CardSeal.seal(card, keys: deviceKeys, key: key, hubID: hub.id)
+        try await cardsOnHub { try await hub.writeCard(sealed, of: store.deviceID) }
         try await store.keepDeviceCard(card, hubID: hub.id)
     }
 
@@ -102,4 +159,9 @@ extension SyncEngine {
         let previous = cards.first { $0.device == store.deviceID }
         try await writeOwnCard(previous: previous, at: store.clock.now(), published: false, synced: false, name: name)
     }
+}
+
+/// The hub's cards could not be read or written: `cause` says why.
+struct CardsUnreachable: Error {
+    let cause: any Error
 }

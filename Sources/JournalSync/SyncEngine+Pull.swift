@@ -17,6 +17,7 @@ extension SyncEngine {
         for device in try await hub.devices() where device != store.deviceID {
             // A log found to be no member's is read only past what was found then.
             var anchor = max(anchors[device] ?? 0, refused[device] ?? 0)
+            let start = anchor
             var waiting: (first: Int64, last: Int64)?
             var segments: [SegmentName]
             let log: DeviceLog
@@ -39,10 +40,13 @@ extension SyncEngine {
                 }
                 var failures: [SegmentFailure] = []
                 var applied = false
+                var awaitingCard: SegmentName?
                 for segment in candidates {
                     let content: SegmentContent
                     do { content = try await open(segment, of: device) } catch let error as SegmentContentError {
-                        if error.cause == .unusableFile {
+                        if error.cause == .awaitingCard {
+                            awaitingCard = awaitingCard ?? segment
+                        } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }
                             if !leftInPlace.contains(device.rawValue + "/" + segment.fileName) {
@@ -71,10 +75,15 @@ extension SyncEngine {
                 progress.step()
                 if applied {
                     report.skipped += failures
+                } else if let awaitingCard {
+                    // Signed by its device, whose card is still on its way: waited for as a segment on its
+                    // way is, and applied when it comes.
+                    waiting = (anchor + 1, awaitingCard.last)
+                    break
                 } else if failures.isEmpty {
                     // Only files that are no segments were there: look again at the log without them.
                     continue
-                } else if try await isNoMember(device, anchor: anchors[device] ?? 0, log: log) {
+                } else if try await isNoMember(device, everApplied: (anchors[device] ?? 0) > 0 || anchor > start, log: log) {
                     // Rows that never opened and never will, under an id no member has: said once, then
                     // never listed again, so that a million of them cost one sync, not every one.
                     try await store.refuseLog(of: device, through: log.highest ?? anchor, hubID: hub.id)
@@ -99,10 +108,13 @@ extension SyncEngine {
     }
 
     /// True when `device`'s log on a hub whose segments never change is no member's: nothing of it was
-    /// ever applied here, and neither its first segment nor its last opens. (A member's log with one
-    /// damaged row still has a last segment that opens.)
-    private func isNoMember(_ device: DeviceID, anchor: Int64, log: DeviceLog) async throws -> Bool {
-        guard hub.segmentsNeverChange, anchor == 0, let last = log.segments.last?.name else { return false }
+    /// ever applied here, no card of it verified, and neither its first segment nor its last opens. (A
+    /// member's log with one damaged row still has a last segment that opens; one whose last row
+    /// another member forged has a card.)
+    private func isNoMember(_ device: DeviceID, everApplied: Bool, log: DeviceLog) async throws -> Bool {
+        guard hub.segmentsNeverChange, !everApplied, let last = log.segments.last?.name,
+            try await store.deviceCard(of: device, hubID: hub.id) == nil
+        else { return false }
         do {
             _ = try await open(last, of: device)
             return false

@@ -14,6 +14,9 @@ public actor SyncEngine {
     /// segment is quick to seal, write and apply (and within `SegmentName.maximumBytes`).
     let segmentSize: Int
 
+    /// Other devices' cards read at this sync's start, kept in the journal at its end.
+    var cardsRead: [DeviceCard] = []
+
     /// The most records a segment holds.
     public static let maximumSegmentRecords = 2000
 
@@ -49,13 +52,17 @@ public actor SyncEngine {
         // Files left where they are were said when first found: not again at every sync.
         let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
             .map { $0.device.rawValue + "/" + $0.name })
+        // Before the pull: a card tells whose signature a segment must carry.
+        try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
         try await checkOwnKeys()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
+        // Before publishing: readers refuse this device's unsigned segments from the card's word on.
+        try await exchangeCards(.announceSigning, leftInPlace: leftInPlace, into: &report)
         try await publish(leftInPlace: leftInPlace, into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)
         try await pull(leftInPlace: leftInPlace, into: &report, progress: progress)
         // After the pull: other devices' changes are applied before this sync writes anything more.
-        try await exchangeCards(leftInPlace: leftInPlace, into: &report)
+        try await exchangeCards(.write, leftInPlace: leftInPlace, into: &report)
         // Remembered once the sync is through: one that stops midway finds them again, and says them then.
         try await store.recordSetAside(report.setAside, hubID: hub.id)
         return report
@@ -86,6 +93,9 @@ public actor SyncEngine {
         positions[store.deviceID] = verified.map(\.range.last).max() ?? 0
         return positions
     }
+
+    /// The key of `epoch`, when this device has it.
+    nonisolated func epochKey(_ epoch: KeyEpoch) -> SyncKey? { epoch == .first ? key : nil }
 
     /// Lets go of what the hub holds open; it opens again if the engine is used after.
     public func close() async { await hub.close() }
@@ -132,8 +142,8 @@ public actor SyncEngine {
     func writeOwn(_ name: SegmentName, records: [AnyReplicated]) async throws {
         let range = PublishedRange(first: name.first, last: name.last)
         try await store.recordPublishing(range, hubID: hub.id)
-        let plaintext = try SegmentCodec.encode(records)
-        let sealed = try SegmentSeal.seal(plaintext.bytes, format: plaintext.format, key: key, device: store.deviceID, name: name)
+        let sealed = try SegmentSeal.seal(
+            try SegmentCodec.encode(records), epoch: .first, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID, name: name)
         let fingerprint: String
         do {
             fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)
@@ -153,7 +163,8 @@ public actor SyncEngine {
     }
 
     /// The content of a segment of `device`'s log, or why it cannot be used (`SegmentContentError`):
-    /// unreadable as a file, not authentic, or laid out in a way this journal does not know. A hub out
+    /// unreadable as a file, not authentic, not signed by `device` (by the keys of its card as this
+    /// journal keeps it), or laid out in a way this journal does not know. A hub out
     /// of reach is not the segment's fault: that failure ends the sync as it is (a server restarting
     /// must not read as a corrupt segment).
     func open(_ segment: SegmentName, of device: DeviceID) async throws -> SegmentContent {
@@ -168,7 +179,10 @@ public actor SyncEngine {
         } catch {
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         }
-        let opened = try SegmentSeal.open(sealed, key: key, device: device, name: segment)
+        var author = SegmentAuthor(card: try await card(of: device))
+        // This device knows its own keys, whether or not its card reached the hub.
+        if device == store.deviceID { author.signingKey = deviceKeys.signing.publicKey }
+        let opened = try SegmentSeal.open(sealed, keys: epochKey, author: author, hubID: hub.id, device: device, name: segment)
         return try SegmentCodec.decode(opened.plaintext, format: opened.format, device: device)
     }
 }

@@ -36,11 +36,17 @@ import TestSupport
             let aHub = folder + "/a-share/journal-hub-v1", bHub = folder + "/b-share/journal-hub-v1"
             try FileManager.default.moveItem(atPath: bHub + "/hub.json", toPath: bHub + "/hub.sync-conflict-20261121-101010-B.json")
             try FileManager.default.copyItem(atPath: aHub + "/hub.json", toPath: bHub + "/hub.json")
-            for device in try FileManager.default.contentsOfDirectory(atPath: bHub + "/devices") {
-                try FileManager.default.copyItem(atPath: bHub + "/devices/" + device, toPath: aHub + "/devices/" + device)
+            // The logs and the cards, each side's reaching the other.
+            func copy(_ kind: String, from source: String, to target: String, replacing: Bool = false) throws {
+                for name in try FileManager.default.contentsOfDirectory(atPath: source + "/" + kind) {
+                    if replacing { try? FileManager.default.removeItem(atPath: target + "/" + kind + "/" + name) }
+                    if FileManager.default.fileExists(atPath: target + "/" + kind + "/" + name) { continue }
+                    try FileManager.default.copyItem(atPath: source + "/" + kind + "/" + name, toPath: target + "/" + kind + "/" + name)
+                }
             }
-            for device in try FileManager.default.contentsOfDirectory(atPath: aHub + "/devices") where !FileManager.default.fileExists(atPath: bHub + "/devices/" + device) {
-                try FileManager.default.copyItem(atPath: aHub + "/devices/" + device, toPath: bHub + "/devices/" + device)
+            for kind in ["devices", "cards"] {
+                try copy(kind, from: bHub, to: aHub)
+                try copy(kind, from: aHub, to: bHub)
             }
             let split = try b.run("sync")
             #expect(split.status == 1 && split.stderr.contains("another hub than the one this journal joined"), "\(split.stderr)")
@@ -51,10 +57,7 @@ import TestSupport
             let mended = try b.run("sync")
             #expect(mended.status == 0, "\(mended.stderr)")
             // b's segments, sealed with its old key, were set aside and written again with the hub's.
-            for device in try FileManager.default.contentsOfDirectory(atPath: bHub + "/devices") {
-                try? FileManager.default.removeItem(atPath: aHub + "/devices/" + device)
-                try FileManager.default.copyItem(atPath: bHub + "/devices/" + device, toPath: aHub + "/devices/" + device)
-            }
+            for kind in ["devices", "cards"] { try copy(kind, from: bHub, to: aHub, replacing: true) }
             #expect(try a.run("sync").status == 0)
             for machine in [a, b] {
                 let notes = try machine.run("sql", "select note from history order by note", "--format", "csv").stdout

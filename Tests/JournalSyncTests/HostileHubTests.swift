@@ -106,7 +106,7 @@ import TestSupport
                  "kinds": [["espresso", 0, 0, "\(clock)", "\(device)"], ["mate", 80, 0, "\(clock)", "\(device)"]]}
                 """.replacingOccurrences(of: "_", with: "")
             let name = SegmentName(first: 1, last: 6)
-            let sealed = try SegmentSeal.seal(Array(plaintext.utf8), format: 2, key: key, device: device, name: name)
+            let sealed = try SegmentSeal.sealUnsigned(Array(plaintext.utf8), format: 2, key: key, device: device, name: name)
             _ = try hub.write(sealed, as: name, of: device)
             for machine in [b, c] {
                 let report = try await machine.sync()
@@ -254,7 +254,7 @@ extension HostileHubTests {
         try await withTemporaryDirectory { folder in
             let (a, b, hub, key) = try await twoMachines(folder)
             _ = a
-            let gone = SyncEngine(store: b.store, hub: HubGoneWhileReading(base: hub), key: key, deviceKeys: DeviceKeys())
+            let gone = SyncEngine(store: b.store, hub: HubGoneWhileReading(base: hub), key: key, deviceKeys: b.engine.deviceKeys)
             await #expect {
                 _ = try await gone.sync()
             } throws: { error in

@@ -51,23 +51,25 @@ import TestSupport
     func aGapHoldsItsDeviceBackUntilItIsFilled(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
             let key = SyncKey()
-            // A's log is written in a staging hub, then brought to the hub under test out of order.
-            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/staging", key: key, segmentSize: 2)
-            for minute in 0..<6 { _ = try await a.store.add(drink(minute: Int64(minute))) }
-            try await a.sync()
-            let staged = try await a.engine.hub.log(of: a.store.deviceID).names
             let place = try flavor.newPlace(in: folder)
             let c = try await Machine.make(folder, name: "c", place: place, key: key)
-            for index in [0, 2] {
-                _ = try await c.engine.hub.write(try await a.engine.hub.read(staged[index], of: a.store.deviceID), as: staged[index], of: a.store.deviceID)
-            }
+            // A's segments are held back, then brought to the hub out of order.
+            let a = try await Machine.make(folder, name: "a", place: place, key: key, segmentSize: 2)
+            let withholding = WithholdingHub(base: a.engine.hub)
+            let staging = SyncEngine(store: a.store, hub: withholding, key: key, deviceKeys: a.engine.deviceKeys, segmentSize: 2)
+            for minute in 0..<6 { _ = try await a.store.add(drink(minute: Int64(minute))) }
+            _ = try await staging.sync()
+            let staged = withholding.names
+            #expect(staged.count == 3)
+            for index in [0, 2] { try await withholding.deliver(staged[index]) }
             let early = try await c.sync()
             #expect(early.received == 2 && early.failures.isEmpty)
             #expect(early.waiting.map { [$0.first, $0.last] } == [[3, 4]])
-            _ = try await c.engine.hub.write(try await a.engine.hub.read(staged[1], of: a.store.deviceID), as: staged[1], of: a.store.deviceID)
+            try await withholding.deliver(staged[1])
             let late = try await c.sync()
             #expect(late.received == 4 && late.waiting.isEmpty)
             #expect(try await c.state() == a.state())
+            await a.engine.close()
             await c.engine.close()
         }
     }
@@ -95,6 +97,42 @@ import TestSupport
                 // A file may still be mended (a sync tool copying it): tried again at every sync.
                 #expect(report.failures.map(\.device) == [stranger])
             }
+            #expect(try await b.state() == a.state())
+            await a.engine.close()
+            await b.engine.close()
+        }
+    }
+
+    /// A member holding the hub's key writes into another device's log, signing with its own keys: a
+    /// segment reaching past the device's own, and one at the device's next position. Each is refused
+    /// alone, by its signature, on every kind of hub; the device's own segments still apply, before
+    /// and after.
+    @Test(arguments: HubFlavor.allCases)
+    func aSegmentSignedByAnotherDeviceIsRefusedAlone(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let place = try flavor.newPlace(in: folder)
+            let a = try await Machine.make(folder, name: "a", place: place, key: key)
+            let b = try await Machine.make(folder, name: "b", place: place, key: key)
+            _ = try await a.store.add(drink(note: "first"))
+            try await a.sync()
+            let hub = a.engine.hub
+            let victim = a.store.deviceID
+            for name in [SegmentName(first: 1, last: 5), SegmentName(first: 2, last: 2)] {
+                let forged = try SegmentSeal.seal(
+                    SegmentCodec.encode([]), epoch: .first, key: key, signer: DeviceKeys(), hubID: hub.id, device: victim, name: name)
+                _ = try await hub.write(forged, as: name, of: victim)
+            }
+            let report = try await b.sync()
+            #expect(report.received == 1)
+            let refused = (report.failures + report.skipped).filter { $0.device == victim }
+            #expect(Set(refused.map(\.segment)) == ["000000000001-000000000005.seg", "000000000002-000000000002.seg"], "\(report)")
+            #expect(refused.allSatisfy { $0.reason.contains("its signature does not verify") })
+            // The device's own next change goes up under a longer range, past the forged one, and arrives.
+            _ = try await a.store.add(drink(note: "second"))
+            _ = try await a.store.add(drink(note: "third"))
+            try await a.sync()
+            #expect(try await b.sync().received == 2)
             #expect(try await b.state() == a.state())
             await a.engine.close()
             await b.engine.close()

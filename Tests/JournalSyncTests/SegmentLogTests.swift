@@ -31,6 +31,7 @@ import TestSupport
             #expect(report.failures.count == 1)
             #expect(report.failures.first?.segment == victim.fileName)
             #expect(report.failures.first?.device == a.store.deviceID)
+            if let reason = damage.reason { #expect(report.failures.first?.reason.hasPrefix(reason) == true, "\(report.failures)") }
             // The first segment of a and everything of b arrived; the damaged one and the one after did not.
             #expect(report.received == 3)
             #expect(try await c.store.anchors(hubID: hub.id)[a.store.deviceID] == segments[0].last)
@@ -98,7 +99,21 @@ import TestSupport
 /// Ways a segment on the hub can be damaged.
 enum SegmentDamage: String, CaseIterable, Sendable {
     case flippedByte, truncated, emptied, replacedWithGarbage, movedFromAnotherPosition, movedFromAnotherDevice, sealedWithAnotherKey,
-        fromANewerJournal
+        fromANewerJournal,
+        /// Sealed with the hub's key under the right epoch, by a member posing as the device.
+        signedByAnotherDevice,
+        /// Sealed with the hub's key the way journals wrote before signing, where the device signs.
+        unsignedWhereItsDeviceSigns
+
+    /// What the reader's refusal says, where the damage has a reason of its own.
+    var reason: String? {
+        switch self {
+        case .signedByAnotherDevice: "its signature does not verify: it was not written by the device whose log holds it"
+        case .unsignedWhereItsDeviceSigns: "it is not signed, and its device signs everything from position 1 on"
+        case .fromANewerJournal: "it was written by a newer journal (segment format \(SegmentCodec.format + 1)); update journal on this machine"
+        default: nil
+        }
+    }
 
     func apply(to path: String, original: Data, hub: FolderHub, device: DeviceID, otherDevice: DeviceID, key: SyncKey) throws {
         var bytes = [UInt8](original)
@@ -117,10 +132,18 @@ enum SegmentDamage: String, CaseIterable, Sendable {
         case .fromANewerJournal:
             // Authentic, but in a segment format this journal does not know yet.
             let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
-            bytes = try SegmentSeal.seal(Array("[]".utf8), format: SegmentCodec.format + 1, key: key, device: device, name: name)
+            bytes = try SegmentSeal.sealUnsigned(Array("[]".utf8), format: SegmentCodec.format + 1, key: key, device: device, name: name)
         case .sealedWithAnotherKey:
             let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
-            bytes = try SegmentSeal.seal(SegmentCodec.encode([]).bytes, format: 1, key: SyncKey(), device: device, name: name)
+            bytes = try SegmentSeal.seal(
+                SegmentCodec.encode([]), epoch: .first, key: SyncKey(), signer: DeviceKeys(), hubID: hub.id, device: device, name: name)
+        case .signedByAnotherDevice:
+            let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
+            bytes = try SegmentSeal.seal(
+                SegmentCodec.encode([]), epoch: .first, key: key, signer: DeviceKeys(), hubID: hub.id, device: device, name: name)
+        case .unsignedWhereItsDeviceSigns:
+            let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
+            bytes = try SegmentSeal.sealUnsigned(SegmentCodec.encodeUnsigned([]).bytes, format: 1, key: key, device: device, name: name)
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }

@@ -23,6 +23,13 @@ public func failureMessage(_ error: any Error) -> String {
     }
 }
 
+/// `failureMessage` without its final period: what goes inside a sentence, in parentheses after
+/// what failed.
+public func failureClause(_ error: any Error) -> String {
+    let message = failureMessage(error)
+    return message.hasSuffix(".") ? String(message.dropLast()) : message
+}
+
 /// The kind of any error the journal's libraries throw: a read-only journal is a setup to change,
 /// not a failure to retry.
 public func failureKind(_ error: any Error) -> FailureKind {

@@ -15,10 +15,13 @@ public struct DeviceCard: Sendable, Equatable, Codable {
     public var publishedAt: Timestamp?
     /// When the device last finished a sync, if ever.
     public var syncedAt: Timestamp?
+    /// The first position from which every segment of the device is signed: nil on a card of a journal
+    /// from before signing. A device's segments before it, written unsigned, are read as before.
+    public var signedFrom: Int64?
 
     public init(
         device: DeviceID, name: String, agreementKey: [UInt8], signingKey: [UInt8], epoch: Int64, writtenAt: Timestamp,
-        publishedAt: Timestamp?, syncedAt: Timestamp?
+        publishedAt: Timestamp?, syncedAt: Timestamp?, signedFrom: Int64? = nil
     ) {
         self.device = device
         self.name = name
@@ -28,6 +31,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         self.writtenAt = writtenAt
         self.publishedAt = publishedAt
         self.syncedAt = syncedAt
+        self.signedFrom = signedFrom
     }
 
     enum CodingKeys: String, CodingKey {
@@ -37,5 +41,6 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         case writtenAt = "written_at"
         case publishedAt = "published_at"
         case syncedAt = "synced_at"
+        case signedFrom = "signed_from"
     }
 }

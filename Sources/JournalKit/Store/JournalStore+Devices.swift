@@ -2,37 +2,57 @@
 extension JournalStore {
     /// Every device's card kept for the hub `hubID`, this device's own included, in device order.
     public func deviceCards(hubID: String) throws -> [DeviceCard] {
+        try deviceCards(hubID: hubID, only: nil)
+    }
+
+    private func deviceCards(hubID: String, only device: DeviceID?) throws -> [DeviceCard] {
         try connection.query(
             """
-            SELECT device_id, name, agreement_key, signing_key, epoch, written_at, published_at, synced_at
-            FROM sync_devices WHERE hub_id = ? ORDER BY device_id
-            """, [.text(hubID)]
+            SELECT device_id, name, agreement_key, signing_key, epoch, written_at, published_at, synced_at, signed_from
+            FROM sync_devices WHERE hub_id = ?1 AND (?2 IS NULL OR device_id = ?2) ORDER BY device_id
+            """, [.text(hubID), device.map { .text($0.rawValue) } ?? .null]
         ) { row in
             DeviceCard(
                 device: DeviceID(rawValue: row.text(0)), name: row.text(1), agreementKey: row.blob(2), signingKey: row.blob(3),
                 epoch: row.int64(4), writtenAt: Timestamp(milliseconds: row.int64(5)),
                 publishedAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)),
-                syncedAt: row.isNull(7) ? nil : Timestamp(milliseconds: row.int64(7)))
+                syncedAt: row.isNull(7) ? nil : Timestamp(milliseconds: row.int64(7)), signedFrom: row.isNull(8) ? nil : row.int64(8))
         }
     }
 
+    /// The card kept for `device`, if any.
+    public func deviceCard(of device: DeviceID, hubID: String) throws -> DeviceCard? {
+        try deviceCards(hubID: hubID, only: device).first
+    }
+
     /// Keeps `card` unless one written later is kept already (a card replayed, or read late). The
-    /// keys are not changed here: the caller refuses a card whose keys differ from those known.
+    /// keys are not changed here: the caller refuses a card whose keys differ from those known. Once a
+    /// card said from where its device signs, that position never goes.
     public func keepDeviceCard(_ card: DeviceCard, hubID: String) throws {
+        try keepDeviceCards([card], hubID: hubID)
+    }
+
+    /// Keeps each of `cards` as `keepDeviceCard` does, in one transaction; none is nothing to write.
+    public func keepDeviceCards(_ cards: [DeviceCard], hubID: String) throws {
+        guard !cards.isEmpty else { return }
         try connection.withoutWaitingForTheDisk {
             try write(nil) { _ in
-                try connection.run(
-                    """
-                    INSERT INTO sync_devices (hub_id, device_id, name, agreement_key, signing_key, epoch, written_at, published_at,
-                        synced_at)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                    ON CONFLICT (hub_id, device_id) DO UPDATE SET name = excluded.name, epoch = excluded.epoch,
-                        written_at = excluded.written_at, published_at = excluded.published_at, synced_at = excluded.synced_at
-                    WHERE excluded.written_at > sync_devices.written_at
-                    """,
-                    .text(hubID), .text(card.device.rawValue), .text(card.name), .blob(card.agreementKey), .blob(card.signingKey),
-                    .integer(card.epoch), .integer(card.writtenAt.milliseconds), card.publishedAt.map { .integer($0.milliseconds) } ?? .null,
-                    card.syncedAt.map { .integer($0.milliseconds) } ?? .null)
+                for card in cards {
+                    try connection.run(
+                        """
+                        INSERT INTO sync_devices (hub_id, device_id, name, agreement_key, signing_key, epoch, written_at, published_at,
+                            synced_at, signed_from)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                        ON CONFLICT (hub_id, device_id) DO UPDATE SET name = excluded.name, epoch = excluded.epoch,
+                            written_at = excluded.written_at, published_at = excluded.published_at, synced_at = excluded.synced_at,
+                            signed_from = coalesce(min(sync_devices.signed_from, excluded.signed_from), sync_devices.signed_from,
+                                excluded.signed_from)
+                        WHERE excluded.written_at > sync_devices.written_at
+                        """,
+                        .text(hubID), .text(card.device.rawValue), .text(card.name), .blob(card.agreementKey), .blob(card.signingKey),
+                        .integer(card.epoch), .integer(card.writtenAt.milliseconds), card.publishedAt.map { .integer($0.milliseconds) } ?? .null,
+                        card.syncedAt.map { .integer($0.milliseconds) } ?? .null, card.signedFrom.map { .integer($0) } ?? .null)
+                }
             }
         }
     }

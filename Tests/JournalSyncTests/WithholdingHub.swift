@@ -1,0 +1,47 @@
+import JournalKit
+import Synchronization
+
+@testable import JournalSync
+
+/// A hub that holds back the segments written through it until the test delivers them, one by one
+/// and in any order, to the hub beneath: a sync tool copying files as it pleases, on any kind of hub.
+/// Everything else (cards too) goes straight through.
+final class WithholdingHub: Hub {
+    let base: any Hub
+    private let withheld = Mutex<[SegmentName: (device: DeviceID, bytes: [UInt8])]>([:])
+
+    init(base: any Hub) { self.base = base }
+
+    /// The segments held back, in order.
+    var names: [SegmentName] { withheld.withLock { $0.keys.sorted() } }
+
+    /// Writes a segment held back to the hub beneath.
+    func deliver(_ name: SegmentName) async throws {
+        guard let segment = withheld.withLock({ $0[name] }) else { return }
+        _ = try await base.write(segment.bytes, as: name, of: segment.device)
+    }
+
+    var id: String { base.id }
+    var location: String { base.location }
+    var canRemoveSegments: Bool { false }
+    var segmentsNeverChange: Bool { base.segmentsNeverChange }
+    var kind: HubKind { base.kind }
+    func refresh(after positions: [DeviceID: Int64]) async throws { try await base.refresh(after: positions) }
+    func devices() async throws -> [DeviceID] { try await base.devices() }
+    func log(of device: DeviceID) async throws -> DeviceLog { try await base.log(of: device) }
+    func read(_ segment: SegmentName, of device: DeviceID) async throws -> [UInt8] { try await base.read(segment, of: device) }
+    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) async throws -> String {
+        withheld.withLock { $0[segment] = (device, bytes) }
+        return "withheld"
+    }
+    func remove(_ segment: SegmentName, of device: DeviceID) async throws {}
+    func setAside(_ name: String, of device: DeviceID) async throws {}
+    func removeLeftovers(of device: DeviceID) async throws { try await base.removeLeftovers(of: device) }
+    func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>] { try await base.cards() }
+    func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws { try await base.writeCard(bytes, of: device) }
+    func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
+    func describe() async -> HubDescription { await base.describe() }
+    func lastNotification() async -> Timestamp? { await base.lastNotification() }
+    func unmake() async {}
+    func close() async { await base.close() }
+}
