@@ -166,6 +166,20 @@ printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budge
 for ((i = 0; i < runs; i++)); do time_into "$work/noop" env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" "$journal" sync; done
 printf '%-34s %9s ms  (median; nothing changed, nothing written to the hub)\n' "journal sync, nothing to do" "$(median_ms "$work/noop")"
 
+# Instructions of syncs as a daemon makes them: B receiving one drink (one segment, whose signature it
+# checks against A's card) and B with nothing to do (each sync reads and verifies every card). The sync
+# program without its DWARF, under the name it answers to.
+strip -g -o "$work/journal-sync" "$bin/journal-syncd"
+sync_instructions() {
+    env HOME="$work/b" XDG_DATA_HOME="$work/b/data" XDG_CONFIG_HOME="$work/b/config" \
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/journal-sync" sync 2>&1 >/dev/null |
+        awk '/Collected/ { printf "%.1f", $4 / 1e6 }'
+}
+sync_home a add espresso --note "counted" >/dev/null
+sync_home a sync >/dev/null
+printf '%-34s %9s M  (millions of instructions)\n' "sync receiving one drink" "$(sync_instructions)"
+printf '%-34s %9s M\n' "sync, nothing to do" "$(sync_instructions)"
+
 # The daemons: from `journal add` on A to the drink on B, with journal-syncd running for both.
 echo
 daemon="$bin/journal-syncd"
