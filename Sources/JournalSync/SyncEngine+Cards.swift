@@ -106,8 +106,12 @@ extension SyncEngine {
                 if let first = known[device], first.publicKeys != card.publicKeys {
                     throw CardError("it names other keys than the ones this device first showed, so it was not written by that device")
                 }
-                // One already kept as it is costs no write.
-                if known[device] != card { verified.append(card) }
+                // Only a card written later than the one kept counts (a replayed card changes nothing),
+                // and from where its device signs never goes once known, as the journal keeps it.
+                if let first = known[device], card.writtenAt <= first.writtenAt { continue }
+                var later = card
+                if let kept = known[device]?.signedFrom { later.signedFrom = min(kept, card.signedFrom ?? kept) }
+                verified.append(later)
             } catch {
                 refused[device] = (error as? CardError)?.description ?? failureClause(error)
             }

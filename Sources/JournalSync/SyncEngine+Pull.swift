@@ -113,7 +113,7 @@ extension SyncEngine {
     /// another member forged has a card.)
     private func isNoMember(_ device: DeviceID, everApplied: Bool, log: DeviceLog) async throws -> Bool {
         guard hub.segmentsNeverChange, !everApplied, let last = log.segments.last?.name,
-            try await store.deviceCard(of: device, hubID: hub.id) == nil
+            try await card(of: device) == nil
         else { return false }
         do {
             _ = try await open(last, of: device)

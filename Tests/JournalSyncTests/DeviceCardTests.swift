@@ -222,6 +222,30 @@ import TestSupport
         }
     }
 
+    /// A device's older card put back on the hub (one from before it signed, replayed by a member) does
+    /// not make readers forget from where the device signs: an unsigned segment a member then writes
+    /// into its log is still refused.
+    @Test func aReplayedCardDoesNotLiftTheSignatureRule() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            _ = try await a.store.add(drink())
+            try await a.sync()
+            #expect(try await b.sync().received == 1)
+            let hub = a.engine.hub
+            let old = Self.card(a.store.deviceID, keys: a.engine.deviceKeys, at: 1_000)
+            try await hub.writeCard(try CardSeal.seal(old, keys: a.engine.deviceKeys, key: key, hubID: hub.id), of: a.store.deviceID)
+            let name = SegmentName(first: 2, last: 2)
+            let unsigned = try SegmentSeal.sealUnsigned(SegmentCodec.encodeUnsigned([]).bytes, format: 1, key: key, device: a.store.deviceID, name: name)
+            _ = try await hub.write(unsigned, as: name, of: a.store.deviceID)
+            let report = try await b.sync()
+            #expect(report.failures.map(\.segment) == [name.fileName], "\(report)")
+            #expect(report.failures.first?.reason.contains("it is not signed") == true)
+            #expect(try await b.store.deviceCard(of: a.store.deviceID, hubID: hub.id)?.signedFrom == 1)
+        }
+    }
+
     /// A card read late, or put back by someone (a replay), never replaces a later one.
     @Test func anOlderCardNeverReplacesALaterOne() async throws {
         try await withTemporaryDirectory { folder in
