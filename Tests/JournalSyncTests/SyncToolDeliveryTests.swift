@@ -12,17 +12,10 @@ import TestSupport
 /// compacted away relayed by a third copy. Whatever the order, every machine ends with the same
 /// journal, and nothing waits or fails once every file has arrived.
 @Suite(.onTestThreads) struct SyncToolDeliveryTests {
-    /// What happens next: a write or a sync on a machine, or the tool copying one file.
-    struct Move: Sendable, CustomStringConvertible {
-        let action: Int
-        let machine: Int
-        let pick: Int
-        let other: Int
-        var description: String { "(\(action),\(machine),\(pick),\(other))" }
-    }
-
+    /// What happens next, a `Step` of its own range of actions: the tool copying one file from one copy
+    /// to another (0-5), a sync (6-8), or a write (9-15, `ConvergenceTests.write`'s actions 0-6).
     static let moves = zip(Gen.int(in: 0...15), Gen.int(in: 0...2), Gen.int(in: 0...40), Gen.int(in: 0...2))
-        .map { Move(action: $0, machine: $1, pick: $2, other: $3) }
+        .map { Step(action: $0, replica: $1, pick: $2, other: $3) }
         .array(of: 1...50)
 
     @Test func anyOrderOfFilesASyncToolDeliversConverges() async throws {
@@ -41,11 +34,11 @@ import TestSupport
                 let tool = SyncTool(copies: (0..<3).map { folder + "/copy\($0)/journal-hub-v1" }, owners: machines.map(\.store.deviceID))
                 for move in moves {
                     switch move.action {
-                    case 0...5: try tool.copyOne(from: move.machine, to: move.other, pick: move.pick)
-                    case 6...8: try await machines[move.machine].sync()
+                    case 0...5: try tool.copyOne(from: move.replica, to: move.other, pick: move.pick)
+                    case 6...8: try await machines[move.replica].sync()
                     default:
                         try await ConvergenceTests.write(
-                            Step(action: move.action - 9, replica: move.machine, pick: move.pick, other: move.other), on: machines[move.machine].store)
+                            Step(action: move.action - 9, replica: move.replica, pick: move.pick, other: move.other), on: machines[move.replica].store)
                     }
                 }
                 // Every machine publishes, the tool brings every file everywhere, and every machine reads.
