@@ -14,15 +14,7 @@ import TestSupport
         let lock = try HeldWriteLock(database: machine.databasePath)
         let terminal = try TerminalSession(
             [JournalCLI.binary] + arguments, environment: machine.environment, screenPath: folder + "/terminal-\(arguments[0]).txt")
-        let parent = terminal.process.processIdentifier
-        // Only a hang ends this wait early: the lock is held until the command waits for it or ends.
-        let deadline = ContinuousClock.now + .seconds(600)
-        var waiting = false
-        while !waiting, terminal.process.isRunning, ContinuousClock.now < deadline {
-            waiting = HeldWriteLock.isWaited(by: parent)
-            try await Task.sleep(for: waiting ? .seconds(1) : .milliseconds(10))
-        }
-        lock.release()
+        let waiting = await lock.release(onceWaitedBy: terminal.process.processIdentifier, pause: .seconds(1))
         #expect(waiting, "journal \(arguments.joined(separator: " ")) never waited for the write lock: \(terminal.shown.suffix(300))")
         let status = try await terminal.exitStatus()
         return (terminal.shown, status)

@@ -137,9 +137,8 @@ import TestSupport
                 let (daemon, socket) = try startDaemon(a, socketPath: folder + "/notify-\(round).sock", stderrPath: log)
                 defer { ProcessRunner.stop(daemon) }
                 // Its startup sync reads the import and waits to write that it publishes it.
-                #expect(try await eventually(.seconds(60)) { HeldWriteLock.isWaited(by: daemon.processIdentifier) }, "round \(round)")
-                kill(daemon.processIdentifier, SIGTERM)
-                lock.release()
+                let pid = daemon.processIdentifier
+                #expect(await lock.release(onceWaitedBy: pid) { kill(pid, SIGTERM) }, "round \(round)")
                 daemon.waitUntilExit()
                 withExtendedLifetime(socket) {}
                 #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0, "round \(round)")

@@ -3,7 +3,7 @@ import Foundation
 /// A journal's write lock, held by another process (`sqlite3` in `BEGIN EXCLUSIVE`, as a person's long
 /// transaction would hold it) until `release()`: to stop a command or a daemon at its next write, for
 /// as long as SQLite's busy timeout (15 s), while its reads go on.
-public final class HeldWriteLock {
+public final class HeldWriteLock: @unchecked Sendable {
     private let holder = Process()
     private let commands = Pipe()
 
@@ -25,7 +25,7 @@ public final class HeldWriteLock {
         }
     }
 
-    /// Lets go of the lock, and waits for the holder to end.
+    /// Lets go of the lock, and waits for the holder to end. Called from one thread at a time.
     public func release() {
         guard holder.isRunning else { return }
         commands.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
@@ -33,6 +33,39 @@ public final class HeldWriteLock {
     }
 
     deinit { ProcessRunner.stop(holder) }
+
+    /// Lets go of the lock once process `pid` (or one under it) waits for it, `then` run first, or
+    /// once `pid` has ended; true when it was seen waiting. Watched from a thread of its own, not from
+    /// the test's task: on a busy 2-core machine that task can be held up for longer than the 15 s the
+    /// waiting command gives the lock before it gives up. `pause` lets the waiting command be seen
+    /// waiting (its progress line drawn) before the lock goes.
+    public func release(onceWaitedBy pid: Int32, pause: Duration = .zero, then: @escaping @Sendable () -> Void = {}) async -> Bool {
+        return await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
+            Thread.detachNewThread {
+                // Only a hang ends this wait early: the lock is held until the command waits for it or ends.
+                let deadline = ContinuousClock.now + .seconds(600)
+                var waited = false
+                while !waited, Self.isAlive(pid), ContinuousClock.now < deadline {
+                    waited = Self.isWaited(by: pid)
+                    if !waited { Thread.sleep(forTimeInterval: 0.01) }
+                }
+                if waited {
+                    Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+                    then()
+                }
+                self.release()
+                answer.resume(returning: waited)
+            }
+        }
+    }
+
+    /// True while `pid` has not ended (an ended child not yet waited for is a zombie, state Z).
+    private static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+        else { return false }
+        return state != "Z" && state != "X"
+    }
 
     /// The numbers of `clock_nanosleep` and `nanosleep`, which Glibc's module does not bring.
     #if arch(arm64)
