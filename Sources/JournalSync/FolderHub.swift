@@ -9,6 +9,7 @@ import Glibc
 /// `devices/<device-id>/<first>-<last>.seg` are the segments, each written once, whole, and never
 /// changed; `cards/<device-id>.card` is each device's card, replaced whole as it changes (outside
 /// `devices/`, so a journal that predates cards neither watches nor lists them);
+/// `epochs/<number>-<id>.epoch` are the key epochs' records, each written once;
 /// `set-aside/<device-id>/` keeps files a device found in its log but did not write. Names
 /// starting with "." are temporaries and are ignored. Nothing inside is reached through a link. No
 /// SQLite file ever lives here: SQLite's locks do not hold over network file systems.
@@ -80,6 +81,8 @@ public struct FolderHub: Hub {
         check([Self.folderName], "hub.json")
         check([Self.folderName], "devices")
         check([Self.folderName], "cards")
+        check([Self.folderName], "epochs")
+        for name in (try? files.names(in: [Self.folderName, "epochs"])) ?? [] { check([Self.folderName, "epochs"], name) }
         for name in (try? files.names(in: [Self.folderName, "cards"])) ?? [] { check([Self.folderName, "cards"], name) }
         for device in (try? files.names(in: [Self.folderName, "devices"])) ?? [] {
             check([Self.folderName, "devices"], device)
@@ -100,8 +103,12 @@ public struct FolderHub: Hub {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: format)
         }
         if let hubID, descriptor.hubID != hubID { throw SyncError.hubReplaced(hub: location) }
-        guard descriptor.keyCheck == key.check else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
-        return FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
+        let hub = FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
+        // A key of a later epoch than the hub's first opens it too.
+        guard descriptor.keyCheck == key.check
+            || EpochRecord.epoch(ofKey: key, among: EpochRecord.parsed((try? hub.epochRecords()) ?? [:], hubID: hub.id)) != nil
+        else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
+        return hub
     }
 
     /// Makes a new, empty hub in `folder` (made 0700 when missing) for `key`.
@@ -130,7 +137,7 @@ public struct FolderHub: Hub {
     /// place, by journal or by Syncthing or Dropbox); this device's writes are its own.
     public func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
         // Cards too: a segment whose card a sync tool delivers after it waits for the card.
-        .files { [self] in [devicesFolder, cardsFolder] + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { deviceFolder($0) } }
+        .files { [self] in [devicesFolder, cardsFolder, epochsFolder] + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { deviceFolder($0) } }
     }
 
     public func describe() -> HubDescription {
@@ -270,6 +277,32 @@ public struct FolderHub: Hub {
         }
     }
 
+    public func epochRecords() throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try available()
+        let names: [String]
+        do { names = try files.names(in: [Self.folderName, "epochs"]) } catch where error.isMissing { return [:] } catch {
+            throw hubFailure(error)
+        }
+        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
+        for name in names {
+            guard let epoch = KeyEpoch(fileName: name), epoch.number > 0 else { continue }
+            records[epoch] = Result { () throws(SyncError) -> [UInt8] in
+                try hubCall { try files.read(name, in: [Self.folderName, "epochs"], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
+            }
+        }
+        return records
+    }
+
+    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws {
+        try available()
+        do {
+            try? files.removeLeftovers(in: [Self.folderName, "epochs"], olderMarker: ".epoch.tmp-")
+            _ = try files.writeNew(bytes, as: epoch.fileName, in: [Self.folderName, "epochs"])
+        } catch {
+            throw hubFailure(error)
+        }
+    }
+
     /// The folder of `device`'s log, also what the daemon watches for new segments.
     public func deviceFolder(_ device: DeviceID) -> String { devicesFolder + "/" + device.rawValue }
 
@@ -278,6 +311,9 @@ public struct FolderHub: Hub {
 
     /// Where the devices' cards are.
     var cardsFolder: String { location + "/" + Self.folderName + "/cards" }
+
+    /// Where the key epochs' records are.
+    var epochsFolder: String { location + "/" + Self.folderName + "/epochs" }
 
     private func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
 

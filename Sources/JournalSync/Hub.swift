@@ -44,6 +44,11 @@ public protocol Hub: Sendable {
     func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>]
     /// Puts `bytes` as `device`'s card, in place of the one there, whole or not at all.
     func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws
+    /// Every key epoch's record as its bytes, by the epoch it is filed as; one that cannot be read is
+    /// that record's failure alone. A hub whose key never changed has none.
+    func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>]
+    /// Adds the record of `epoch`, whole or not at all; never over one already there.
+    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws
     /// The hub's kind, as the journal records it.
     var kind: HubKind { get }
     /// How the hub tells that another device than `ownDevice` published; `clock` times its rings.

@@ -11,7 +11,7 @@ public struct KeyEpoch: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The hub's first epoch: the key it was made with.
     public static let first = KeyEpoch(number: 0, id: [UInt8](repeating: 0, count: 16))
 
-    init(number: UInt32, id: [UInt8]) {
+    public init(number: UInt32, id: [UInt8]) {
         precondition(id.count == 16, "an epoch id is 16 bytes")
         self.number = number
         self.id = id
@@ -28,6 +28,19 @@ public struct KeyEpoch: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Big-endian number, then id: 20 bytes, as a segment's header carries it.
     var bytes: [UInt8] { [UInt8(number >> 24), UInt8(number >> 16 & 0xff), UInt8(number >> 8 & 0xff), UInt8(number & 0xff)] + id }
+
+    /// "3-1f2e…" (number, then the id in hex): a record's name on a folder hub.
+    var fileName: String { "\(number)-\(Hex.encode(id)).epoch" }
+
+    /// The epoch a record's file name names; nil for any other name.
+    init?(fileName: String) {
+        guard fileName.hasSuffix(".epoch") else { return nil }
+        let parts = fileName.dropLast(".epoch".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].allSatisfy(\.isASCII), let number = UInt32(parts[0]), String(number) == parts[0],
+            let id = Hex.decode(Array(parts[1].utf8)), id.count == 16, Hex.encode(id) == parts[1]
+        else { return nil }
+        self.init(number: number, id: id)
+    }
 
     init?(bytes: ArraySlice<UInt8>) {
         guard bytes.count == 20 else { return nil }

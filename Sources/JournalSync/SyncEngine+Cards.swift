@@ -29,12 +29,18 @@ extension SyncEngine {
         do {
             switch step {
             case .read:
+                // Cards that cannot be read are said once, below; the epochs are taken up all the same,
+                // with the cards this journal keeps.
+                var onHub: [DeviceID: Result<[UInt8], SyncError>] = [:]
+                var unreachable: CardsUnreachable?
+                do { onHub = try await cardsOnHub { try await hub.cards() } } catch let error as CardsUnreachable { unreachable = error }
                 // Kept in the journal at the sync's end: until the pull, a sync with nothing new writes nothing.
-                let read = try await verifiedCards()
+                let read = try await takeUpEpochs(cardsOnHub: onHub, leftInPlace: leftInPlace, into: &report)
                 cardsRead = read.cards
                 for (device, reason) in read.refused where !leftInPlace.contains(device.rawValue + "/card") {
                     report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
                 }
+                if let unreachable { throw unreachable }
             case .announceSigning:
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
                 guard own?.signedFrom == nil else { return }
@@ -88,21 +94,23 @@ extension SyncEngine {
     /// the hub's key speaking as that device), is refused on its own and never kept: returned, by
     /// device, with why.
     public func readCards() async throws -> [DeviceID: String] {
-        let read = try await verifiedCards()
+        var report = SyncReport()
+        let read = try await takeUpEpochs(cardsOnHub: try await cardsOnHub { try await hub.cards() }, leftInPlace: [], into: &report)
         try await store.keepDeviceCards(read.cards, hubID: hub.id)
         return read.refused
     }
 
-    /// Every other device's card on the hub that verifies, and why each other was refused.
-    private func verifiedCards() async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
+    /// Every other device's card among `cards` that verifies, opened with the keys this device holds,
+    /// and why each other was refused.
+    func verifiedCards(_ cards: [DeviceID: Result<[UInt8], SyncError>]) async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
         var known: [DeviceID: DeviceCard] = [:]
         for card in try await store.deviceCards(hubID: hub.id) { known[card.device] = card }
         var verified: [DeviceCard] = []
         var refused: [DeviceID: String] = [:]
-        let cards = try await cardsOnHub { try await hub.cards() }
+        let keys = epochs.keys
         for (device, read) in cards.sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
             do {
-                let card = try CardSeal.open(try read.get(), key: key, hubID: hub.id, device: device)
+                let card = try CardSeal.open(try read.get(), keys: { keys[$0] }, hubID: hub.id, device: device)
                 if let first = known[device], first.publicKeys != card.publicKeys {
                     throw CardError("it names other keys than the ones this device first showed, so it was not written by that device")
                 }
@@ -135,18 +143,21 @@ extension SyncEngine {
         let keys = deviceKeys.publicKeys
         let card = DeviceCard(
             device: store.deviceID, name: name?.text ?? previous?.name ?? DeviceName.host(fallback: store.deviceID).text,
-            agreementKey: keys.agreement, signingKey: keys.signing, epoch: 0,
+            agreementKey: keys.agreement, signingKey: keys.signing, epoch: Int64(epochs.current.number),
             // Later than the card before it, whatever the clock did: the later card is the one kept.
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
             signedFrom: previous?.signedFrom ?? signedFrom)
-        if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch, previous.publishedAt == card.publishedAt,
+        if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch,
+            previous.publishedAt == card.publishedAt,
             // Either way: a clock stepped back must not keep the card from being refreshed for good.
             let synced = previous.syncedAt, abs(now.milliseconds - synced.milliseconds) < Self.cardRefreshInterval
         {
             return
         }
-        let sealed = try CardSeal.seal(card, keys: deviceKeys, key: key, hubID: hub.id)
+        let epoch = epochs.current
+        guard let key = epochs.keys[epoch] else { preconditionFailure("the current epoch is one whose key is held") }
+        let sealed = try CardSeal.seal(card, keys: deviceKeys, epoch: epoch, key: key, hubID: hub.id)
         try await cardsOnHub { try await hub.writeCard(sealed, of: store.deviceID) }
         try await store.keepDeviceCard(card, hubID: hub.id)
     }

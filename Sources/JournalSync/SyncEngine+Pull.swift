@@ -32,6 +32,14 @@ extension SyncEngine {
             segments = log.names
             while true {
                 try Task.checkCancellation()
+                if let revocation = epochs.revoked[device], anchor >= revocation.through {
+                    // Nothing past what was taken of a revoked device counts: said once, and passed over.
+                    if (log.highest ?? 0) > anchor, !leftInPlace.contains(device.rawValue + "/") {
+                        report.setAside.append(SetAsideFile(
+                            device: device, name: "", reason: revokedReason(device, revocation), outcome: .passedOver, at: report.at))
+                    }
+                    break
+                }
                 let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
                     .sorted { ($0.last, $0.first) > ($1.last, $1.first) }
                 guard !candidates.isEmpty else {

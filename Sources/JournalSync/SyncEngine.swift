@@ -7,7 +7,13 @@ import JournalKit
 public actor SyncEngine {
     public nonisolated let store: JournalStore
     public nonisolated let hub: any Hub
-    let key: SyncKey
+    /// The key this device holds: the one it joined with, or the newest it took up since. Kept at
+    /// `keyPath`, when there is one, so that it survives the process.
+    var key: SyncKey
+    nonisolated let keyPath: String?
+    /// The hub's key epochs as this sync found them: the keys held, the epoch new segments are sealed
+    /// under, the devices shut out.
+    var epochs: EpochChain
     /// This device's own keys: its card shows their public halves.
     nonisolated let deviceKeys: DeviceKeys
     /// Records per segment: big enough that a first sync writes few files, small enough that a
@@ -16,6 +22,8 @@ public actor SyncEngine {
 
     /// Other devices' cards read at this sync's start, kept in the journal at its end.
     var cardsRead: [DeviceCard] = []
+    /// Every device's name as the journal keeps its card, for messages.
+    var knownNames: [DeviceID: String] = [:]
 
     /// The most records a segment holds.
     public static let maximumSegmentRecords = 2000
@@ -23,11 +31,14 @@ public actor SyncEngine {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
 
     public init(
-        store: JournalStore, hub: any Hub, key: SyncKey, deviceKeys: DeviceKeys, segmentSize: Int = SyncEngine.maximumSegmentRecords
+        store: JournalStore, hub: any Hub, key: SyncKey, keyPath: String? = nil, deviceKeys: DeviceKeys,
+        segmentSize: Int = SyncEngine.maximumSegmentRecords
     ) {
         self.store = store
         self.hub = hub
         self.key = key
+        self.keyPath = keyPath
+        epochs = EpochChain(key: key)
         self.deviceKeys = deviceKeys
         self.segmentSize = min(max(segmentSize, 1), Self.maximumSegmentRecords)
     }
@@ -52,8 +63,10 @@ public actor SyncEngine {
         // Files left where they are were said when first found: not again at every sync.
         let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
             .map { $0.device.rawValue + "/" + $0.name })
-        // Before the pull: a card tells whose signature a segment must carry.
+        // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
+        // key seals what. Before publishing: a device shut out publishes nothing.
         try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
+        try checkStanding()
         try await checkOwnKeys()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
         // Before publishing: readers refuse this device's unsigned segments from the card's word on.
@@ -95,7 +108,7 @@ public actor SyncEngine {
     }
 
     /// The key of `epoch`, when this device has it.
-    nonisolated func epochKey(_ epoch: KeyEpoch) -> SyncKey? { epoch == .first ? key : nil }
+    func epochKey(_ epoch: KeyEpoch) -> SyncKey? { epochs.keys[epoch] }
 
     /// Lets go of what the hub holds open; it opens again if the engine is used after.
     public func close() async { await hub.close() }
@@ -142,8 +155,10 @@ public actor SyncEngine {
     func writeOwn(_ name: SegmentName, records: [AnyReplicated]) async throws {
         let range = PublishedRange(first: name.first, last: name.last)
         try await store.recordPublishing(range, hubID: hub.id)
+        let epoch = epochs.current
+        guard let key = epochs.keys[epoch] else { preconditionFailure("the current epoch is one whose key is held") }
         let sealed = try SegmentSeal.seal(
-            try SegmentCodec.encode(records), epoch: .first, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID, name: name)
+            try SegmentCodec.encode(records), epoch: epoch, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID, name: name)
         let fingerprint: String
         do {
             fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)
@@ -179,10 +194,14 @@ public actor SyncEngine {
         } catch {
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         }
+        if let revocation = epochs.revoked[device], segment.last > revocation.through {
+            throw SegmentContentError(revokedReason(device, revocation))
+        }
         var author = SegmentAuthor(card: try await card(of: device))
         // This device knows its own keys, whether or not its card reached the hub.
         if device == store.deviceID { author.signingKey = deviceKeys.signing.publicKey }
-        let opened = try SegmentSeal.open(sealed, keys: epochKey, author: author, hubID: hub.id, device: device, name: segment)
+        let keys = epochs.keys
+        let opened = try SegmentSeal.open(sealed, keys: { keys[$0] }, author: author, hubID: hub.id, device: device, name: segment)
         return try SegmentCodec.decode(opened.plaintext, format: opened.format, device: device)
     }
 }

@@ -44,16 +44,28 @@ public enum SyncError: JournalFailure, Equatable {
     case invalidDeviceName(DeviceNameProblem)
     /// Another device of the hub already has the name.
     case deviceNameTaken(name: String, by: DeviceID)
+    /// This device was revoked: by the device called `by`, at `at`, in key epoch `epoch`.
+    case deviceRevoked(by: String, at: Timestamp, epoch: String)
+    /// The hub's key was replaced (by `by`, at `at`) without the new key reaching this device.
+    case notGivenNewKey(by: String, at: Timestamp, epoch: String)
+    /// The key given to join was replaced at `at`: it admits no one.
+    case keyReplaced(hub: String, at: Timestamp)
+    /// The hub's key epochs cannot be listed: which key seals what is not known.
+    case epochsUnreadable(hub: String, reason: String)
+    /// No device of the hub is known by that name or id.
+    case unknownDevice(String)
+    /// A device cannot revoke itself.
+    case revokingSelf
 
     public var kind: FailureKind {
         switch self {
-        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken: return .usage
-        case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind: return .setup
+        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .revokingSelf: return .usage
+        case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind, .deviceRevoked, .notGivenNewKey: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey, .mistypedKey,
-            .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced:
+            .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced, .keyReplaced:
             return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
-            .deviceIdentityChanged, .hubReplaced, .unsupported:
+            .deviceIdentityChanged, .hubReplaced, .unsupported, .epochsUnreadable:
             return .failure
         }
     }
@@ -68,7 +80,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .hubReplaced: return .rejoinHub
         case .hubUnavailable: return .syncWhenHubIsBack
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
-            .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken:
+            .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken, .deviceRevoked,
+            .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .revokingSelf:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -146,6 +159,28 @@ public enum SyncError: JournalFailure, Equatable {
         case .deviceNameTaken(let name, let device):
             return "another device of the hub (\(device)) is already called '\(TerminalText.quoted(name))': choose another name, "
                 + "or rename that one on its machine first. Nothing was changed."
+        case .deviceRevoked(let by, let at, let epoch):
+            return "this device was removed from the hub by \(TerminalText.quoted(by)) on \(LocalTime.display(at)) (key epoch \(epoch)): "
+                + "it can no longer read what the others publish, and they refuse what it publishes. Nothing was published or "
+                + "applied; this journal keeps everything it holds. To sync it again, a member must print the current key "
+                + "(`journal sync key`), and this journal join the hub again as a new device (`journal sync new-device`, then "
+                + "`journal sync init` with that key)."
+        case .notGivenNewKey(let by, let at, let epoch):
+            return "the hub's key was replaced by \(TerminalText.quoted(by)) on \(LocalTime.display(at)) (key epoch \(epoch)), "
+                + "and the new key was not given to this device (its card had not reached that machine). Nothing was published. "
+                + "Print the current key on a member (`journal sync key`) and join with it here (`journal sync init ... --key-file -`)."
+        case .keyReplaced(let hub, let at):
+            return "the key given opens \(hub), but it was replaced on \(LocalTime.display(at)), and a key from before a "
+                + "rotation admits no one. Print the current key on a member (`journal sync key`) and join with that. Nothing "
+                + "was written."
+        case .epochsUnreadable(let hub, let reason):
+            return "the key epochs of the hub \(hub) cannot be read (\(reason)), so which key seals what is not known. "
+                + "Nothing was published or applied."
+        case .unknownDevice(let name):
+            return "no device of the hub is called or has the id '\(TerminalText.quoted(name))' (`journal sync devices` lists "
+                + "them). Nothing was changed."
+        case .revokingSelf:
+            return "a device cannot revoke itself: revoke it from another of your machines. Nothing was changed."
         case .segmentsFailed(let failures):
             return failures.map(\.description).joined(separator: "\n")
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."

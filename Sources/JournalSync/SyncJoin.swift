@@ -37,6 +37,12 @@ public enum SyncJoin {
                 }
                 throw SyncError.wrongKey(hub: location, hubID: hubID)
             }
+            // A key from before a rotation admits no one: whoever holds it may be the one shut out.
+            let records = EpochRecord.parsed((try? await hub.epochRecords()) ?? [:], hubID: hub.id)
+            if let replaced = EpochRecord.replacement(of: EpochRecord.epoch(ofKey: candidate, among: records) ?? .first, among: records) {
+                await hub.close()
+                throw SyncError.keyReplaced(hub: place.location, at: replaced)
+            }
             key = candidate
         } else {
             // A key given means joining another machine's hub: with none here yet (a sync tool still

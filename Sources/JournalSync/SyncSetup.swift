@@ -16,7 +16,7 @@ public enum SyncSetup {
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
         let deviceKeys = try DeviceKeys.loadOrMake(at: try JournalPaths.fromEnvironment().deviceKeys(of: store.deviceID))
         let hub = try await place.open(key: key, expecting: hubID)
-        return SyncEngine(store: store, hub: hub, key: key, deviceKeys: deviceKeys)
+        return SyncEngine(store: store, hub: hub, key: key, keyPath: path, deviceKeys: deviceKeys)
     }
 
     /// The place of the hub `store` joined, and that hub's id; refused when it joined none.

@@ -240,6 +240,38 @@ public actor PostgresHub: Hub {
         }
     }
 
+    public func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try await call { connection in try await Self.epochRecords(connection) }
+    }
+
+    /// The epoch records in the hub's table, as many as a sync reads.
+    static func epochRecords(_ connection: PostgresConnection) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        var rows: [(Int64, ByteBuffer, ByteBuffer)] = []
+        let result = try await connection.query(
+            """
+            SELECT number, id, bytes FROM journal_hub.epochs
+            WHERE number BETWEEN 1 AND \(Int64(UInt32.max)) AND octet_length(bytes) <= \(Int64(EpochRecord.maximumBytes))
+            ORDER BY number, id LIMIT \(Int64(EpochRecord.maximumRecords))
+            """, logger: PostgresConnector.quiet)
+        for try await row in result.decode((Int64, ByteBuffer, ByteBuffer).self) { rows.append(row) }
+        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
+        for (number, id, bytes) in rows {
+            guard id.readableBytes == 16 else { continue }
+            records[KeyEpoch(number: UInt32(number), id: Array(id.readableBytesView))] = .success(Array(bytes.readableBytesView))
+        }
+        return records
+    }
+
+    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
+        try await call { connection in
+            try await connection.query(
+                """
+                INSERT INTO journal_hub.epochs (number, id, bytes)
+                VALUES (\(Int64(epoch.number)), \(ByteBuffer(bytes: epoch.id)), \(ByteBuffer(bytes: bytes)))
+                """, logger: PostgresConnector.quiet)
+        }
+    }
+
     public func remove(_ segment: SegmentName, of device: DeviceID) throws {
         throw SyncError.unsupported(hub: location, operation: "remove a segment", reason: "a PostgreSQL hub keeps every segment")
     }

@@ -64,7 +64,13 @@ public struct PostgresPlace: HubPlace {
                     throw SyncError.hubFormatTooNew(hub: location, format: Int(format), supported: PostgresHub.format)
                 }
                 if let hubID, id != hubID { throw SyncError.hubReplaced(hub: location) }
-                guard keyCheck == key.check else { throw SyncError.wrongKey(hub: location, hubID: id) }
+                // A key of a later epoch than the hub's first opens it too; epochs came with schema 3.
+                if keyCheck != key.check {
+                    let records = version >= 3 ? try await PostgresHub.epochRecords(connection) : [:]
+                    guard EpochRecord.epoch(ofKey: key, among: EpochRecord.parsed(records, hubID: id)) != nil else {
+                        throw SyncError.wrongKey(hub: location, hubID: id)
+                    }
+                }
                 if version < latestVersion {
                     // Handed over to another role, the schema is changed by its owner only: say so,
                     // with the way to the SQL, rather than fail on the first statement.

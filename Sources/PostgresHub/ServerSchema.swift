@@ -107,7 +107,7 @@ enum ServerSchema {
     /// The rights on the schema's tables a role needs to sync through the hub, and no more.
     static let neededRights: [(table: String, right: String)] = [
         ("schema_version", "SELECT"), ("hub", "SELECT"), ("segments", "SELECT"), ("segments", "INSERT"),
-        ("cards", "SELECT"), ("cards", "INSERT"), ("cards", "UPDATE"),
+        ("cards", "SELECT"), ("cards", "INSERT"), ("cards", "UPDATE"), ("epochs", "SELECT"), ("epochs", "INSERT"),
     ]
 
     /// The rights the role lacks to sync through the hub, as a refusal naming the first one.

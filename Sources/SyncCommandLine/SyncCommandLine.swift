@@ -17,6 +17,8 @@ public enum SyncRequest: Sendable {
     case migrateSQL(SyncMigrateSQL)
     case devices(SyncDevices)
     case rename(SyncRename)
+    case rotateKey(SyncRotateKey)
+    case revoke(SyncRevoke)
 }
 
 /// A subcommand of `journal sync`. A program carries it out through its `request`, never through
@@ -41,7 +43,8 @@ public struct SyncCommand: AsyncParsableCommand {
             encrypted.
             """,
         subcommands: [
-            SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncDevices.self, SyncRename.self, SyncNewDevice.self,
+            SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncDevices.self, SyncRename.self, SyncRotateKey.self, SyncRevoke.self,
+            SyncNewDevice.self,
             SyncMigrateSQL.self,
         ],
         defaultSubcommand: SyncNow.self)

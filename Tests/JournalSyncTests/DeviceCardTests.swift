@@ -10,6 +10,9 @@ import TestSupport
 /// and synced; only that device can write a card that is taken, and no card can put anything on a
 /// person's terminal.
 @Suite(.onTestThreads) struct DeviceCardTests {
+    /// The keys a card is opened with: `key` for any epoch.
+    static func only(_ key: SyncKey) -> (KeyEpoch) -> SyncKey? { { _ in key } }
+
     static func card(_ device: DeviceID, keys: DeviceKeys, name: String = "laptop", at milliseconds: Int64 = 1_000) -> DeviceCard {
         DeviceCard(
             device: device, name: name, agreementKey: keys.publicKeys.agreement, signingKey: keys.publicKeys.signing, epoch: 0,
@@ -30,16 +33,16 @@ import TestSupport
         let key = SyncKey()
         let device = DeviceID(rawValue: UUIDText.random())
         let card = Self.card(device, keys: keys, name: "Küchen-PC 台所")
-        let sealed = try CardSeal.seal(card, keys: keys, key: key, hubID: "hub-1")
-        #expect(try CardSeal.open(sealed, key: key, hubID: "hub-1", device: device) == card)
+        let sealed = try CardSeal.seal(card, keys: keys, epoch: .first, key: key, hubID: "hub-1")
+        #expect(try CardSeal.open(sealed, keys: Self.only(key), hubID: "hub-1", device: device) == card)
         let elsewhere = DeviceID(rawValue: UUIDText.random())
-        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: key, hubID: "hub-1", device: elsewhere) }?
+        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, keys: Self.only(key), hubID: "hub-1", device: elsewhere) }?
             .contains("does not open") == true)
-        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: key, hubID: "hub-2", device: device) } != nil)
-        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: SyncKey(), hubID: "hub-1", device: device) } != nil)
+        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, keys: Self.only(key), hubID: "hub-2", device: device) } != nil)
+        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, keys: Self.only(SyncKey()), hubID: "hub-1", device: device) } != nil)
         var newer = sealed
-        newer[4] = 2
-        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(newer, key: key, hubID: "hub-1", device: device) }?
+        newer[4] = 3
+        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(newer, keys: Self.only(key), hubID: "hub-1", device: device) }?
             .contains("newer journal") == true)
     }
 
@@ -52,8 +55,8 @@ import TestSupport
         for milliseconds in [Int64.min, -1, 32_503_680_000_001, Int64.max] {
             var card = Self.card(device, keys: keys)
             card.syncedAt = Timestamp(milliseconds: milliseconds)
-            let sealed = try CardSeal.seal(card, keys: keys, key: key, hubID: "hub")
-            #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: key, hubID: "hub", device: device) }?
+            let sealed = try CardSeal.seal(card, keys: keys, epoch: .first, key: key, hubID: "hub")
+            #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, keys: Self.only(key), hubID: "hub", device: device) }?
                 .contains("time") == true)
         }
     }
@@ -65,8 +68,8 @@ import TestSupport
         let victim = DeviceKeys()
         let forger = DeviceKeys()
         let claimed = Self.card(device, keys: victim)
-        let forged = try CardSeal.seal(claimed, keys: forger, key: key, hubID: "hub")
-        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(forged, key: key, hubID: "hub", device: device) }?
+        let forged = try CardSeal.seal(claimed, keys: forger, epoch: .first, key: key, hubID: "hub")
+        #expect(Self.refusal { () throws(CardError) in try CardSeal.open(forged, keys: Self.only(key), hubID: "hub", device: device) }?
             .contains("signature does not verify") == true)
     }
 
@@ -84,8 +87,8 @@ import TestSupport
             name.append(contentsOf: scalars)
             let text = String(name)
             #expect(DeviceName.problem(text) != nil)
-            let sealed = try! CardSeal.seal(Self.card(device, keys: keys, name: text), keys: keys, key: key, hubID: "hub")
-            #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, key: key, hubID: "hub", device: device) } != nil)
+            let sealed = try! CardSeal.seal(Self.card(device, keys: keys, name: text), keys: keys, epoch: .first, key: key, hubID: "hub")
+            #expect(Self.refusal { () throws(CardError) in try CardSeal.open(sealed, keys: Self.only(key), hubID: "hub", device: device) } != nil)
         }
         for good in ["laptop", "work laptop", "抹茶-PC", "café", "Ноутбук", "pi4 (garage)"] { #expect(DeviceName.problem(good) == nil) }
         let blanks = ["\u{3164}", "\u{115F}", "\u{FFA0}", "\u{2800}", "a\u{034F}b", "e" + String(repeating: "\u{301}", count: 200)]
@@ -150,7 +153,7 @@ import TestSupport
             try await a.sync()
             let impostor = DeviceKeys()
             let forged = Self.card(b.store.deviceID, keys: impostor, name: "desk (new)", at: 9_999_999_999_999)
-            try await a.engine.hub.writeCard(try CardSeal.seal(forged, keys: impostor, key: key, hubID: a.engine.hub.id), of: b.store.deviceID)
+            try await a.engine.hub.writeCard(try CardSeal.seal(forged, keys: impostor, epoch: .first, key: key, hubID: a.engine.hub.id), of: b.store.deviceID)
             let report = try await a.sync()
             #expect(report.setAside.map(\.name) == ["card"])
             #expect(report.setAside.first?.reason.contains("other keys") == true)
@@ -235,7 +238,7 @@ import TestSupport
             #expect(try await b.sync().received == 1)
             let hub = a.engine.hub
             let old = Self.card(a.store.deviceID, keys: a.engine.deviceKeys, at: 1_000)
-            try await hub.writeCard(try CardSeal.seal(old, keys: a.engine.deviceKeys, key: key, hubID: hub.id), of: a.store.deviceID)
+            try await hub.writeCard(try CardSeal.seal(old, keys: a.engine.deviceKeys, epoch: .first, key: key, hubID: hub.id), of: a.store.deviceID)
             let name = SegmentName(first: 2, last: 2)
             let unsigned = try SegmentSeal.sealUnsigned(SegmentCodec.encodeUnsigned([]).bytes, format: 1, key: key, device: a.store.deviceID, name: name)
             _ = try await hub.write(unsigned, as: name, of: a.store.deviceID)

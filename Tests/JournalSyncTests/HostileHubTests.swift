@@ -239,6 +239,8 @@ struct HubGoneWhileReading: Hub {
     func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
     func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards() }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
+    func epochRecords() throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try base.epochRecords() }
+    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws { try base.writeEpochRecord(bytes, as: epoch) }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
     func describe() -> HubDescription { HubDescription(rings: false) }
     func lastNotification() -> Timestamp? { nil }

@@ -16,6 +16,7 @@ final class LaggingHubs: @unchecked Sendable {
     private var pending: [DeviceID: [Change]] = [:]
     /// Each device's card, seen by every machine as soon as it is written.
     private var cards: [DeviceID: [UInt8]] = [:]
+    private var epochRecords: [KeyEpoch: [UInt8]] = [:]
     let id = UUIDText.random()
 
     enum Change {
@@ -60,6 +61,10 @@ final class LaggingHubs: @unchecked Sendable {
     fileprivate func allCards() -> [DeviceID: [UInt8]] { lock.withLock { cards } }
 
     fileprivate func putCard(_ bytes: [UInt8], of device: DeviceID) { lock.withLock { cards[device] = bytes } }
+
+    fileprivate func allEpochRecords() -> [KeyEpoch: [UInt8]] { lock.withLock { epochRecords } }
+
+    fileprivate func putEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) { lock.withLock { epochRecords[epoch] = bytes } }
 
     fileprivate func devices(seenBy machine: DeviceID) -> [DeviceID] {
         lock.withLock {
@@ -116,6 +121,8 @@ struct LaggingHub: Hub {
     func removeLeftovers(of device: DeviceID) throws {}
     func cards() -> [DeviceID: Result<[UInt8], SyncError>] { hubs.allCards().mapValues { .success($0) } }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) { hubs.putCard(bytes, of: device) }
+    func epochRecords() -> [KeyEpoch: Result<[UInt8], SyncError>] { hubs.allEpochRecords().mapValues { .success($0) } }
+    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) { hubs.putEpochRecord(bytes, as: epoch) }
     var kind: HubKind { .folder }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
     func describe() -> HubDescription { HubDescription(rings: false) }

@@ -39,6 +39,8 @@ final class WithholdingHub: Hub {
     func removeLeftovers(of device: DeviceID) async throws { try await base.removeLeftovers(of: device) }
     func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>] { try await base.cards() }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws { try await base.writeCard(bytes, of: device) }
+    func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try await base.epochRecords() }
+    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws { try await base.writeEpochRecord(bytes, as: epoch) }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
     func describe() async -> HubDescription { await base.describe() }
     func lastNotification() async -> Timestamp? { await base.lastNotification() }

@@ -171,6 +171,8 @@ final class SlowHub: Hub, @unchecked Sendable {
     func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
     func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards() }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
+    func epochRecords() throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try base.epochRecords() }
+    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws { try base.writeEpochRecord(bytes, as: epoch) }
     var kind: HubKind { base.kind }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
     func describe() -> HubDescription { base.describe() }

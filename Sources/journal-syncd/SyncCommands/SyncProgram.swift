@@ -35,6 +35,8 @@ struct SyncProgram: AsyncParsableCommand {
         case .migrateSQL(let command): try await command.carryOut()
         case .devices(let command): try await command.carryOut()
         case .rename(let command): try await command.carryOut()
+        case .rotateKey(let command): try await command.carryOut()
+        case .revoke(let command): try await command.carryOut()
         }
     }
 }

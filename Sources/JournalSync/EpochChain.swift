@@ -1,0 +1,87 @@
+import JournalKit
+
+/// What a hub's key epochs come to, as one device sees them: which records are valid, which keys it
+/// holds, which devices are shut out, and the epoch it seals under.
+///
+/// The rule every device applies alike: records are taken in (number, id) order; one is valid when
+/// its parent is the first epoch or a valid record, its maker's card (as this device keeps or read
+/// it) checks its signature, and no earlier valid record revoked its maker. Revocations are the union
+/// of the valid records'. A key is held when it is this device's own (the one it joined or last
+/// synced with), is unwrapped for it from a valid record, or is a parent's key opened with a key
+/// held. New segments and cards are sealed under the latest valid epoch whose key is held.
+struct EpochChain: Sendable {
+    /// The valid records, in order.
+    private(set) var valid: [EpochRecord] = []
+    /// The keys held, by epoch.
+    private(set) var keys: [KeyEpoch: SyncKey]
+    /// Each revoked device, with the record that revoked it and the last position taken of its log.
+    private(set) var revoked: [DeviceID: (through: Int64, by: EpochRecord)] = [:]
+    /// Records refused, and why: signed by another key than their maker's card names, or made by a
+    /// device already revoked.
+    private(set) var refused: [KeyEpoch: String] = [:]
+
+    /// A chain of the first epoch alone, whose key is `key`.
+    init(key: SyncKey) { keys = [.first: key] }
+
+    /// The chain the records on a hub make, for the device `device` (whose keys are `deviceKeys`)
+    /// holding `own`, the key of `ownEpoch`; `signers` gives each device's signing key, from its card.
+    init(
+        records: [KeyEpoch: (record: EpochRecord, signed: EpochRecord.Signed)], own: SyncKey, ownEpoch: KeyEpoch,
+        signers: [DeviceID: [UInt8]], device: DeviceID, deviceKeys: DeviceKeys, hubID: String
+    ) {
+        keys = [ownEpoch: own]
+        var validEpochs: Set<KeyEpoch> = [.first]
+        for (epoch, (record, signed)) in records.sorted(by: { $0.key < $1.key }) {
+            guard validEpochs.contains(record.parent), let signer = signers[record.maker] else { continue }
+            guard signed.verifies(by: signer) else {
+                refused[epoch] = "its signature does not verify against its maker's card: it was not made by that device"
+                continue
+            }
+            if let shutOut = revoked[record.maker] {
+                refused[epoch] = "its maker was revoked in key epoch \(shutOut.by.epoch) before it"
+                continue
+            }
+            validEpochs.insert(epoch)
+            valid.append(record)
+            for revocation in record.revoked where revoked[revocation.device] == nil {
+                revoked[revocation.device] = (revocation.through, record)
+            }
+        }
+        // Keys reach further keys: a newer one opens its parent's, and a valid record may wrap one for
+        // this device. Until no key more is found.
+        var found = true
+        while found {
+            found = false
+            for (epoch, (record, _)) in records {
+                guard let key = keys[epoch], keys[record.parent] == nil, let parentKey = record.parentKey(given: key, hubID: hubID) else { continue }
+                keys[record.parent] = parentKey
+                found = true
+            }
+            for record in valid where keys[record.epoch] == nil {
+                guard let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) else { continue }
+                keys[record.epoch] = key
+                found = true
+            }
+        }
+    }
+
+    /// The epoch new segments and cards are sealed under: the latest valid one whose key is held.
+    var current: KeyEpoch { valid.map(\.epoch).filter { keys[$0] != nil }.max() ?? .first }
+
+    /// The latest valid record, held or not.
+    var latest: EpochRecord? { valid.max { $0.epoch < $1.epoch } }
+
+    /// The record of `epoch`, when it is valid.
+    func record(of epoch: KeyEpoch) -> EpochRecord? { valid.first { $0.epoch == epoch } }
+
+    /// The devices the next epoch's key goes to: those the current epoch's record reached, and those
+    /// whose card is sealed under its key or a later one (they joined with it), less the revoked.
+    /// A card sealed under an older key is not enough: whoever was shut out still holds that key.
+    func members(cards: [DeviceCard]) -> [DeviceCard] {
+        let current = current
+        let reached = Set(record(of: current)?.reaches ?? [])
+        return cards.filter { card in
+            revoked[card.device] == nil && (current == .first || reached.contains(card.device) || card.epoch >= Int64(current.number))
+        }
+    }
+}

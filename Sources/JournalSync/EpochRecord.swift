@@ -1,0 +1,243 @@
+import Crypto
+import FoundationEssentials
+import JournalKit
+
+/// The start of a key epoch, as a device that rotated the hub's key (or revoked a device) left it on
+/// the hub: the new key wrapped (HPKE) for each remaining device's X25519 key, the parent epoch's key
+/// sealed under the new one (so whoever holds a key reads every older epoch through it), the devices
+/// revoked in it with the last position accepted of each, and the key check a printed key is matched
+/// against. Signed by its maker's Ed25519 key; the rest is readable by the hub, as device ids and
+/// times are already.
+///
+/// Layout: "JEPO", one format byte, the 64-byte signature, then the JSON the signature covers
+/// (with the hub id and the epoch, so a record cannot be moved to another hub or epoch).
+public struct EpochRecord: Sendable, Equatable {
+    public let epoch: KeyEpoch
+    public let parent: KeyEpoch
+    public let maker: DeviceID
+    public let madeAt: Timestamp
+    /// Devices shut out from this epoch on, each with the last position of its log still accepted.
+    public let revoked: [Revocation]
+    /// The new key, HPKE-sealed for each device it reaches.
+    let wrapped: [DeviceID: WrappedKey]
+    /// The parent epoch's key, sealed with ChaCha20-Poly1305 under this epoch's key.
+    let parentKey: [UInt8]
+    /// `SyncKey.check` of this epoch's key: what tells a printed key's epoch.
+    public let keyCheck: String
+
+    /// A device shut out, and how far its log is still taken.
+    public struct Revocation: Sendable, Equatable {
+        public let device: DeviceID
+        /// The last position of its log accepted: what the revoking device had applied of it.
+        public let through: Int64
+    }
+
+    /// The epoch key as HPKE sealed it for one device.
+    struct WrappedKey: Sendable, Equatable {
+        let encapsulated: [UInt8]
+        let sealed: [UInt8]
+    }
+
+    static let magic: [UInt8] = Array("JEPO".utf8)
+    static let format: UInt8 = 1
+    /// The most a record can be: a wrapped key per device takes about 200 bytes, and a sync reads at
+    /// most `SyncEngine.maximumCards` devices.
+    public static let maximumBytes = 512 * 1024
+    /// The most records a sync reads.
+    public static let maximumRecords = 1000
+    private static let signatureBytes = 64
+    private static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
+
+    /// Which devices the devices the record names are: the devices it reaches and those it revokes.
+    public var reaches: [DeviceID] { wrapped.keys.sorted() }
+
+    /// Makes the record of a new epoch, the child of `parent`, and its key: wrapped for every device
+    /// of `members` (this device among them), revoking `revoked`.
+    static func make(
+        parent: KeyEpoch, parentKey: SyncKey, members: [DeviceID: DevicePublicKeys], revoked: [Revocation], maker: DeviceKeys,
+        makerID: DeviceID, at now: Timestamp, hubID: String
+    ) throws -> (record: EpochRecord, sealed: [UInt8], key: SyncKey) {
+        var id = [UInt8](repeating: 0, count: 16)
+        id.withUnsafeMutableBytes { $0.copyBytes(from: SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }) }
+        let epoch = KeyEpoch(number: parent.number + 1, id: id)
+        let key = SyncKey()
+        let keyBytes = key.key.withUnsafeBytes { Array($0) }
+        var wrapped: [DeviceID: WrappedKey] = [:]
+        for (device, keys) in members {
+            let recipient = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: keys.agreement)
+            var sender = try HPKE.Sender(recipientKey: recipient, ciphersuite: suite, info: wrapInfo(hubID: hubID, epoch: epoch, device: device))
+            wrapped[device] = WrappedKey(encapsulated: Array(sender.encapsulatedKey), sealed: Array(try sender.seal(keyBytes)))
+        }
+        let parentSealed = Array(try ChaChaPoly.seal(
+            parentKey.key.withUnsafeBytes { Array($0) }, using: key.key, authenticating: parentAssociatedData(hubID: hubID, epoch: epoch)).combined)
+        let record = EpochRecord(
+            epoch: epoch, parent: parent, maker: makerID, madeAt: now, revoked: revoked, wrapped: wrapped, parentKey: parentSealed,
+            keyCheck: key.check)
+        let json = Array(try JSONEncoder().encode(Body(record)))
+        let signature = Array(try maker.signing.signature(for: signed(json, hubID: hubID)))
+        return (record, magic + [format] + signature + json, key)
+    }
+
+    /// The record in `bytes`, found on the hub as `epoch`, with its signature unchecked (its maker's
+    /// card may not be known yet): `verify` checks it. Refused when it is not a record, from a newer
+    /// journal, or not the epoch it is found as.
+    static func parse(_ bytes: [UInt8], as epoch: KeyEpoch, hubID: String) throws(CardError) -> (record: EpochRecord, signed: Signed) {
+        guard bytes.count <= maximumBytes else { throw CardError("it is \(bytes.count) bytes, more than a key epoch's record can be") }
+        guard bytes.count > magic.count + 1 + signatureBytes, Array(bytes.prefix(4)) == magic else {
+            throw CardError("it is not a key epoch's record (truncated or overwritten)")
+        }
+        guard bytes[4] == format else {
+            throw CardError("it was written by a newer journal (key epoch format \(bytes[4])); update journal on this machine")
+        }
+        let signature = Array(bytes[5..<(5 + signatureBytes)])
+        let json = Array(bytes[(5 + signatureBytes)...])
+        guard let body = try? JSONDecoder().decode(Body.self, from: Data(json)), let record = body.record else {
+            throw CardError("its content is malformed")
+        }
+        guard record.epoch == epoch else { throw CardError("it names another key epoch than the one it is filed as") }
+        guard record.parent.number + 1 == record.epoch.number else { throw CardError("its parent epoch is not the one before it") }
+        guard CardSeal.plausible.contains(record.madeAt) else { throw CardError("it holds a time before 1970 or after 2999") }
+        return (record, Signed(signature: signature, message: signed(json, hubID: hubID)))
+    }
+
+    /// The signature of a record and what it covers.
+    struct Signed: Sendable {
+        let signature: [UInt8]
+        let message: [UInt8]
+
+        /// True when the record was signed by the device whose signing key is `key`.
+        func verifies(by key: [UInt8]) -> Bool {
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message) ?? false
+        }
+    }
+
+    /// This epoch's key, when the record wraps it for `device` (whose keys are `keys`) and it is the
+    /// key the record's check names.
+    func unwrap(for device: DeviceID, keys: DeviceKeys, hubID: String) -> SyncKey? {
+        guard let wrap = wrapped[device],
+            var recipient = try? HPKE.Recipient(
+                privateKey: keys.agreement, ciphersuite: Self.suite, info: Self.wrapInfo(hubID: hubID, epoch: epoch, device: device),
+                encapsulatedKey: Data(wrap.encapsulated)),
+            let bytes = try? recipient.open(wrap.sealed), bytes.count == 32
+        else { return nil }
+        let key = SyncKey(bytes: Array(bytes))
+        return key.check == keyCheck ? key : nil
+    }
+
+    /// The parent epoch's key, given this epoch's.
+    func parentKey(given key: SyncKey, hubID: String) -> SyncKey? {
+        guard let box = try? ChaChaPoly.SealedBox(combined: parentKey),
+            let bytes = try? ChaChaPoly.open(box, using: key.key, authenticating: Self.parentAssociatedData(hubID: hubID, epoch: epoch)),
+            bytes.count == 32
+        else { return nil }
+        return SyncKey(bytes: Array(bytes))
+    }
+
+    private static func signed(_ json: [UInt8], hubID: String) -> [UInt8] {
+        Array("journal-hub key epoch v1 hub \(hubID)\n".utf8) + json
+    }
+
+    private static func wrapInfo(hubID: String, epoch: KeyEpoch, device: DeviceID) -> Data {
+        Data("journal-hub epoch key v1 hub \(hubID) epoch \(epoch.number)-\(Hex.encode(epoch.id)) device \(device.rawValue)".utf8)
+    }
+
+    private static func parentAssociatedData(hubID: String, epoch: KeyEpoch) -> [UInt8] {
+        Array("journal-hub parent key v1 hub \(hubID) epoch \(epoch.number)-\(Hex.encode(epoch.id))".utf8)
+    }
+
+    /// The record as its JSON says it.
+    private struct Body: Codable {
+        let number: UInt32
+        let id: String
+        let parentNumber: UInt32
+        let parentID: String
+        let maker: String
+        let madeAt: Int64
+        let revoked: [Revoked]
+        let keys: [Wrap]
+        let parentKey: String
+        let keyCheck: String
+
+        struct Revoked: Codable {
+            let device: String
+            let through: Int64
+        }
+
+        struct Wrap: Codable {
+            let device: String
+            let encapsulated: String
+            let sealed: String
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case number, id, maker, revoked, keys
+            case parentNumber = "parent_number"
+            case parentID = "parent_id"
+            case madeAt = "made_at"
+            case parentKey = "parent_key"
+            case keyCheck = "key_check"
+        }
+
+        init(_ record: EpochRecord) {
+            number = record.epoch.number
+            id = Hex.encode(record.epoch.id)
+            parentNumber = record.parent.number
+            parentID = Hex.encode(record.parent.id)
+            maker = record.maker.rawValue
+            madeAt = record.madeAt.milliseconds
+            revoked = record.revoked.map { Revoked(device: $0.device.rawValue, through: $0.through) }
+            keys = record.wrapped.sorted { $0.key < $1.key }.map {
+                Wrap(device: $0.key.rawValue, encapsulated: Hex.encode($0.value.encapsulated), sealed: Hex.encode($0.value.sealed))
+            }
+            parentKey = Hex.encode(record.parentKey)
+            keyCheck = record.keyCheck
+        }
+
+        private static func device(_ text: String) -> DeviceID? { UUIDText.isCanonical(text) ? DeviceID(rawValue: text) : nil }
+
+        /// The record, or nil when a field is not what it can be.
+        var record: EpochRecord? {
+            guard let id = Hex.decode(Array(id.utf8)), id.count == 16, let parentID = Hex.decode(Array(parentID.utf8)), parentID.count == 16,
+                let maker = Self.device(maker), let parentKey = Hex.decode(Array(parentKey.utf8)),
+                keyCheck.utf8.count == 32, Hex.decode(Array(keyCheck.utf8)) != nil
+            else { return nil }
+            var wrapped: [DeviceID: WrappedKey] = [:]
+            for wrap in keys {
+                guard let device = Self.device(wrap.device), let encapsulated = Hex.decode(Array(wrap.encapsulated.utf8)),
+                    let sealed = Hex.decode(Array(wrap.sealed.utf8))
+                else { return nil }
+                wrapped[device] = WrappedKey(encapsulated: encapsulated, sealed: sealed)
+            }
+            var revocations: [Revocation] = []
+            for entry in revoked {
+                guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
+                revocations.append(Revocation(device: device, through: entry.through))
+            }
+            return EpochRecord(
+                epoch: KeyEpoch(number: number, id: id), parent: KeyEpoch(number: parentNumber, id: parentID), maker: maker,
+                madeAt: Timestamp(milliseconds: madeAt), revoked: revocations, wrapped: wrapped, parentKey: parentKey, keyCheck: keyCheck)
+        }
+    }
+}
+
+extension EpochRecord {
+    /// The records among `records` that parse, their signatures unchecked: what tells a key's epoch
+    /// before any card is known (opening a hub, joining it).
+    public static func parsed(_ records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String) -> [EpochRecord] {
+        records.sorted { $0.key < $1.key }.prefix(maximumRecords).compactMap { epoch, read in
+            (try? read.get()).flatMap { try? parse($0, as: epoch, hubID: hubID).record }
+        }
+    }
+
+    /// The epoch whose key `key` is, among `records` (a key of a later epoch than the hub's first);
+    /// nil when it is none of theirs.
+    public static func epoch(ofKey key: SyncKey, among records: [EpochRecord]) -> KeyEpoch? {
+        let check = key.check
+        return records.first { $0.keyCheck == check }?.epoch
+    }
+
+    /// When the key of `epoch` was replaced: the earliest record among `records` made from it.
+    public static func replacement(of epoch: KeyEpoch, among records: [EpochRecord]) -> Timestamp? {
+        records.filter { $0.parent == epoch }.map(\.madeAt).min()
+    }
+}

@@ -1,0 +1,132 @@
+import JournalKit
+
+extension SyncEngine {
+    /// Reads the hub's key epochs and `cardsOnHub` together, each helping to read the other: a card
+    /// sealed under a newer key opens once a record gives that key, and a record counts once its
+    /// maker's card checks its signature. Sets `epochs`, keeps the newest key held (`keyPath`), and
+    /// returns the cards that verify and why the others were refused. A record that cannot be used is
+    /// said once, as a refused card is; the records' listing failing ends the sync: without it, which
+    /// key seals what is not known.
+    func takeUpEpochs(
+        cardsOnHub: [DeviceID: Result<[UInt8], SyncError>], leftInPlace: Set<String>, into report: inout SyncReport
+    ) async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
+        var parsed: [KeyEpoch: (record: EpochRecord, signed: EpochRecord.Signed)] = [:]
+        var refused: [KeyEpoch: String] = [:]
+        for (epoch, read) in try await epochRecordsOnHub().sorted(by: { $0.key < $1.key }).prefix(EpochRecord.maximumRecords) {
+            do { parsed[epoch] = try EpochRecord.parse(try read.get(), as: epoch, hubID: hub.id) } catch {
+                refused[epoch] = (error as? CardError)?.description ?? failureClause(error)
+            }
+        }
+        let ownEpoch = parsed.first { $0.value.record.keyCheck == key.check }?.key ?? .first
+        let kept = try await store.deviceCards(hubID: hub.id)
+        for card in kept { knownNames[card.device] = card.name }
+        var read = try await verifiedCards(cardsOnHub)
+        // Each round holds more keys than the one before, or is the last: at most one per record.
+        while true {
+            var signers: [DeviceID: [UInt8]] = [store.deviceID: deviceKeys.publicKeys.signing]
+            for card in kept + read.cards where card.device != store.deviceID { signers[card.device] = card.signingKey }
+            let chain = EpochChain(
+                records: parsed, own: key, ownEpoch: ownEpoch, signers: signers, device: store.deviceID, deviceKeys: deviceKeys, hubID: hub.id)
+            let more = chain.keys.count > epochs.keys.count
+            epochs = chain
+            guard more else { break }
+            read = try await verifiedCards(cardsOnHub)
+        }
+        for (epoch, reason) in refused.merging(epochs.refused, uniquingKeysWith: { first, _ in first })
+        where !leftInPlace.contains("epochs/" + epoch.fileName) {
+            report.setAside.append(SetAsideFile(
+                device: store.deviceID, name: "epochs/" + epoch.fileName, reason: reason, outcome: .passedOver, at: report.at))
+        }
+        try keepNewestKey()
+        return read
+    }
+
+    /// The hub's epoch records; a failure other than the hub out of reach is said as the records'.
+    private func epochRecordsOnHub() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        do { return try await hub.epochRecords() } catch is CancellationError { throw CancellationError() } catch let error as SyncError {
+            if case .hubUnavailable = error { throw error }
+            throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
+        } catch {
+            throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
+        }
+    }
+
+    /// Keeps the key of the current epoch as this device's key, in place of an older one: the key
+    /// `journal sync key` prints, and the one that opens the hub next time.
+    private func keepNewestKey() throws {
+        guard let newest = epochs.keys[epochs.current], newest.check != key.check else { return }
+        if let keyPath { try newest.save(to: keyPath) }
+        key = newest
+    }
+
+    /// Refuses to go on when this device was revoked, or the hub's key was replaced without the new
+    /// key reaching it: either way, it publishes and applies nothing, and says so plainly.
+    func checkStanding() throws(SyncError) {
+        if let revocation = epochs.revoked[store.deviceID] {
+            throw SyncError.deviceRevoked(by: name(of: revocation.by.maker), at: revocation.by.madeAt, epoch: revocation.by.epoch.description)
+        }
+        if let latest = epochs.latest, latest.epoch.number > epochs.current.number {
+            throw SyncError.notGivenNewKey(by: name(of: latest.maker), at: latest.madeAt, epoch: latest.epoch.description)
+        }
+    }
+
+    /// Why a segment of a revoked device past what is taken of it is refused.
+    func revokedReason(_ device: DeviceID, _ revocation: (through: Int64, by: EpochRecord)) -> String {
+        "its device was revoked by \(TerminalText.quoted(name(of: revocation.by.maker))) on \(LocalTime.display(revocation.by.madeAt)): "
+            + "nothing it published past position \(revocation.through) is taken"
+    }
+
+    /// The names of `devices`, as their cards say them, or their ids.
+    public func names(of devices: [DeviceID]) -> [String] { devices.map(name(of:)) }
+
+    /// Each revoked device, with the record that revoked it, as the last sync or `readCards` found them.
+    public func revocations() -> [DeviceID: EpochRecord] { epochs.revoked.mapValues(\.by) }
+
+    /// The device of the hub that `text` names: its name (letter case aside), its whole id, or the
+    /// start of its id (8 characters or more, as `journal sync devices` shows it) when that names one.
+    public func device(named text: String) async throws -> DeviceID {
+        let cards = try await store.deviceCards(hubID: hub.id)
+        if let card = cards.first(where: { $0.name.lowercased() == text.lowercased() }) { return card.device }
+        let known = Set(cards.map(\.device)).union(try await store.anchors(hubID: hub.id).keys)
+        let matching = known.filter { text.count >= 8 && $0.rawValue.hasPrefix(text.lowercased()) }
+        guard matching.count == 1, let device = matching.first else { throw SyncError.unknownDevice(text) }
+        return device
+    }
+
+    /// A device's name as its card says it, or its id when no card of it is known.
+    private func name(of device: DeviceID) -> String {
+        if device == store.deviceID { return "this device" }
+        return cardsRead.first { $0.device == device }?.name ?? knownNames[device] ?? device.rawValue
+    }
+
+    /// Starts a new key epoch: a new key, wrapped for every remaining member's card, the current key
+    /// sealed under it, and `revoking` shut out from it on (each taken up to what this journal applied
+    /// of it). Under the sync lock, after a sync that brings in the latest cards and epochs. Returns
+    /// the record made.
+    public func rotateKey(revoking: [DeviceID] = []) async throws -> EpochRecord {
+        let lock = try FileLock.sync(databasePath: store.path)
+        defer { withExtendedLifetime(lock) {} }
+        var report = SyncReport()
+        report.at = store.clock.now()
+        let read = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &report)
+        try checkStanding()
+        try await store.keepDeviceCards(read.cards, hubID: hub.id)
+        guard !revoking.contains(store.deviceID) else { throw SyncError.revokingSelf }
+        let anchors = try await store.anchors(hubID: hub.id)
+        let cards = try await store.deviceCards(hubID: hub.id)
+        var members: [DeviceID: DevicePublicKeys] = [store.deviceID: deviceKeys.publicKeys]
+        for card in epochs.members(cards: cards) where !revoking.contains(card.device) { members[card.device] = card.publicKeys }
+        let parent = epochs.current
+        guard let parentKey = epochs.keys[parent] else { preconditionFailure("the current epoch is one whose key is held") }
+        let made = try EpochRecord.make(
+            parent: parent, parentKey: parentKey, members: members,
+            revoked: revoking.map { EpochRecord.Revocation(device: $0, through: anchors[$0] ?? 0) }, maker: deviceKeys,
+            makerID: store.deviceID, at: report.at, hubID: hub.id)
+        try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
+        // Taken up as any device takes it up: this device's card, and its key file, move to the new epoch.
+        _ = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &report)
+        let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+        try await writeOwnCard(previous: own, at: report.at, published: false, synced: false)
+        return made.record
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import JournalKit
+import Testing
+import TestSupport
+
+@testable import JournalSync
+
+/// Key epochs on each kind of hub: a rotation reaches every device without anyone carrying a key, a
+/// revoked device reads nothing newer and what it publishes after is refused everywhere, and two
+/// rotations made at once converge.
+@Suite(.onTestThreads) struct KeyEpochTests {
+    /// Three machines on one hub, each having synced twice: every card known to every device.
+    static func threeMachines(_ folder: String, _ flavor: HubFlavor) async throws -> (Machine, Machine, Machine, SyncKey, any HubPlace) {
+        let key = SyncKey()
+        let place = try flavor.newPlace(in: folder)
+        let a = try await Machine.make(folder, name: "a", place: place, key: key)
+        let b = try await Machine.make(folder, name: "b", place: place, key: key)
+        let c = try await Machine.make(folder, name: "c", place: place, key: key)
+        for (index, machine) in [a, b, c].enumerated() { _ = try await machine.store.add(drink(minute: Int64(index))) }
+        for _ in 0..<2 { for machine in [a, b, c] { try await machine.sync() } }
+        return (a, b, c, key, place)
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func aRotationReachesEveryDeviceAndTheOldKeyOpensNothingNew(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, oldKey, place) = try await Self.threeMachines(folder, flavor)
+            let record = try await a.engine.rotateKey()
+            #expect(record.epoch.number == 1 && Set(record.reaches) == Set([a, b, c].map(\.store.deviceID)))
+            #expect(await a.engine.epochs.current == record.epoch)
+            #expect(await a.engine.key.check != oldKey.check)
+
+            _ = try await a.store.add(drink(minute: 10, note: "after the rotation"))
+            try await a.sync()
+            for machine in [b, c] {
+                let report = try await machine.sync()
+                #expect(report.received == 1 && report.failures.isEmpty, "\(report)")
+                #expect(await machine.engine.epochs.current == record.epoch)
+                #expect(await machine.engine.key.check == a.engine.key.check)
+            }
+            _ = try await c.store.add(drink(minute: 11, note: "from c, in the new epoch"))
+            try await c.sync()
+            try await a.sync()
+            try await b.sync()
+            #expect(try await a.state() == b.state())
+            #expect(try await b.state() == c.state())
+
+            // What a published after the rotation does not open with the old key, however it is held.
+            let hub = a.engine.hub
+            try await hub.refresh(after: [:])
+            let latest = try #require(try await hub.log(of: a.store.deviceID).names.last)
+            let sealed = try await hub.read(latest, of: a.store.deviceID)
+            let author = SegmentAuthor(signingKey: a.engine.deviceKeys.signing.publicKey, signedFrom: nil)
+            #expect(throws: SegmentContentError.self) {
+                try SegmentSeal.open(
+                    sealed, keys: { $0 == .first ? oldKey : nil }, author: author, hubID: hub.id, device: a.store.deviceID, name: latest)
+            }
+            // The old key still opens the hub's past: a device holding only the new key reads it all.
+            let late = try await Machine.make(folder, name: "late", place: place, key: a.engine.key)
+            try await late.sync()
+            #expect(try await late.state() == a.state())
+            for machine in [a, b, c, late] { await machine.engine.close() }
+        }
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func aRevokedDeviceReadsNothingNewAndWhatItPublishesAfterIsRefused(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, oldKey, _) = try await Self.threeMachines(folder, flavor)
+            let record = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            #expect(Set(record.reaches) == Set([a.store.deviceID, b.store.deviceID]))
+            #expect(record.revoked.map(\.device) == [c.store.deviceID])
+
+            _ = try await a.store.add(drink(minute: 20, note: "not for c"))
+            try await a.sync()
+            // C is told, and changes nothing: not its journal, not the hub.
+            _ = try await c.store.add(drink(minute: 21, note: "from c after its revocation"))
+            let before = try await c.state()
+            await #expect {
+                try await c.sync()
+            } throws: { error in
+                guard case SyncError.deviceRevoked? = error as? SyncError else { return false }
+                return true
+            }
+            #expect(try await c.state() == before)
+            #expect(await c.engine.epochKey(record.epoch) == nil)
+
+            // C, or whoever holds its keys, writes on anyway under the key it kept: refused by every device.
+            let hub = c.engine.hub
+            let anchor = try await b.store.anchors(hubID: hub.id)[c.store.deviceID] ?? 0
+            let name = SegmentName(first: anchor + 1, last: anchor + 1)
+            let page = try await c.store.ownChanges(after: 0, limit: 2000)
+            let forged = try SegmentSeal.seal(
+                try SegmentCodec.encode(page.records), epoch: .first, key: oldKey, signer: c.engine.deviceKeys, hubID: hub.id,
+                device: c.store.deviceID, name: name)
+            _ = try await hub.write(forged, as: name, of: c.store.deviceID)
+            let report = try await b.sync()
+            #expect(report.received == 1, "\(report)")
+            #expect(!(try await b.state().contains { $0.drink.note == "from c after its revocation" }))
+            let said = report.setAside.map(\.reason) + (report.failures + report.skipped).map(\.reason)
+            #expect(said.contains { $0.contains("revoked by") }, "\(report)")
+            // Said once: the next sync says nothing more of it.
+            let again = try await b.sync()
+            #expect(again.setAside.isEmpty && again.failures.isEmpty, "\(again)")
+            #expect(try await a.sync().failures.isEmpty)
+            #expect(try await a.state() == b.state())
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    @Test(arguments: HubFlavor.allCases)
+    func twoRotationsAtOnceConvergeAndLoseNothing(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, _, _) = try await Self.threeMachines(folder, flavor)
+            // B rotates at the same moment as A, from the same epoch, before either sees the other's.
+            let hub = b.engine.hub
+            var members: [DeviceID: DevicePublicKeys] = [:]
+            for card in try await b.store.deviceCards(hubID: hub.id) { members[card.device] = card.publicKeys }
+            members[b.store.deviceID] = b.engine.deviceKeys.publicKeys
+            let sibling = try EpochRecord.make(
+                parent: .first, parentKey: await b.engine.key, members: members, revoked: [], maker: b.engine.deviceKeys,
+                makerID: b.store.deviceID, at: Timestamp(milliseconds: 1_795_262_400_000), hubID: hub.id)
+            let record = try await a.engine.rotateKey()
+            try await hub.writeEpochRecord(sibling.sealed, as: sibling.record.epoch)
+
+            for (index, machine) in [a, b, c].enumerated() { _ = try await machine.store.add(drink(minute: Int64(30 + index))) }
+            for _ in 0..<2 { for machine in [a, b, c] { #expect(try await machine.sync().failures.isEmpty) } }
+            let later = max(record.epoch, sibling.record.epoch)
+            for machine in [a, b, c] {
+                #expect(await machine.engine.epochs.current == later)
+                #expect(await machine.engine.epochs.valid.count == 2)
+            }
+            #expect(try await a.state() == b.state())
+            #expect(try await b.state() == c.state())
+            #expect(try await a.state().count == 6)
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+}
