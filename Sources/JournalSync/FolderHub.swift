@@ -181,7 +181,11 @@ public struct FolderHub: Hub {
     public func devices() throws -> [DeviceID] {
         try available()
         let names: [String]
-        do { names = try files.names(in: [Self.folderName, "devices"]) } catch {
+        do { names = try files.names(in: [Self.folderName, "devices"]) } catch where error.isMissing {
+            // hub.json is there (`available`), and a sync tool that carries no empty folder has not made
+            // `devices` yet: no device has published to this copy. Publishing makes it.
+            return []
+        } catch {
             // The folder of every log: a hub this user cannot read at all.
             if error.code == EACCES || error.code == EPERM { throw SyncError.permissionDenied(path: error.path) }
             throw hubFailure(error)

@@ -53,7 +53,9 @@ public struct PrintedKey: Sendable {
             return
         }
         characters.removeFirst(2)
-        guard let versionDigit = characters.first, versionDigit == UInt8(ascii: "0") + UInt8(Self.version) else {
+        // Read as the key's own symbols are, so that "JKl" (a lower-case L for the one) is the same slip
+        // forgiven.
+        guard let versionDigit = characters.first, CrockfordBase32.value(of: versionDigit) == UInt8(Self.version) else {
             throw SyncError.mistypedKey(source: source, problem: characters.first.map { (UInt8(ascii: "2")...UInt8(ascii: "9")).contains($0) } == true
                 ? .newerForm : .notAKey)
         }

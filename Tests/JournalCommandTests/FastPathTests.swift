@@ -99,7 +99,7 @@ import TestSupport
     }
 
     @Test func everyCommandLineItReadsMeansTheSameToSwiftArgumentParser() async {
-        await propertyCheck(count: 20_000, input: Self.commandLines) { arguments in
+        await checkProperty(count: 20_000, input: Self.commandLines) { arguments in
             guard let fast = FastPath.request(arguments) else { return }
             #expect(fullParse(arguments) == fast, "\(arguments)")
         }

@@ -42,7 +42,7 @@ import TestSupport
     /// new segments and removals in any order and at any pace: no reader ever fails, none skips a
     /// change (or it would never get it back), and once everything is delivered all agree.
     @Test func compactedLogsReachEveryReaderWhateverTheDeliveryOrder() async throws {
-        await propertyCheck(count: 30, input: steps) { history in
+        await checkProperty(count: 30, input: steps) { history in
             try await withTemporaryDirectory { folder in
                 let key = SyncKey()
                 let hubs = LaggingHubs()

@@ -24,7 +24,7 @@ let steps = zip(Gen.int(in: 0...11), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
     /// Any adds, edits and deletes on three replicas, delivered in any order, any number of times,
     /// with clocks that tie: afterwards every replica holds the same journal.
     @Test func anyDeliveryOrderConverges() async throws {
-        await propertyCheck(count: 60, input: steps) { history in
+        await checkProperty(count: 60, input: steps) { history in
             try await withTemporaryDirectory { folder in
                 var replicas: [JournalStore] = []
                 for index in 0..<3 { replicas.append(try await JournalStore(path: "\(folder)/\(index).db", clock: sameInstant, physicalClock: sameInstant)) }

@@ -80,7 +80,7 @@ import TestSupport
         let device = DeviceID(rawValue: UUIDText.random())
         let refusedScalars: [Unicode.Scalar] = ["\u{1B}", "\u{7}", "\n", "\u{202E}", "\u{200B}", "\u{2028}", "\u{E000}", "\u{00A0}"]
         let input = zip(Gen.int(in: 0...(refusedScalars.count - 1)), Gen.int(in: 0...20), Gen.int(in: 1...20))
-        await propertyCheck(count: 100, input: input) { which, position, length in
+        await checkProperty(count: 100, input: input) { which, position, length in
             var scalars = Array(String(repeating: "ab", count: length).unicodeScalars)
             scalars.insert(refusedScalars[which], at: min(position, scalars.count))
             var name = String.UnicodeScalarView()

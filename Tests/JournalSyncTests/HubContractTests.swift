@@ -174,7 +174,7 @@ import TestSupport
     /// with identical journals, whatever the hub.
     @Test(arguments: HubFlavor.allCases)
     func anySyncOrderConverges(_ flavor: HubFlavor) async throws {
-        await propertyCheck(count: flavor == .folder ? 25 : 10, input: steps) { history in
+        await checkProperty(count: flavor == .folder ? 25 : 10, input: steps) { history in
             try await withTemporaryDirectory { folder in
                 let key = SyncKey()
                 let place = try flavor.newPlace(in: folder)

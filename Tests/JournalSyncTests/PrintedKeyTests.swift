@@ -32,7 +32,7 @@ import TestSupport
     }
 
     @Test func aPrintedKeyIsReadBackAsTypedInAnyCaseWithOrWithoutDashes() async {
-        await propertyCheck(count: 200, input: Self.keysAndHubs) { bytes, hub in
+        await checkProperty(count: 200, input: Self.keysAndHubs) { bytes, hub in
             let (key, hubID, text) = Self.printed(bytes, hub: hub)
             #expect(text.utf8.count == 3 + 15 * 5)
             #expect(text.hasPrefix("JK1-" + PrintedKey.labelText(ofHub: hubID) + "-"))
@@ -51,7 +51,7 @@ import TestSupport
     /// Every character replaced by every other a key may hold, every character left out or doubled,
     /// and every two neighbours swapped: each refused, as the slip it is.
     @Test func everySlipOfOneCharacterIsRefused() async {
-        await propertyCheck(count: 20, input: Self.keysAndHubs) { bytes, hub in
+        await checkProperty(count: 20, input: Self.keysAndHubs) { bytes, hub in
             let symbols = Self.symbols(Self.printed(bytes, hub: hub).text)
             #expect(symbols.count == 60)
             for position in symbols.indices {

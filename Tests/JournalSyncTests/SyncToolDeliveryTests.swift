@@ -19,7 +19,7 @@ import TestSupport
         .array(of: 1...50)
 
     @Test func anyOrderOfFilesASyncToolDeliversConverges() async throws {
-        await propertyCheck(count: 25, input: Self.moves) { moves in
+        await checkProperty(count: 25, input: Self.moves) { moves in
             try await withTemporaryDirectory { folder in
                 let key = SyncKey()
                 let first = try await Machine.make(folder, name: "m0", hubFolder: folder + "/copy0", key: key, segmentSize: 3)
@@ -79,6 +79,10 @@ struct SyncTool {
             let path = "cards/" + name
             if files.contents(atPath: copies[source] + "/" + path) != files.contents(atPath: copies[target] + "/" + path) { paths.append(path) }
         }
+        for name in ((try? files.contentsOfDirectory(atPath: copies[source] + "/epochs")) ?? []).sorted()
+        where !name.hasPrefix(".") && !files.fileExists(atPath: copies[target] + "/epochs/" + name) {
+            paths.append("epochs/" + name)
+        }
         return paths
     }
 
@@ -94,7 +98,7 @@ struct SyncTool {
     func copyAll() throws {
         for source in copies.indices {
             for target in copies.indices where target != source {
-                for path in try missing(from: source, to: target) where path.contains(owners[source].rawValue) {
+                for path in try missing(from: source, to: target) where path.contains(owners[source].rawValue) || path.hasPrefix("epochs/") {
                     try copy(path, from: source, to: target)
                 }
             }
