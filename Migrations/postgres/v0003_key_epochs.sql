@@ -4,7 +4,7 @@
 CREATE TABLE journal_hub.epochs (
     number     bigint NOT NULL CHECK (number >= 1),
     id         bytea NOT NULL CHECK (octet_length(id) = 16),
-    bytes      bytea NOT NULL CHECK (octet_length(bytes) <= 524288),
+    bytes      bytea NOT NULL CHECK (octet_length(bytes) <= 131072),
     written_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (number, id)
 );

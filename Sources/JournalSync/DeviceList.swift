@@ -11,6 +11,8 @@ public struct DeviceList: Sendable {
         public let card: DeviceCard?
         /// Why its card on the hub was refused, when it was.
         public let cardProblem: String?
+        /// When it was revoked, and by which device (its name): nil for a member.
+        public var revoked: (by: String, at: Timestamp)?
 
         /// The name to show: the card's; for this device before its first card, the host name it will have.
         public var shownName: String {
@@ -21,7 +23,7 @@ public struct DeviceList: Sendable {
     /// What stands for the name of a device that has no card.
     public static let noCard = "(no card)"
 
-    public let entries: [Entry]
+    public private(set) var entries: [Entry]
     /// Why the hub could not be read, when it could not: the list is then what this journal last knew.
     public let hubProblem: String?
     public let at: Timestamp
@@ -32,16 +34,22 @@ public struct DeviceList: Sendable {
         var refused: [DeviceID: String] = [:]
         var logs: [DeviceID] = []
         var hubProblem: String?
+        var revoked: [DeviceID: (by: String, at: Timestamp)] = [:]
         do {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 refused = try await engine.readCards()
+                for (device, record) in await engine.revocations() {
+                    revoked[device] = (await engine.names(of: [record.maker])[0], record.madeAt)
+                }
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 logs = try await engine.hub.devices()
             }
         } catch {
             hubProblem = failureMessage(error)
         }
-        return try await from(store, hubID: joined.hubID, logs: logs, refused: refused, hubProblem: hubProblem)
+        var list = try await from(store, hubID: joined.hubID, logs: logs, refused: refused, hubProblem: hubProblem)
+        for index in list.entries.indices { list.entries[index].revoked = revoked[list.entries[index].device] }
+        return list
     }
 
     /// The list from what the journal keeps, with the devices that have a log on the hub and the cards
@@ -73,6 +81,8 @@ public struct DeviceList: Sendable {
                     ("last_published_at", entry.card?.publishedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
                     ("last_synced_at", entry.card?.syncedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
                     ("card_problem", .optional(entry.cardProblem)),
+                    ("revoked_at", entry.revoked.map { .string(LocalTime.iso8601($0.at)) } ?? .null),
+                    ("revoked_by", entry.revoked.map { .string($0.by) } ?? .null),
                 ])
             })),
         ])

@@ -65,11 +65,16 @@ struct EpochChain: Sendable {
         }
     }
 
-    /// The epoch new segments and cards are sealed under: the latest valid one whose key is held.
-    var current: KeyEpoch { valid.map(\.epoch).filter { keys[$0] != nil }.max() ?? .first }
+    /// The valid records whose key reaches no revoked device: a rotation made at the moment another
+    /// device revoked one (the two records siblings) still wraps for it, and nothing is sealed under
+    /// such a key.
+    var eligible: [EpochRecord] { valid.filter { !$0.reaches.contains { revoked[$0] != nil } } }
 
-    /// The latest valid record, held or not.
-    var latest: EpochRecord? { valid.max { $0.epoch < $1.epoch } }
+    /// The epoch new segments and cards are sealed under: the latest eligible one whose key is held.
+    var current: KeyEpoch { eligible.map(\.epoch).filter { keys[$0] != nil }.max() ?? .first }
+
+    /// The latest eligible record, held or not.
+    var latest: EpochRecord? { eligible.max { $0.epoch < $1.epoch } }
 
     /// The record of `epoch`, when it is valid.
     func record(of epoch: KeyEpoch) -> EpochRecord? { valid.first { $0.epoch == epoch } }

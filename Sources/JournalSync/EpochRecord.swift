@@ -40,11 +40,14 @@ public struct EpochRecord: Sendable, Equatable {
 
     static let magic: [UInt8] = Array("JEPO".utf8)
     static let format: UInt8 = 1
-    /// The most a record can be: a wrapped key per device takes about 200 bytes, and a sync reads at
-    /// most `SyncEngine.maximumCards` devices.
-    public static let maximumBytes = 512 * 1024
-    /// The most records a sync reads.
-    public static let maximumRecords = 1000
+    /// The most a record can be: a wrapped key per device takes about 230 bytes, for up to
+    /// `maximumReached` devices.
+    public static let maximumBytes = 128 * 1024
+    /// The most devices a record reaches: more than any person has, and few enough for `maximumBytes`.
+    static let maximumReached = 500
+    /// The most records a sync reads: with `maximumBytes`, what a writer of junk files can make each
+    /// sync read is bounded (32 MiB).
+    public static let maximumRecords = 256
     private static let signatureBytes = 64
     private static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
 
@@ -202,6 +205,7 @@ public struct EpochRecord: Sendable, Equatable {
                 keyCheck.utf8.count == 32, Hex.decode(Array(keyCheck.utf8)) != nil
             else { return nil }
             var wrapped: [DeviceID: WrappedKey] = [:]
+            guard keys.count <= EpochRecord.maximumReached else { return nil }
             for wrap in keys {
                 guard let device = Self.device(wrap.device), let encapsulated = Hex.decode(Array(wrap.encapsulated.utf8)),
                     let sealed = Hex.decode(Array(wrap.sealed.utf8))

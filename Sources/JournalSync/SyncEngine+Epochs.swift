@@ -33,7 +33,7 @@ extension SyncEngine {
             read = try await verifiedCards(cardsOnHub)
         }
         for (epoch, reason) in refused.merging(epochs.refused, uniquingKeysWith: { first, _ in first })
-        where !leftInPlace.contains("epochs/" + epoch.fileName) {
+        where !leftInPlace.contains(store.deviceID.rawValue + "/epochs/" + epoch.fileName) {
             report.setAside.append(SetAsideFile(
                 device: store.deviceID, name: "epochs/" + epoch.fileName, reason: reason, outcome: .passedOver, at: report.at))
         }
@@ -116,6 +116,10 @@ extension SyncEngine {
         let cards = try await store.deviceCards(hubID: hub.id)
         var members: [DeviceID: DevicePublicKeys] = [store.deviceID: deviceKeys.publicKeys]
         for card in epochs.members(cards: cards) where !revoking.contains(card.device) { members[card.device] = card.publicKeys }
+        guard members.count <= EpochRecord.maximumReached else {
+            throw SyncError.unsupported(
+                hub: hub.location, operation: "replace its key", reason: "a key is wrapped for at most \(EpochRecord.maximumReached) devices")
+        }
         let parent = epochs.current
         guard let parentKey = epochs.keys[parent] else { preconditionFailure("the current epoch is one whose key is held") }
         let made = try EpochRecord.make(

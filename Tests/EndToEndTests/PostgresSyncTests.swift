@@ -212,6 +212,7 @@ import TestSupport
                 GRANT SELECT ON journal_hub.schema_version, journal_hub.hub TO \(role);
                 GRANT SELECT, INSERT ON journal_hub.segments TO \(role);
                 GRANT SELECT, INSERT, UPDATE ON journal_hub.cards TO \(role);
+                GRANT SELECT, INSERT ON journal_hub.epochs TO \(role);
                 """, database: database)
             try joined.machines[0].run("add", "espresso")
             #expect(try joined.machines[0].run("sync").status == 0)

@@ -89,7 +89,7 @@ import TestSupport
                 let synced = try machine.run("sync")
                 #expect(synced.status == 0, "\(machine.home): \(synced.stderr)")
             }
-            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "2")
+            #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "3")
             for machine in machines {
                 #expect(try Self.history(machine) == expected, "\(machine.home)")
                 let devices = try #require(try machine.json("sync", "devices", "--json") as? [String: Any])["devices"] as? [[String: Any]]

@@ -18,7 +18,10 @@ extension SyncDevices {
         Output.line(Output.table(["  NAME", "DEVICE", "PUBLISHED", "SYNCED", "EPOCH"], rows))
         Output.line("* this device")
         for entry in list.entries {
-            if let problem = entry.cardProblem {
+            if let revoked = entry.revoked {
+                Output.line("\(TerminalText.escaped(entry.shownName)) (\(entry.device.rawValue.prefix(8))) was revoked by "
+                    + "\(TerminalText.escaped(revoked.by)) on \(LocalTime.display(revoked.at)): what it publishes since is refused.")
+            } else if let problem = entry.cardProblem {
                 Output.line("The card of device \(entry.device) was refused: \(TerminalText.escaped(problem)).")
             } else if entry.card == nil && !entry.isThisDevice {
                 Output.line("Device \(entry.device) has no card yet: its journal predates cards, or it has not synced since.")
