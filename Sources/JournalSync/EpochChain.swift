@@ -4,8 +4,9 @@ import JournalKit
 /// holds, which devices are shut out, and the epoch it seals under.
 ///
 /// The rule every device applies alike: records are taken in (number, id) order; one is valid when
-/// its parent is the first epoch or a valid record, its maker's card (as this device keeps or read
-/// it) checks its signature, and no earlier valid record revoked its maker. Revocations are the union
+/// its parent is the first epoch or a valid record, its proof checks with the parent's key, its
+/// signature with the key it names (its maker's card's, where that card is known), and no earlier
+/// valid record revoked its maker. Revocations are the union
 /// of the valid records'. A key is held when it is this device's own (the one it joined or last
 /// synced with), is unwrapped for it from a valid record, or is a parent's key opened with a key
 /// held. New segments and cards are sealed under the latest valid epoch whose key is held.
@@ -25,16 +26,62 @@ struct EpochChain: Sendable {
 
     /// The chain the records on a hub make, for the device `device` (whose keys are `deviceKeys`)
     /// holding `own`, the key of `ownEpoch`; `signers` gives each device's signing key, from its card.
+    ///
+    /// A record is checked with its parent's key (its proof) and the signing key it names (which must
+    /// be its maker's card's, where that card is known): a device reads a record before it can read
+    /// the cards sealed under the record's key. Validity and keys are worked out together, each round
+    /// with the keys the one before found, until no key more is found.
     init(
         records: [KeyEpoch: (record: EpochRecord, signed: EpochRecord.Signed)], own: SyncKey, ownEpoch: KeyEpoch,
         signers: [DeviceID: [UInt8]], device: DeviceID, deviceKeys: DeviceKeys, hubID: String
     ) {
         keys = [ownEpoch: own]
+        let ordered = records.sorted { $0.key < $1.key }
+        while true {
+            // Keys reach further keys: a newer one opens its parent's (whatever the record's standing:
+            // the seal authenticates it), and a valid record may wrap one for this device.
+            var found = true
+            while found {
+                found = false
+                for (epoch, (record, _)) in ordered {
+                    guard let key = keys[epoch], keys[record.parent] == nil, let parentKey = record.parentKey(given: key, hubID: hubID) else { continue }
+                    keys[record.parent] = parentKey
+                    found = true
+                }
+                for record in valid where keys[record.epoch] == nil {
+                    guard let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) else { continue }
+                    keys[record.epoch] = key
+                    found = true
+                }
+            }
+            let held = keys.count
+            settle(ordered, signers: signers)
+            for record in valid where keys[record.epoch] == nil {
+                if let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) { keys[record.epoch] = key }
+            }
+            if keys.count == held { return }
+        }
+    }
+
+    /// Works out which records are valid, in (number, id) order, with the keys held: one whose
+    /// parent's key is not held yet waits, as one whose parent is not valid does.
+    private mutating func settle(_ ordered: [(key: KeyEpoch, value: (record: EpochRecord, signed: EpochRecord.Signed))], signers: [DeviceID: [UInt8]]) {
+        valid = []
+        revoked = [:]
+        refused = [:]
         var validEpochs: Set<KeyEpoch> = [.first]
-        for (epoch, (record, signed)) in records.sorted(by: { $0.key < $1.key }) {
-            guard validEpochs.contains(record.parent), let signer = signers[record.maker] else { continue }
-            guard signed.verifies(by: signer) else {
-                refused[epoch] = "its signature does not verify against its maker's card: it was not made by that device"
+        for (epoch, (record, signed)) in ordered {
+            guard validEpochs.contains(record.parent), let parentKey = keys[record.parent] else { continue }
+            guard signed.isProved(by: parentKey) else {
+                refused[epoch] = "it was not made with the key of the epoch before it: not by a member of the hub"
+                continue
+            }
+            if let known = signers[record.maker], known != record.makerSigningKey {
+                refused[epoch] = "it names other keys than its maker's card: it was not made by that device"
+                continue
+            }
+            guard signed.verifies(by: record.makerSigningKey) else {
+                refused[epoch] = "its signature does not verify against the key it names: it was altered"
                 continue
             }
             if let shutOut = revoked[record.maker] {
@@ -45,22 +92,6 @@ struct EpochChain: Sendable {
             valid.append(record)
             for revocation in record.revoked where revoked[revocation.device] == nil {
                 revoked[revocation.device] = (revocation.through, record)
-            }
-        }
-        // Keys reach further keys: a newer one opens its parent's, and a valid record may wrap one for
-        // this device. Until no key more is found.
-        var found = true
-        while found {
-            found = false
-            for (epoch, (record, _)) in records {
-                guard let key = keys[epoch], keys[record.parent] == nil, let parentKey = record.parentKey(given: key, hubID: hubID) else { continue }
-                keys[record.parent] = parentKey
-                found = true
-            }
-            for record in valid where keys[record.epoch] == nil {
-                guard let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) else { continue }
-                keys[record.epoch] = key
-                found = true
             }
         }
     }

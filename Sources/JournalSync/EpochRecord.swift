@@ -6,15 +6,19 @@ import JournalKit
 /// the hub: the new key wrapped (HPKE) for each remaining device's X25519 key, the parent epoch's key
 /// sealed under the new one (so whoever holds a key reads every older epoch through it), the devices
 /// revoked in it with the last position accepted of each, and the key check a printed key is matched
-/// against. Signed by its maker's Ed25519 key; the rest is readable by the hub, as device ids and
-/// times are already.
+/// against. Signed by its maker's Ed25519 key, which it names, and proved made by a holder of the
+/// parent epoch's key (an HMAC under that key): so a device reads a record before it can read its
+/// maker's card (sealed under the new key), and someone who can write into the hub's folder but holds
+/// no key cannot make one. The rest is readable by the hub, as device ids and times are already.
 ///
-/// Layout: "JEPO", one format byte, the 64-byte signature, then the JSON the signature covers
-/// (with the hub id and the epoch, so a record cannot be moved to another hub or epoch).
+/// Layout: "JEPO", one format byte, the 64-byte signature, the 32-byte proof, then the JSON both
+/// cover (with the hub id and the epoch, so a record cannot be moved to another hub or epoch).
 public struct EpochRecord: Sendable, Equatable {
     public let epoch: KeyEpoch
     public let parent: KeyEpoch
     public let maker: DeviceID
+    /// The maker's Ed25519 public key: the one its card shows, where that card is known.
+    let makerSigningKey: [UInt8]
     public let madeAt: Timestamp
     /// Devices shut out from this epoch on, each with the last position of its log still accepted.
     public let revoked: [Revocation]
@@ -49,6 +53,7 @@ public struct EpochRecord: Sendable, Equatable {
     /// sync read is bounded (32 MiB).
     public static let maximumRecords = 256
     private static let signatureBytes = 64
+    private static let proofBytes = 32
     private static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
 
     /// Which devices the devices the record names are: the devices it reaches and those it revokes.
@@ -74,11 +79,13 @@ public struct EpochRecord: Sendable, Equatable {
         let parentSealed = Array(try ChaChaPoly.seal(
             parentKey.key.withUnsafeBytes { Array($0) }, using: key.key, authenticating: parentAssociatedData(hubID: hubID, epoch: epoch)).combined)
         let record = EpochRecord(
-            epoch: epoch, parent: parent, maker: makerID, madeAt: now, revoked: revoked, wrapped: wrapped, parentKey: parentSealed,
-            keyCheck: key.check)
+            epoch: epoch, parent: parent, maker: makerID, makerSigningKey: Array(maker.signing.publicKey.rawRepresentation), madeAt: now,
+            revoked: revoked, wrapped: wrapped, parentKey: parentSealed, keyCheck: key.check)
         let json = Array(try JSONEncoder().encode(Body(record)))
-        let signature = Array(try maker.signing.signature(for: signed(json, hubID: hubID)))
-        return (record, magic + [format] + signature + json, key)
+        let message = signed(json, hubID: hubID)
+        let signature = Array(try maker.signing.signature(for: message))
+        let proof = Array(HMAC<SHA256>.authenticationCode(for: message, using: parentKey.key))
+        return (record, magic + [format] + signature + proof + json, key)
     }
 
     /// The record in `bytes`, found on the hub as `epoch`, with its signature unchecked (its maker's
@@ -86,27 +93,34 @@ public struct EpochRecord: Sendable, Equatable {
     /// journal, or not the epoch it is found as.
     static func parse(_ bytes: [UInt8], as epoch: KeyEpoch, hubID: String) throws(CardError) -> (record: EpochRecord, signed: Signed) {
         guard bytes.count <= maximumBytes else { throw CardError("it is \(bytes.count) bytes, more than a key epoch's record can be") }
-        guard bytes.count > magic.count + 1 + signatureBytes, Array(bytes.prefix(4)) == magic else {
+        guard bytes.count > magic.count + 1 + signatureBytes + proofBytes, Array(bytes.prefix(4)) == magic else {
             throw CardError("it is not a key epoch's record (truncated or overwritten)")
         }
         guard bytes[4] == format else {
             throw CardError("it was written by a newer journal (key epoch format \(bytes[4])); update journal on this machine")
         }
         let signature = Array(bytes[5..<(5 + signatureBytes)])
-        let json = Array(bytes[(5 + signatureBytes)...])
+        let proof = Array(bytes[(5 + signatureBytes)..<(5 + signatureBytes + proofBytes)])
+        let json = Array(bytes[(5 + signatureBytes + proofBytes)...])
         guard let body = try? JSONDecoder().decode(Body.self, from: Data(json)), let record = body.record else {
             throw CardError("its content is malformed")
         }
         guard record.epoch == epoch else { throw CardError("it names another key epoch than the one it is filed as") }
         guard record.parent.number + 1 == record.epoch.number else { throw CardError("its parent epoch is not the one before it") }
         guard CardSeal.plausible.contains(record.madeAt) else { throw CardError("it holds a time before 1970 or after 2999") }
-        return (record, Signed(signature: signature, message: signed(json, hubID: hubID)))
+        return (record, Signed(signature: signature, proof: proof, message: signed(json, hubID: hubID)))
     }
 
-    /// The signature of a record and what it covers.
+    /// The signature and proof of a record, and what they cover.
     struct Signed: Sendable {
         let signature: [UInt8]
+        let proof: [UInt8]
         let message: [UInt8]
+
+        /// True when the record was made by a holder of `parentKey`, its parent epoch's key.
+        func isProved(by parentKey: SyncKey) -> Bool {
+            HMAC<SHA256>.isValidAuthenticationCode(proof, authenticating: message, using: parentKey.key)
+        }
 
         /// True when the record was signed by the device whose signing key is `key`.
         func verifies(by key: [UInt8]) -> Bool {
@@ -155,6 +169,7 @@ public struct EpochRecord: Sendable, Equatable {
         let parentNumber: UInt32
         let parentID: String
         let maker: String
+        let makerKey: String
         let madeAt: Int64
         let revoked: [Revoked]
         let keys: [Wrap]
@@ -177,6 +192,7 @@ public struct EpochRecord: Sendable, Equatable {
             case parentNumber = "parent_number"
             case parentID = "parent_id"
             case madeAt = "made_at"
+            case makerKey = "maker_key"
             case parentKey = "parent_key"
             case keyCheck = "key_check"
         }
@@ -187,6 +203,7 @@ public struct EpochRecord: Sendable, Equatable {
             parentNumber = record.parent.number
             parentID = Hex.encode(record.parent.id)
             maker = record.maker.rawValue
+            makerKey = Hex.encode(record.makerSigningKey)
             madeAt = record.madeAt.milliseconds
             revoked = record.revoked.map { Revoked(device: $0.device.rawValue, through: $0.through) }
             keys = record.wrapped.sorted { $0.key < $1.key }.map {
@@ -202,6 +219,7 @@ public struct EpochRecord: Sendable, Equatable {
         var record: EpochRecord? {
             guard let id = Hex.decode(Array(id.utf8)), id.count == 16, let parentID = Hex.decode(Array(parentID.utf8)), parentID.count == 16,
                 let maker = Self.device(maker), let parentKey = Hex.decode(Array(parentKey.utf8)),
+                let makerKey = Hex.decode(Array(makerKey.utf8)), makerKey.count == 32,
                 keyCheck.utf8.count == 32, Hex.decode(Array(keyCheck.utf8)) != nil
             else { return nil }
             var wrapped: [DeviceID: WrappedKey] = [:]
@@ -219,7 +237,7 @@ public struct EpochRecord: Sendable, Equatable {
             }
             return EpochRecord(
                 epoch: KeyEpoch(number: number, id: id), parent: KeyEpoch(number: parentNumber, id: parentID), maker: maker,
-                madeAt: Timestamp(milliseconds: madeAt), revoked: revocations, wrapped: wrapped, parentKey: parentKey, keyCheck: keyCheck)
+                makerSigningKey: makerKey, madeAt: Timestamp(milliseconds: madeAt), revoked: revocations, wrapped: wrapped, parentKey: parentKey, keyCheck: keyCheck)
         }
     }
 }

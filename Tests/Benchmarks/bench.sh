@@ -180,6 +180,25 @@ sync_home a sync >/dev/null
 printf '%-34s %9s M  (millions of instructions)\n' "sync receiving one drink" "$(sync_instructions)"
 printf '%-34s %9s M\n' "sync, nothing to do" "$(sync_instructions)"
 
+# A key rotation on a hub of 20 devices (each with a card, none with drinks): the new key wrapped
+# (HPKE) for each, signed; then one device taking it up at its next sync.
+mkdir -p "$work/hub20"
+sync_home r0 sync init --folder "$work/hub20" >/dev/null
+for ((i = 1; i < 20; i++)); do
+    sync_home r0 sync key | sync_home "r$i" sync init --folder "$work/hub20" --key-file - >/dev/null
+    sync_home "r$i" sync >/dev/null
+done
+sync_home r0 sync >/dev/null
+sync_home r1 sync >/dev/null
+rotation=$(env HOME="$work/r0" XDG_DATA_HOME="$work/r0/data" XDG_CONFIG_HOME="$work/r0/config" \
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/journal-sync" sync rotate-key 2>&1 >/dev/null |
+    awk '/Collected/ { printf "%.1f", $4 / 1e6 }')
+taken=$(env HOME="$work/r1" XDG_DATA_HOME="$work/r1/data" XDG_CONFIG_HOME="$work/r1/config" \
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/journal-sync" sync 2>&1 >/dev/null |
+    awk '/Collected/ { printf "%.1f", $4 / 1e6 }')
+printf '%-34s %9s M  (a key wrapped for 20 devices)\n' "sync rotate-key, 20 devices" "$rotation"
+printf '%-34s %9s M  (one device taking the new key up)\n' "sync after a rotation" "$taken"
+
 # The daemons: from `journal add` on A to the drink on B, with journal-syncd running for both.
 echo
 daemon="$bin/journal-syncd"

@@ -108,6 +108,55 @@ import TestSupport
         }
     }
 
+    /// A device that never read the rotating device's card (it synced before that device's first
+    /// sync) reads the record all the same: its card, sealed under the new key, comes after.
+    @Test(arguments: HubFlavor.allCases)
+    func aDeviceThatNeverSawTheMakersCardTakesTheNewKeyUp(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let place = try flavor.newPlace(in: folder)
+            let a = try await Machine.make(folder, name: "a", place: place, key: key)
+            let b = try await Machine.make(folder, name: "b", place: place, key: key)
+            _ = try await a.store.add(drink(minute: 1))
+            try await a.sync()
+            try await b.sync()
+            let record = try await b.engine.rotateKey()
+            _ = try await b.store.add(drink(minute: 2, note: "from b, after"))
+            try await b.sync()
+            let report = try await a.sync()
+            #expect(report.received == 1 && report.setAside.isEmpty && report.failures.isEmpty, "\(report)")
+            #expect(await a.engine.epochs.current == record.epoch)
+            #expect(try await a.store.deviceCard(of: b.store.deviceID, hubID: a.engine.hub.id)?.epoch == 1)
+            await a.engine.close()
+            await b.engine.close()
+        }
+    }
+
+    /// Someone who can write into the hub but holds no key makes a record wrapping a key of their own
+    /// for a member: it does not prove the parent's key, so it is refused, said once, and nothing is
+    /// sealed under that key.
+    @Test(arguments: HubFlavor.allCases)
+    func aRecordMadeWithoutTheKeyIsRefused(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _, key, _) = try await Self.threeMachines(folder, flavor)
+            let stranger = DeviceKeys()
+            let forged = try EpochRecord.make(
+                parent: .first, parentKey: SyncKey(), members: [a.store.deviceID: a.engine.deviceKeys.publicKeys], revoked: [],
+                maker: stranger, makerID: DeviceID(rawValue: UUIDText.random()), at: Timestamp(milliseconds: 1_795_262_400_000),
+                hubID: a.engine.hub.id)
+            try await a.engine.hub.writeEpochRecord(forged.sealed, as: forged.record.epoch)
+            let report = try await a.sync()
+            #expect(report.setAside.contains { $0.reason.contains("not by a member") }, "\(report)")
+            #expect(await a.engine.epochs.current == .first)
+            #expect(await a.engine.key.check == key.check)
+            #expect(try await a.sync().setAside.isEmpty)
+            _ = try await a.store.add(drink(minute: 5, note: "still under the hub's key"))
+            try await a.sync()
+            #expect(try await b.sync().received == 1)
+            for machine in [a, b] { await machine.engine.close() }
+        }
+    }
+
     @Test(arguments: HubFlavor.allCases)
     func twoRotationsAtOnceConvergeAndLoseNothing(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in

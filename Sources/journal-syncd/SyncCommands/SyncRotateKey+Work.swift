@@ -31,11 +31,13 @@ extension SyncRevoke {
         if kind == .postgres {
             Output.line("""
 
-                The server is yours to change: if \(TerminalText.escaped(name)) connects as a role of its own (README, \
-                "A role per machine"), take its access away as the hub's owner:
+                The server is its administrator's to change: if \(TerminalText.escaped(name)) connects as a role of its own \
+                (README, "A role per machine"), this takes it off the server (put in its role, and the person's role \
+                it holds the rights of):
+                  REVOKE "PERSONS_ROLE" FROM "ITS_ROLE";
                   REVOKE ALL ON ALL TABLES IN SCHEMA journal_hub FROM "ITS_ROLE";
-                  REVOKE USAGE ON SCHEMA journal_hub FROM "ITS_ROLE";
                   ALTER ROLE "ITS_ROLE" NOLOGIN;
+                  SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'ITS_ROLE';
                 """)
         }
     }
