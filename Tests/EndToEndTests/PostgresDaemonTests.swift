@@ -156,6 +156,8 @@ import TestSupport
             #expect(!log.contains("cannot be applied"), "\(log)")
             // Read as a person would; and the password is nowhere, in the logs or in the journals.
             let logs = log + (try String(contentsOfFile: folder + "/a.log", encoding: .utf8))
+            // A daemon that crashed says so once, with its backtrace: shown whole, not a line at a time.
+            #expect(!logs.contains("*** Signal"), "a daemon crashed: \(logs.suffix(6000))")
             for line in logs.split(separator: "\n") {
                 #expect(!line.contains("..") && !line.contains(".)") && !line.contains(".;"), "\(line)")
             }
