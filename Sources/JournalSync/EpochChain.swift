@@ -20,6 +20,10 @@ struct EpochChain: Sendable {
     /// Records refused, and why: signed by another key than their maker's card names, or made by a
     /// device already revoked.
     private(set) var refused: [KeyEpoch: String] = [:]
+    /// Two records whose makers revoked each other (the later in order refused for it): the hub's
+    /// members disagree on who is shut out, which no rule of order settles safely (the one made later
+    /// by a revoked device can be made to come first). Nothing is sealed until a person decides.
+    private(set) var conflict: (EpochRecord, EpochRecord)?
 
     /// A chain of the first epoch alone, whose key is `key`.
     init(key: SyncKey) { keys = [.first: key] }
@@ -43,7 +47,8 @@ struct EpochChain: Sendable {
             var found = true
             while found {
                 found = false
-                for (epoch, (record, _)) in ordered {
+                // Newest first: one pass walks a chain down.
+                for (epoch, (record, _)) in ordered.reversed() {
                     guard let key = keys[epoch], keys[record.parent] == nil, let parentKey = record.parentKey(given: key, hubID: hubID) else { continue }
                     keys[record.parent] = parentKey
                     found = true
@@ -69,6 +74,7 @@ struct EpochChain: Sendable {
         valid = []
         revoked = [:]
         refused = [:]
+        conflict = nil
         var validEpochs: Set<KeyEpoch> = [.first]
         for (epoch, (record, signed)) in ordered {
             guard validEpochs.contains(record.parent), let parentKey = keys[record.parent] else { continue }
@@ -86,6 +92,7 @@ struct EpochChain: Sendable {
             }
             if let shutOut = revoked[record.maker] {
                 refused[epoch] = "its maker was revoked in key epoch \(shutOut.by.epoch) before it"
+                if record.revoked.contains(where: { $0.device == shutOut.by.maker }), conflict == nil { conflict = (shutOut.by, record) }
                 continue
             }
             validEpochs.insert(epoch)
@@ -99,7 +106,8 @@ struct EpochChain: Sendable {
     /// The valid records whose key reaches no revoked device: a rotation made at the moment another
     /// device revoked one (the two records siblings) still wraps for it, and nothing is sealed under
     /// such a key.
-    var eligible: [EpochRecord] { valid.filter { !$0.reaches.contains { revoked[$0] != nil } } }
+    /// Nor under one a revoked device made, before its revocation in order: its maker knows its key.
+    var eligible: [EpochRecord] { valid.filter { revoked[$0.maker] == nil && !$0.reaches.contains { revoked[$0] != nil } } }
 
     /// The epoch new segments and cards are sealed under: the latest eligible one whose key is held.
     var current: KeyEpoch { eligible.map(\.epoch).filter { keys[$0] != nil }.max() ?? .first }

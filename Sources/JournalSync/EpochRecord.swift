@@ -52,22 +52,25 @@ public struct EpochRecord: Sendable, Equatable {
     /// The most records a sync reads: with `maximumBytes`, what a writer of junk files can make each
     /// sync read is bounded (32 MiB).
     public static let maximumRecords = 256
+    /// Why a hub with more records than that is refused.
+    public static let tooMany = "the hub holds more than \(maximumRecords) key epoch records, more than any hub makes: someone put "
+        + "files or rows there that are not records; remove what is not a journal's"
     private static let signatureBytes = 64
     private static let proofBytes = 32
     private static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
 
-    /// Which devices the devices the record names are: the devices it reaches and those it revokes.
+    /// The devices the new key is wrapped for.
     public var reaches: [DeviceID] { wrapped.keys.sorted() }
 
     /// Makes the record of a new epoch, the child of `parent`, and its key: wrapped for every device
     /// of `members` (this device among them), revoking `revoked`.
     static func make(
         parent: KeyEpoch, parentKey: SyncKey, members: [DeviceID: DevicePublicKeys], revoked: [Revocation], maker: DeviceKeys,
-        makerID: DeviceID, at now: Timestamp, hubID: String
+        makerID: DeviceID, at now: Timestamp, hubID: String, id chosen: [UInt8]? = nil
     ) throws -> (record: EpochRecord, sealed: [UInt8], key: SyncKey) {
-        var id = [UInt8](repeating: 0, count: 16)
-        id.withUnsafeMutableBytes { $0.copyBytes(from: SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }) }
-        let epoch = KeyEpoch(number: parent.number + 1, id: id)
+        // Random, unless a test chooses it (to order a record before another).
+        let id = chosen ?? SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
+        let epoch = KeyEpoch(number: parent.number &+ 1, id: id)
         let key = SyncKey()
         let keyBytes = key.key.withUnsafeBytes { Array($0) }
         var wrapped: [DeviceID: WrappedKey] = [:]
@@ -106,7 +109,9 @@ public struct EpochRecord: Sendable, Equatable {
             throw CardError("its content is malformed")
         }
         guard record.epoch == epoch else { throw CardError("it names another key epoch than the one it is filed as") }
-        guard record.parent.number + 1 == record.epoch.number else { throw CardError("its parent epoch is not the one before it") }
+        guard record.epoch.number >= 1, record.parent.number == record.epoch.number - 1 else {
+            throw CardError("its parent epoch is not the one before it")
+        }
         guard CardSeal.plausible.contains(record.madeAt) else { throw CardError("it holds a time before 1970 or after 2999") }
         return (record, Signed(signature: signature, proof: proof, message: signed(json, hubID: hubID)))
     }
@@ -243,23 +248,34 @@ public struct EpochRecord: Sendable, Equatable {
 }
 
 extension EpochRecord {
-    /// The records among `records` that parse, their signatures unchecked: what tells a key's epoch
-    /// before any card is known (opening a hub, joining it).
-    public static func parsed(_ records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String) -> [EpochRecord] {
+    /// The records among `records` that parse, each with what checks it, in (number, id) order.
+    static func parsed(_ records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String) -> [(record: EpochRecord, signed: Signed)] {
         records.sorted { $0.key < $1.key }.prefix(maximumRecords).compactMap { epoch, read in
-            (try? read.get()).flatMap { try? parse($0, as: epoch, hubID: hubID).record }
+            (try? read.get()).flatMap { try? parse($0, as: epoch, hubID: hubID) }
         }
     }
 
-    /// The epoch whose key `key` is, among `records` (a key of a later epoch than the hub's first);
-    /// nil when it is none of theirs.
-    public static func epoch(ofKey key: SyncKey, among records: [EpochRecord]) -> KeyEpoch? {
+    /// The epoch whose key `key` is among `records`: the first whose check it matches and whose
+    /// parent's key it opens (a record anyone copied the check into opens nothing with it); nil for
+    /// the hub's first key, or a key of none of them.
+    static func epoch(ofKey key: SyncKey, among records: [(record: EpochRecord, signed: Signed)], hubID: String) -> KeyEpoch? {
         let check = key.check
-        return records.first { $0.keyCheck == check }?.epoch
+        return records.first { $0.record.keyCheck == check && $0.record.parentKey(given: key, hubID: hubID) != nil }?.record.epoch
     }
 
-    /// When the key of `epoch` was replaced: the earliest record among `records` made from it.
-    public static func replacement(of epoch: KeyEpoch, among records: [EpochRecord]) -> Timestamp? {
-        records.filter { $0.parent == epoch }.map(\.madeAt).min()
+    /// What a hub's records say of `key`, before any card is known (opening a hub, joining it).
+    public struct KeyStanding: Sendable {
+        /// The epoch it is the key of; nil for the hub's first key (or none of the hub's).
+        public let epoch: KeyEpoch?
+        /// When a record made with it replaced it, if one did: only a holder of the key can make one.
+        public let replacedAt: Timestamp?
+    }
+
+    /// What the records on a hub say of `key`.
+    public static func standing(ofKey key: SyncKey, records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String) -> KeyStanding {
+        let parsed = parsed(records, hubID: hubID)
+        let epoch = epoch(ofKey: key, among: parsed, hubID: hubID)
+        let children = parsed.filter { $0.record.parent == (epoch ?? .first) && $0.signed.isProved(by: key) }
+        return KeyStanding(epoch: epoch, replacedAt: children.map(\.record.madeAt).min())
     }
 }

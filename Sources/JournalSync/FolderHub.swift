@@ -106,7 +106,7 @@ public struct FolderHub: Hub {
         let hub = FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
         // A key of a later epoch than the hub's first opens it too.
         guard descriptor.keyCheck == key.check
-            || EpochRecord.epoch(ofKey: key, among: EpochRecord.parsed((try? hub.epochRecords()) ?? [:], hubID: hub.id)) != nil
+            || EpochRecord.standing(ofKey: key, records: (try? hub.epochRecords()) ?? [:], hubID: hub.id).epoch != nil
         else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
         return hub
     }
@@ -287,9 +287,13 @@ public struct FolderHub: Hub {
         do { names = try files.names(in: [Self.folderName, "epochs"]) } catch where error.isMissing { return [:] } catch {
             throw hubFailure(error)
         }
+        let epochs = names.compactMap(KeyEpoch.init(fileName:)).filter { $0.number > 0 }
+        // Past the bound, records cannot be told from junk without reading them all: refused whole, as a
+        // missed revocation would seal under a key the revoked device holds.
+        guard epochs.count <= EpochRecord.maximumRecords else { throw SyncError.unusableFile(hub: location, reason: EpochRecord.tooMany) }
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
-        for name in names {
-            guard let epoch = KeyEpoch(fileName: name), epoch.number > 0 else { continue }
+        for epoch in epochs {
+            let name = epoch.fileName
             records[epoch] = Result { () throws(SyncError) -> [UInt8] in
                 try hubCall { try files.read(name, in: [Self.folderName, "epochs"], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
             }

@@ -100,14 +100,15 @@ extension SyncEngine {
         return read.refused
     }
 
-    /// Every other device's card among `cards` that verifies, opened with the keys this device holds,
-    /// and why each other was refused.
-    func verifiedCards(_ cards: [DeviceID: Result<[UInt8], SyncError>]) async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
+    /// Every other device's card among `cards` that verifies, opened with `keys` (the keys this device
+    /// holds, by epoch), and why each other was refused.
+    func verifiedCards(
+        _ cards: [DeviceID: Result<[UInt8], SyncError>], keys: [KeyEpoch: SyncKey]
+    ) async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
         var known: [DeviceID: DeviceCard] = [:]
         for card in try await store.deviceCards(hubID: hub.id) { known[card.device] = card }
         var verified: [DeviceCard] = []
         var refused: [DeviceID: String] = [:]
-        let keys = epochs.keys
         for (device, read) in cards.sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
             do {
                 let card = try CardSeal.open(try read.get(), keys: { keys[$0] }, hubID: hub.id, device: device)
@@ -155,8 +156,7 @@ extension SyncEngine {
         {
             return
         }
-        let epoch = epochs.current
-        guard let key = epochs.keys[epoch] else { preconditionFailure("the current epoch is one whose key is held") }
+        let (epoch, key) = try sealingKey()
         let sealed = try CardSeal.seal(card, keys: deviceKeys, epoch: epoch, key: key, hubID: hub.id)
         try await cardsOnHub { try await hub.writeCard(sealed, of: store.deviceID) }
         try await store.keepDeviceCard(card, hubID: hub.id)

@@ -17,27 +17,33 @@ extension SyncEngine {
                 refused[epoch] = (error as? CardError)?.description ?? failureClause(error)
             }
         }
-        let ownEpoch = parsed.first { $0.value.record.keyCheck == key.check }?.key ?? .first
+        let ownEpoch = EpochRecord.epoch(ofKey: key, among: parsed.values.sorted { $0.record.epoch < $1.record.epoch }, hubID: hub.id) ?? .first
+        self.ownEpoch = ownEpoch
         let kept = try await store.deviceCards(hubID: hub.id)
         for card in kept { knownNames[card.device] = card.name }
-        var read = try await verifiedCards(cardsOnHub)
-        // Each round holds more keys than the one before, or is the last: at most one per record.
-        while true {
+        func chain(with cards: [DeviceCard]) -> EpochChain {
             var signers: [DeviceID: [UInt8]] = [store.deviceID: deviceKeys.publicKeys.signing]
-            for card in kept + read.cards where card.device != store.deviceID { signers[card.device] = card.signingKey }
-            let chain = EpochChain(
+            for card in cards where card.device != store.deviceID { signers[card.device] = card.signingKey }
+            return EpochChain(
                 records: parsed, own: key, ownEpoch: ownEpoch, signers: signers, device: store.deviceID, deviceKeys: deviceKeys, hubID: hub.id)
-            let more = chain.keys.count > epochs.keys.count
-            epochs = chain
-            guard more else { break }
-            read = try await verifiedCards(cardsOnHub)
         }
+        // A record carries what checks it, so the cards kept nearly always settle the keys, and the
+        // cards on the hub are opened once; a card read may still name a record's maker otherwise.
+        var settled = chain(with: kept)
+        var read = try await verifiedCards(cardsOnHub, keys: settled.keys)
+        while true {
+            let next = chain(with: kept + read.cards)
+            let more = next.keys.count > settled.keys.count
+            settled = next
+            guard more else { break }
+            read = try await verifiedCards(cardsOnHub, keys: settled.keys)
+        }
+        epochs = settled
         for (epoch, reason) in refused.merging(epochs.refused, uniquingKeysWith: { first, _ in first })
         where !leftInPlace.contains(store.deviceID.rawValue + "/epochs/" + epoch.fileName) {
             report.setAside.append(SetAsideFile(
                 device: store.deviceID, name: "epochs/" + epoch.fileName, reason: reason, outcome: .passedOver, at: report.at))
         }
-        try keepNewestKey()
         return read
     }
 
@@ -51,23 +57,37 @@ extension SyncEngine {
         }
     }
 
-    /// Keeps the key of the current epoch as this device's key, in place of an older one: the key
-    /// `journal sync key` prints, and the one that opens the hub next time.
-    private func keepNewestKey() throws {
-        guard let newest = epochs.keys[epochs.current], newest.check != key.check else { return }
+    /// Takes up the epochs the last reading found, once they are found sound (`checkStanding`): the
+    /// current epoch's key becomes this device's, the one `journal sync key` prints and that opens
+    /// the hub next time.
+    func takeUpKey() throws {
+        try checkStanding()
+        guard epochs.current != ownEpoch, let newest = epochs.keys[epochs.current], newest.check != key.check else { return }
         if let keyPath { try newest.save(to: keyPath) }
         key = newest
+        ownEpoch = epochs.current
     }
 
-    /// Refuses to go on when this device was revoked, or the hub's key was replaced without the new
-    /// key reaching it: either way, it publishes and applies nothing, and says so plainly.
+    /// Refuses to go on when this device was revoked, the hub's key was replaced without the new key
+    /// reaching it, the record of its own key's epoch is gone or altered (following it back would seal
+    /// under a key it replaced), or the records contradict each other: it publishes and applies
+    /// nothing, and says so plainly.
     func checkStanding() throws(SyncError) {
+        if let (first, second) = epochs.conflict { throw SyncError.epochsInConflict(first: name(of: first.maker), second: name(of: second.maker)) }
         if let revocation = epochs.revoked[store.deviceID] {
             throw SyncError.deviceRevoked(by: name(of: revocation.by.maker), at: revocation.by.madeAt, epoch: revocation.by.epoch.description)
         }
         if let latest = epochs.latest, latest.epoch.number > epochs.current.number {
             throw SyncError.notGivenNewKey(by: name(of: latest.maker), at: latest.madeAt, epoch: latest.epoch.description)
         }
+        if ownEpoch != .first, epochs.record(of: ownEpoch) == nil { throw SyncError.epochRecordLost(epoch: ownEpoch.description) }
+    }
+
+    /// The epoch new segments and cards are sealed under, and its key.
+    func sealingKey() throws(SyncError) -> (KeyEpoch, SyncKey) {
+        let epoch = epochs.current
+        guard let key = epochs.keys[epoch] else { throw SyncError.epochRecordLost(epoch: epoch.description) }
+        return (epoch, key)
     }
 
     /// Why a segment of a revoked device past what is taken of it is refused.
@@ -109,7 +129,7 @@ extension SyncEngine {
         var report = SyncReport()
         report.at = store.clock.now()
         let read = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &report)
-        try checkStanding()
+        try takeUpKey()
         try await store.keepDeviceCards(read.cards, hubID: hub.id)
         guard !revoking.contains(store.deviceID) else { throw SyncError.revokingSelf }
         let anchors = try await store.anchors(hubID: hub.id)
@@ -120,8 +140,7 @@ extension SyncEngine {
             throw SyncError.unsupported(
                 hub: hub.location, operation: "replace its key", reason: "a key is wrapped for at most \(EpochRecord.maximumReached) devices")
         }
-        let parent = epochs.current
-        guard let parentKey = epochs.keys[parent] else { preconditionFailure("the current epoch is one whose key is held") }
+        let (parent, parentKey) = try sealingKey()
         let made = try EpochRecord.make(
             parent: parent, parentKey: parentKey, members: members,
             revoked: revoking.map { EpochRecord.Revocation(device: $0, through: anchors[$0] ?? 0) }, maker: deviceKeys,
@@ -129,6 +148,7 @@ extension SyncEngine {
         try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
         // Taken up as any device takes it up: this device's card, and its key file, move to the new epoch.
         _ = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &report)
+        try takeUpKey()
         let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
         try await writeOwnCard(previous: own, at: report.at, published: false, synced: false)
         return made.record

@@ -14,6 +14,8 @@ public actor SyncEngine {
     /// The hub's key epochs as this sync found them: the keys held, the epoch new segments are sealed
     /// under, the devices shut out.
     var epochs: EpochChain
+    /// The epoch of `key`, as the last reading of the hub's records found it.
+    var ownEpoch: KeyEpoch = .first
     /// This device's own keys: its card shows their public halves.
     nonisolated let deviceKeys: DeviceKeys
     /// Records per segment: big enough that a first sync writes few files, small enough that a
@@ -38,6 +40,8 @@ public actor SyncEngine {
         self.hub = hub
         self.key = key
         self.keyPath = keyPath
+        // Until a sync (or `readCards`) reads the hub's records, the key is all there is: which epoch's
+        // it is is known only then, and nothing is sealed before.
         epochs = EpochChain(key: key)
         self.deviceKeys = deviceKeys
         self.segmentSize = min(max(segmentSize, 1), Self.maximumSegmentRecords)
@@ -66,7 +70,7 @@ public actor SyncEngine {
         // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
         // key seals what. Before publishing: a device shut out publishes nothing.
         try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
-        try checkStanding()
+        try takeUpKey()
         try await checkOwnKeys()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
         // Before publishing: readers refuse this device's unsigned segments from the card's word on.
@@ -155,8 +159,7 @@ public actor SyncEngine {
     func writeOwn(_ name: SegmentName, records: [AnyReplicated]) async throws {
         let range = PublishedRange(first: name.first, last: name.last)
         try await store.recordPublishing(range, hubID: hub.id)
-        let epoch = epochs.current
-        guard let key = epochs.keys[epoch] else { preconditionFailure("the current epoch is one whose key is held") }
+        let (epoch, key) = try sealingKey()
         let sealed = try SegmentSeal.seal(
             try SegmentCodec.encode(records), epoch: epoch, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID, name: name)
         let fingerprint: String

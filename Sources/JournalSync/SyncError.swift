@@ -52,6 +52,10 @@ public enum SyncError: JournalFailure, Equatable {
     case keyReplaced(hub: String, at: Timestamp)
     /// The hub's key epochs cannot be listed: which key seals what is not known.
     case epochsUnreadable(hub: String, reason: String)
+    /// Two key epochs whose makers revoked each other.
+    case epochsInConflict(first: String, second: String)
+    /// The record of a key epoch this device holds the key of is gone or does not check.
+    case epochRecordLost(epoch: String)
     /// No device of the hub is known by that name or id.
     case unknownDevice(String)
     /// A device cannot revoke itself.
@@ -62,7 +66,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .revokingSelf: return .usage
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind, .deviceRevoked, .notGivenNewKey: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey, .mistypedKey,
-            .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced, .keyReplaced:
+            .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced, .keyReplaced, .epochsInConflict, .epochRecordLost:
             return .badData
         case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
             .deviceIdentityChanged, .hubReplaced, .unsupported, .epochsUnreadable:
@@ -81,7 +85,7 @@ public enum SyncError: JournalFailure, Equatable {
         case .hubUnavailable: return .syncWhenHubIsBack
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
             .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken, .deviceRevoked,
-            .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .revokingSelf:
+            .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .revokingSelf, .epochsInConflict, .epochRecordLost:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -176,6 +180,15 @@ public enum SyncError: JournalFailure, Equatable {
         case .epochsUnreadable(let hub, let reason):
             return "the key epochs of the hub \(hub) cannot be read (\(reason)), so which key seals what is not known. "
                 + "Nothing was published or applied."
+        case .epochsInConflict(let first, let second):
+            return "the hub's key epochs contradict each other: \(TerminalText.quoted(first)) and \(TerminalText.quoted(second)) "
+                + "revoked each other, and which one is shut out is for you to decide, not for an order of records (one made "
+                + "by a revoked machine can be made to come first). Nothing was published or applied. Move the hub's members "
+                + "to a new hub (`journal sync init` with a new folder or database on each machine you trust)."
+        case .epochRecordLost(let epoch):
+            return "the record of key epoch \(epoch), whose key this device holds, is gone from the hub or does not check "
+                + "(it was removed or altered), so sealing under an older key would hand what follows to whoever that key "
+                + "was taken from. Nothing was published or applied. Put the hub's `epochs` back from a backup or another copy."
         case .unknownDevice(let name):
             return "no device of the hub is called or has the id '\(TerminalText.quoted(name))' (`journal sync devices` lists "
                 + "them). Nothing was changed."

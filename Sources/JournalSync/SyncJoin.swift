@@ -38,8 +38,8 @@ public enum SyncJoin {
                 throw SyncError.wrongKey(hub: location, hubID: hubID)
             }
             // A key from before a rotation admits no one: whoever holds it may be the one shut out.
-            let records = EpochRecord.parsed((try? await hub.epochRecords()) ?? [:], hubID: hub.id)
-            if let replaced = EpochRecord.replacement(of: EpochRecord.epoch(ofKey: candidate, among: records) ?? .first, among: records) {
+            let records = (try? await hub.epochRecords()) ?? [:]
+            if let replaced = EpochRecord.standing(ofKey: candidate, records: records, hubID: hub.id).replacedAt {
                 await hub.close()
                 throw SyncError.keyReplaced(hub: place.location, at: replaced)
             }

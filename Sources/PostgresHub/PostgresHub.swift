@@ -251,13 +251,14 @@ public actor PostgresHub: Hub {
             """
             SELECT number, id, bytes FROM journal_hub.epochs
             WHERE number BETWEEN 1 AND \(Int64(UInt32.max)) AND octet_length(bytes) <= \(Int64(EpochRecord.maximumBytes))
-            ORDER BY number, id LIMIT \(Int64(EpochRecord.maximumRecords))
+            ORDER BY number, id LIMIT \(Int64(EpochRecord.maximumRecords + 1))
             """, logger: PostgresConnector.quiet)
         for try await row in result.decode((Int64, ByteBuffer, ByteBuffer).self) { rows.append(row) }
+        guard rows.count <= EpochRecord.maximumRecords else { throw SyncError.unusableFile(hub: "the server's journal_hub.epochs", reason: EpochRecord.tooMany) }
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
         for (number, id, bytes) in rows {
-            guard id.readableBytes == 16 else { continue }
-            records[KeyEpoch(number: UInt32(number), id: Array(id.readableBytesView))] = .success(Array(bytes.readableBytesView))
+            guard id.readableBytes == 16, let number = UInt32(exactly: number) else { continue }
+            records[KeyEpoch(number: number, id: Array(id.readableBytesView))] = .success(Array(bytes.readableBytesView))
         }
         return records
     }

@@ -67,7 +67,7 @@ public struct PostgresPlace: HubPlace {
                 // A key of a later epoch than the hub's first opens it too; epochs came with schema 3.
                 if keyCheck != key.check {
                     let records = version >= 3 ? try await PostgresHub.epochRecords(connection) : [:]
-                    guard EpochRecord.epoch(ofKey: key, among: EpochRecord.parsed(records, hubID: id)) != nil else {
+                    guard EpochRecord.standing(ofKey: key, records: records, hubID: id).epoch != nil else {
                         throw SyncError.wrongKey(hub: location, hubID: id)
                     }
                 }

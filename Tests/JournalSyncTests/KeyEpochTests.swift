@@ -138,7 +138,7 @@ import TestSupport
     @Test(arguments: HubFlavor.allCases)
     func aRecordMadeWithoutTheKeyIsRefused(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
-            let (a, b, _, key, _) = try await Self.threeMachines(folder, flavor)
+            let (a, b, c, key, _) = try await Self.threeMachines(folder, flavor)
             let stranger = DeviceKeys()
             let forged = try EpochRecord.make(
                 parent: .first, parentKey: SyncKey(), members: [a.store.deviceID: a.engine.deviceKeys.publicKeys], revoked: [],
@@ -153,7 +153,7 @@ import TestSupport
             _ = try await a.store.add(drink(minute: 5, note: "still under the hub's key"))
             try await a.sync()
             #expect(try await b.sync().received == 1)
-            for machine in [a, b] { await machine.engine.close() }
+            for machine in [a, b, c] { await machine.engine.close() }
         }
     }
 

@@ -1,0 +1,112 @@
+import Foundation
+import JournalKit
+import Testing
+import TestSupport
+
+@testable import JournalSync
+
+/// Key epoch records as an attacker writes them: a revoked machine's record made to come first, a
+/// record altered or removed, a number that overflows, more records than any hub makes. Each is
+/// refused in words, nothing is sealed under a key the attacker holds, and nothing crashes.
+@Suite(.onTestThreads) struct KeyEpochHostileTests {
+    /// The revoked machine, still holding the key before its revocation, writes a record of its own
+    /// that comes first in order and revokes the machine that revoked it: every member stops, and
+    /// says why, rather than take up a key the revoked machine made.
+    @Test(arguments: HubFlavor.allCases)
+    func aRevokedMachineRevokingItsRevokerStopsEveryMemberAndTakesNothingOver(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, flavor)
+            let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            let hub = c.engine.hub
+            var members: [DeviceID: DevicePublicKeys] = [:]
+            for card in try await c.store.deviceCards(hubID: hub.id) where card.device != a.store.deviceID { members[card.device] = card.publicKeys }
+            let first = [UInt8](repeating: 0, count: 15) + [1]
+            #expect(first.lexicographicallyPrecedes(revocation.epoch.id))
+            let takeover = try EpochRecord.make(
+                parent: .first, parentKey: key, members: members,
+                revoked: [EpochRecord.Revocation(device: a.store.deviceID, through: 0)], maker: c.engine.deviceKeys,
+                makerID: c.store.deviceID, at: revocation.madeAt, hubID: hub.id, id: first)
+            try await hub.writeEpochRecord(takeover.sealed, as: takeover.record.epoch)
+            for machine in [a, b] {
+                _ = try await machine.store.add(drink(minute: 40, note: "must not be sealed under the takeover key"))
+                await #expect {
+                    try await machine.sync()
+                } throws: { error in
+                    guard case SyncError.epochsInConflict? = error as? SyncError else { return false }
+                    return true
+                }
+                #expect(await machine.engine.key.check != takeover.key.check)
+            }
+            try await hub.refresh(after: [:])
+            for device in [a.store.deviceID, b.store.deviceID] {
+                for segment in try await hub.log(of: device).names {
+                    let sealed = try await hub.read(segment, of: device)
+                    #expect(try !Self.opens(sealed, with: takeover), "\(segment) of \(device) is sealed under the takeover key")
+                }
+            }
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    /// True when a signed segment is sealed under the epoch `made` started.
+    static func opens(_ sealed: [UInt8], with made: (record: EpochRecord, sealed: [UInt8], key: SyncKey)) throws -> Bool {
+        sealed.count > 25 && sealed[4] >= 3 && KeyEpoch(bytes: sealed[5..<25]) == made.record.epoch
+    }
+
+    /// A record on a folder hub altered (one byte of its signature) after the members took up its key:
+    /// they stop, saying so, rather than go back to sealing under the key it replaced.
+    @Test func anAlteredRecordIsNotFollowedBackToTheKeyItReplaced() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, oldKey, _) = try await KeyEpochTests.threeMachines(folder, .folder)
+            let record = try await a.engine.rotateKey()
+            try await b.sync()
+            let newKey = await b.engine.key
+            #expect(newKey.check != oldKey.check)
+            let path = folder + "/hub/journal-hub-v1/epochs/" + record.epoch.fileName
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[10] ^= 0x40
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            _ = try await b.store.add(drink(minute: 50))
+            await #expect {
+                try await b.sync()
+            } throws: { error in
+                guard case SyncError.epochRecordLost? = error as? SyncError else { return false }
+                return true
+            }
+            #expect(await b.engine.key.check == newKey.check)
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    /// A record whose parent's number is the largest there is, and more records than any hub makes:
+    /// refused in words, never a crash.
+    @Test func anOverflowingNumberAndTooManyRecordsAreRefusedInWords() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, _, _) = try await KeyEpochTests.threeMachines(folder, .folder)
+            let epochs = folder + "/hub/journal-hub-v1/epochs"
+            try FileManager.default.createDirectory(atPath: epochs, withIntermediateDirectories: true)
+            let id = String(repeating: "ab", count: 16)
+            let json = """
+                {"number":1,"id":"\(id)","parent_number":4294967295,"parent_id":"\(id)","maker":"\(a.store.deviceID.rawValue)",\
+                "maker_key":"\(String(repeating: "00", count: 32))","made_at":0,"revoked":[],"keys":[],"parent_key":"00",\
+                "key_check":"\(String(repeating: "0", count: 32))"}
+                """
+            let record = Array("JEPO".utf8) + [1] + [UInt8](repeating: 0, count: 96) + Array(json.utf8)
+            try Data(record).write(to: URL(fileURLWithPath: epochs + "/1-\(id).epoch"))
+            let report = try await a.sync()
+            #expect(report.setAside.contains { $0.reason.contains("not the one before it") }, "\(report)")
+
+            for index in 0..<EpochRecord.maximumRecords {
+                let junk = String(format: "%032x", index + 1)
+                try Data([1, 2, 3]).write(to: URL(fileURLWithPath: epochs + "/2-\(junk).epoch"))
+            }
+            await #expect {
+                try await a.sync()
+            } throws: { error in
+                guard case SyncError.epochsUnreadable(_, let reason)? = error as? SyncError else { return false }
+                return reason.contains("more than \(EpochRecord.maximumRecords) key epoch records")
+            }
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+}
