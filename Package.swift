@@ -129,7 +129,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["CLinux", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/TestSupport"
         ),
         // Fuzz targets: libFuzzer entry points (`make fuzz`), which replay files in an ordinary build.

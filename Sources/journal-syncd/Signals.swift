@@ -13,10 +13,8 @@ enum Signals {
     /// Calls `handler` with each handled signal that arrives, on the event loop's thread.
     static func watch(_ handler: @escaping @Sendable (Int32) -> Void) throws(WatcherError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw WatcherError(path: "a signal pipe", reason: String(cString: strerror(errno))) }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        guard journal_pipe(&ends, O_NONBLOCK | O_CLOEXEC) == 0 else {
+            throw WatcherError(path: "a signal pipe", reason: String(cString: strerror(errno)))
         }
         let reading = ends[0]
         try EventLoop.shared.add(reading) {

@@ -5,20 +5,22 @@ import Foundation
 /// as long as SQLite's busy timeout (15 s), while its reads go on.
 public final class HeldWriteLock: @unchecked Sendable {
     private let holder = Process()
-    private let commands = Pipe()
+    private let commands: ClosedOnExecPipe
 
     /// Returns once the lock is held. The holder waits for a writer that has it (a command that has
     /// just exited may still be checkpointing), and ends rather than answer when it cannot take it:
     /// a lock that is not held would let the command through, and the test wait for nothing.
     public init(database: String) throws {
-        let answers = Pipe()
+        commands = try ClosedOnExecPipe()
+        let answers = try ClosedOnExecPipe()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         holder.arguments = ["-bail", "-cmd", ".timeout 60000", database]
-        holder.standardInput = commands
-        holder.standardOutput = answers
+        holder.standardInput = commands.reading
+        holder.standardOutput = answers.writing
         try holder.run()
-        commands.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
-        let answer = String(decoding: answers.fileHandleForReading.availableData, as: UTF8.self)
+        for end in [commands.reading, answers.writing] { try end.close() }
+        commands.writing.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
+        let answer = String(decoding: answers.reading.availableData, as: UTF8.self)
         guard answer.hasPrefix("holding") else {
             ProcessRunner.stop(holder)
             throw FixtureError("sqlite3 could not take the write lock of \(database)")
@@ -28,7 +30,7 @@ public final class HeldWriteLock: @unchecked Sendable {
     /// Lets go of the lock, and waits for the holder to end. Called from one thread at a time.
     public func release() {
         guard holder.isRunning else { return }
-        commands.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+        commands.writing.write(Data("ROLLBACK;\n.quit\n".utf8))
         holder.waitUntilExit()
     }
 

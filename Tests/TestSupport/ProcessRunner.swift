@@ -30,24 +30,26 @@ public enum ProcessRunner {
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil
     ) throws -> ProcessResult {
         let process = prepare(executable, arguments, environment: environment)
-        let output = Pipe()
-        let errors = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
+        let output = try ClosedOnExecPipe()
+        let errors = try ClosedOnExecPipe()
+        let input = try ClosedOnExecPipe()
+        process.standardOutput = output.writing
+        process.standardError = errors.writing
+        process.standardInput = input.reading
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        // The process has its copies: with these closed, reading to the end ends when it does.
+        for end in [output.writing, errors.writing, input.reading] { try end.close() }
+        if let stdin { input.writing.write(stdin) }
+        try input.writing.close()
         // Read both pipes before waiting, so a chatty process cannot block on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
         group.enter()
         DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            errorData = errors.reading.readDataToEndOfFile()
             group.leave()
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = output.reading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
         return ProcessResult(

@@ -6,13 +6,14 @@ import Foundation
 /// flushes what was typed before it, as ssh and sudo do.
 public final class TerminalSession {
     public let process = Process()
-    private let keyboard = Pipe()
+    private let keyboard: ClosedOnExecPipe
     private let screenPath: String
 
     /// Starts `arguments` (an executable and its arguments) with `environment`; what the terminal
     /// shows goes to `screenPath`, which is created empty.
     public init(_ arguments: [String], environment: [String: String], screenPath: String) throws {
         self.screenPath = screenPath
+        keyboard = try ClosedOnExecPipe()
         guard FileManager.default.createFile(atPath: screenPath, contents: nil) else {
             throw FixtureError("could not create \(screenPath)")
         }
@@ -20,14 +21,15 @@ public final class TerminalSession {
         let command = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         process.arguments = ["-qec", command, "/dev/null"]
         process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        process.standardInput = keyboard
+        process.standardInput = keyboard.reading
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: screenPath))
         try process.run()
+        try keyboard.reading.close()
     }
 
     deinit {
         ProcessRunner.stop(process)
-        try? keyboard.fileHandleForWriting.close()
+        try? keyboard.writing.close()
     }
 
     /// What the terminal has shown so far.
@@ -37,7 +39,7 @@ public final class TerminalSession {
 
     /// Types `line` and Enter.
     public func type(_ line: String) {
-        keyboard.fileHandleForWriting.write(Data((line + "\n").utf8))
+        keyboard.writing.write(Data((line + "\n").utf8))
     }
 
     /// Waits until the terminal shows `text`, or the command has ended without showing it (false), or

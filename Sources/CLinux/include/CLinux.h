@@ -2,7 +2,7 @@
 #define JOURNAL_CLINUX_H
 
 // Linux interfaces the Glibc module does not bring to Swift: what the sync daemon's event loop
-// waits on (epoll) and its timers (timerfd); a signal handler, which must be C; and renameat2.
+// waits on (epoll) and its timers (timerfd); a signal handler, which must be C; renameat2 and pipe2.
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <signal.h>
@@ -18,6 +18,11 @@ int journal_forward_signal(int signal, int descriptor);
 // whoever owns it, and never over a file already there (EEXIST). Some file systems refuse the flag
 // (EINVAL). Returns 0, or -1 with errno set.
 int journal_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to);
+
+// pipe2, which the Glibc module does not bring: a pipe whose ends are made with `flags` (O_CLOEXEC,
+// O_NONBLOCK) in one step, so no process started meanwhile by another thread inherits them.
+// Returns 0, or -1 with errno set.
+int journal_pipe(int ends[2], int flags);
 
 // Lets go of the pages of this program's own read-only segments (its code) that are mapped now: they
 // stay in the page cache, and what runs again is mapped again from there, at a minor fault. For a
