@@ -9,7 +9,8 @@ import JournalKit
 /// valid record revoked its maker. Revocations are the union
 /// of the valid records'. A key is held when it is this device's own (the one it joined or last
 /// synced with), is unwrapped for it from a valid record, or is a parent's key opened with a key
-/// held. New segments and cards are sealed under the latest valid epoch whose key is held.
+/// held. New segments and cards are sealed under the latest valid epoch whose key is held and that
+/// no revoked device can reach (`exposed`); when there is none, a new epoch must be made first.
 struct EpochChain: Sendable {
     /// The valid records, in order.
     private(set) var valid: [EpochRecord] = []
@@ -24,6 +25,11 @@ struct EpochChain: Sendable {
     /// members disagree on who is shut out, which no rule of order settles safely (the one made later
     /// by a revoked device can be made to come first). Nothing is sealed until a person decides.
     private(set) var conflict: (EpochRecord, EpochRecord)?
+    /// The epochs whose key a revoked device holds or can work out: those whose record wraps it for
+    /// one or was made by one, the parent of each revocation (the revoked device was a member there),
+    /// and every ancestor of these (a key opens its parent's). Two revocations made at once expose
+    /// each other's epoch, as each new key went to the device the other shut out.
+    private(set) var exposed: Set<KeyEpoch> = []
 
     /// A chain of the first epoch alone, whose key is `key`.
     init(key: SyncKey) { keys = [.first: key] }
@@ -64,7 +70,26 @@ struct EpochChain: Sendable {
             for record in valid where keys[record.epoch] == nil {
                 if let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) { keys[record.epoch] = key }
             }
-            if keys.count == held { return }
+            if keys.count == held { break }
+        }
+        expose(ordered)
+    }
+
+    /// Works out `exposed`, from the records proved made with their parent's key (a record anyone could
+    /// write names a parent and recipients it cannot vouch for: it exposes nothing).
+    private mutating func expose(_ ordered: [(key: KeyEpoch, value: (record: EpochRecord, signed: EpochRecord.Signed))]) {
+        exposed = []
+        guard !revoked.isEmpty else { return }
+        var parents: [KeyEpoch: KeyEpoch] = [:]
+        var reachable: [KeyEpoch] = valid.filter { !$0.revoked.isEmpty }.map(\.parent)
+        for (epoch, (record, signed)) in ordered {
+            guard let parentKey = keys[record.parent], signed.isProved(by: parentKey) else { continue }
+            parents[epoch] = record.parent
+            if revoked[record.maker] != nil || record.reaches.contains(where: { revoked[$0] != nil }) { reachable.append(epoch) }
+        }
+        for epoch in reachable {
+            var next: KeyEpoch? = epoch
+            while let epoch = next, exposed.insert(epoch).inserted { next = parents[epoch] }
         }
     }
 
@@ -103,14 +128,22 @@ struct EpochChain: Sendable {
         }
     }
 
-    /// The valid records whose key reaches no revoked device: a rotation made at the moment another
-    /// device revoked one (the two records siblings) still wraps for it, and nothing is sealed under
-    /// such a key.
-    /// Nor under one a revoked device made, before its revocation in order: its maker knows its key.
-    var eligible: [EpochRecord] { valid.filter { revoked[$0.maker] == nil && !$0.reaches.contains { revoked[$0] != nil } } }
+    /// The valid records whose key no revoked device can reach: a rotation made at the moment another
+    /// device revoked one (the two records siblings) still wraps for it, a revoked device knows the
+    /// key of a record it made before its revocation in order, and nothing is sealed under these.
+    var eligible: [EpochRecord] { valid.filter { !exposed.contains($0.epoch) } }
 
-    /// The epoch new segments and cards are sealed under: the latest eligible one whose key is held.
+    /// The epoch new segments and cards are sealed under: the latest eligible one whose key is held;
+    /// the first when none is (which `needsNewEpoch` tells apart from a hub without revocations).
     var current: KeyEpoch { eligible.map(\.epoch).filter { keys[$0] != nil }.max() ?? .first }
+
+    /// True when every key held is within a revoked device's reach: nothing may be sealed until a new
+    /// epoch is made, from `nextParent`, for the members only.
+    var needsNewEpoch: Bool { exposed.contains(current) }
+
+    /// The epoch the next record is made from: the current one, or, when it is exposed, the latest
+    /// valid one held (whose key the new one seals, as every record seals its parent's).
+    var nextParent: KeyEpoch { needsNewEpoch ? (valid.map(\.epoch).filter { keys[$0] != nil }.max() ?? .first) : current }
 
     /// The latest eligible record, held or not.
     var latest: EpochRecord? { eligible.max { $0.epoch < $1.epoch } }
@@ -118,14 +151,20 @@ struct EpochChain: Sendable {
     /// The record of `epoch`, when it is valid.
     func record(of epoch: KeyEpoch) -> EpochRecord? { valid.first { $0.epoch == epoch } }
 
-    /// The devices the next epoch's key goes to: those the current epoch's record reached, and those
-    /// whose card is sealed under its key or a later one (they joined with it), less the revoked.
-    /// A card sealed under an older key is not enough: whoever was shut out still holds that key.
+    /// The devices the next epoch's key goes to, less the revoked: those the current epoch's record
+    /// reached (when it is exposed, those any valid record of a device not revoked reached), and those
+    /// whose card is sealed under its key or a later one (they joined with it). A card sealed under an
+    /// older key is not enough: whoever was shut out still holds that key; nor is one whose epoch
+    /// number an exposed epoch has too, as a card names its epoch by number only.
     func members(cards: [DeviceCard]) -> [DeviceCard] {
         let current = current
-        let reached = Set(record(of: current)?.reaches ?? [])
+        let reached = Set(needsNewEpoch
+            ? valid.filter { revoked[$0.maker] == nil }.flatMap(\.reaches)
+            : record(of: current)?.reaches ?? [])
+        let exposedThrough = exposed.map { Int64($0.number) }.max() ?? -1
         return cards.filter { card in
-            revoked[card.device] == nil && (current == .first || reached.contains(card.device) || card.epoch >= Int64(current.number))
+            revoked[card.device] == nil
+                && (reached.contains(card.device) || (card.epoch >= Int64(current.number) && card.epoch > exposedThrough))
         }
     }
 }

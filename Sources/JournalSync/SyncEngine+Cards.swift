@@ -171,8 +171,11 @@ extension SyncEngine {
         if let other = cards.first(where: { $0.device != store.deviceID && $0.name.lowercased() == name.text.lowercased() }) {
             throw SyncError.deviceNameTaken(name: name.text, by: other.device)
         }
-        let previous = cards.first { $0.device == store.deviceID }
-        try await writeOwnCard(previous: previous, at: store.clock.now(), published: false, synced: false, name: name)
+        // Sealed only under a key the hub's members alone hold, as a sync seals.
+        let now = store.clock.now()
+        try await settleKey(cards: cards, at: now)
+        let previous = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+        try await writeOwnCard(previous: previous, at: now, published: false, synced: false, name: name)
     }
 }
 

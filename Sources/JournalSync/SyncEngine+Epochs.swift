@@ -83,9 +83,23 @@ extension SyncEngine {
         if ownEpoch != .first, epochs.record(of: ownEpoch) == nil { throw SyncError.epochRecordLost(epoch: ownEpoch.description) }
     }
 
+    /// Takes up the epochs the last reading found (`takeUpKey`), and, when every key this device holds
+    /// is within a revoked device's reach (two revocations made at once, each new key wrapped for the
+    /// device the other shut out), makes a new epoch for the members among `cards` before anything is
+    /// sealed. Two members doing so at once make sibling epochs, both for members only: every device
+    /// picks the same one, as for any two rotations.
+    func settleKey(cards: [DeviceCard], at now: Timestamp) async throws {
+        try takeUpKey()
+        guard epochs.needsNewEpoch else { return }
+        _ = try await startEpoch(revoking: [], cards: cards, at: now)
+    }
+
     /// The epoch new segments and cards are sealed under, and its key.
     func sealingKey() throws(SyncError) -> (KeyEpoch, SyncKey) {
         let epoch = epochs.current
+        guard !epochs.needsNewEpoch else {
+            throw SyncError.epochsUnreadable(hub: hub.location, reason: "every key this device holds is one a revoked device holds too")
+        }
         guard let key = epochs.keys[epoch] else { throw SyncError.epochRecordLost(epoch: epoch.description) }
         return (epoch, key)
     }
@@ -132,25 +146,34 @@ extension SyncEngine {
         try takeUpKey()
         try await store.keepDeviceCards(read.cards, hubID: hub.id)
         guard !revoking.contains(store.deviceID) else { throw SyncError.revokingSelf }
+        return try await startEpoch(revoking: revoking, cards: try await store.deviceCards(hubID: hub.id), at: report.at)
+    }
+
+    /// Makes a new epoch from `epochs.nextParent`: a new key wrapped for every member among `cards`
+    /// less `revoking`, each of those taken up to what this journal applied of it; and takes it up.
+    private func startEpoch(revoking: [DeviceID], cards: [DeviceCard], at now: Timestamp) async throws -> EpochRecord {
         let anchors = try await store.anchors(hubID: hub.id)
-        let cards = try await store.deviceCards(hubID: hub.id)
         var members: [DeviceID: DevicePublicKeys] = [store.deviceID: deviceKeys.publicKeys]
         for card in epochs.members(cards: cards) where !revoking.contains(card.device) { members[card.device] = card.publicKeys }
         guard members.count <= EpochRecord.maximumReached else {
             throw SyncError.unsupported(
                 hub: hub.location, operation: "replace its key", reason: "a key is wrapped for at most \(EpochRecord.maximumReached) devices")
         }
-        let (parent, parentKey) = try sealingKey()
+        let parent = epochs.nextParent
+        guard let parentKey = epochs.keys[parent] else { throw SyncError.epochRecordLost(epoch: parent.description) }
         let made = try EpochRecord.make(
             parent: parent, parentKey: parentKey, members: members,
             revoked: revoking.map { EpochRecord.Revocation(device: $0, through: anchors[$0] ?? 0) }, maker: deviceKeys,
-            makerID: store.deviceID, at: report.at, hubID: hub.id)
+            makerID: store.deviceID, at: now, hubID: hub.id)
         try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
         // Taken up as any device takes it up: this device's card, and its key file, move to the new epoch.
-        _ = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &report)
+        // What the reading finds to say was said by the one before it.
+        var reading = SyncReport()
+        reading.at = now
+        _ = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &reading)
         try takeUpKey()
         let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
-        try await writeOwnCard(previous: own, at: report.at, published: false, synced: false)
+        try await writeOwnCard(previous: own, at: now, published: false, synced: false)
         return made.record
     }
 }

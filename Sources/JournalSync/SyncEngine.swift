@@ -70,7 +70,7 @@ public actor SyncEngine {
         // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
         // key seals what. Before publishing: a device shut out publishes nothing.
         try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
-        try takeUpKey()
+        try await settleKey(cards: try await store.deviceCards(hubID: hub.id) + cardsRead, at: report.at)
         try await checkOwnKeys()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
         // Before publishing: readers refuse this device's unsigned segments from the card's word on.

@@ -11,14 +11,57 @@ import TestSupport
 @Suite(.onTestThreads) struct KeyEpochTests {
     /// Three machines on one hub, each having synced twice: every card known to every device.
     static func threeMachines(_ folder: String, _ flavor: HubFlavor) async throws -> (Machine, Machine, Machine, SyncKey, any HubPlace) {
+        let (machines, key, place) = try await Self.machines(["a", "b", "c"], folder, flavor)
+        return (machines[0], machines[1], machines[2], key, place)
+    }
+
+    /// Machines of these names on one hub, each having added a drink and synced twice: every card
+    /// known to every device.
+    static func machines(_ names: [String], _ folder: String, _ flavor: HubFlavor) async throws -> ([Machine], SyncKey, any HubPlace) {
         let key = SyncKey()
         let place = try flavor.newPlace(in: folder)
-        let a = try await Machine.make(folder, name: "a", place: place, key: key)
-        let b = try await Machine.make(folder, name: "b", place: place, key: key)
-        let c = try await Machine.make(folder, name: "c", place: place, key: key)
-        for (index, machine) in [a, b, c].enumerated() { _ = try await machine.store.add(drink(minute: Int64(index))) }
-        for _ in 0..<2 { for machine in [a, b, c] { try await machine.sync() } }
-        return (a, b, c, key, place)
+        var machines: [Machine] = []
+        for name in names { machines.append(try await Machine.make(folder, name: name, place: place, key: key)) }
+        for (index, machine) in machines.enumerated() { _ = try await machine.store.add(drink(minute: Int64(index))) }
+        for _ in 0..<2 { for machine in machines { try await machine.sync() } }
+        return (machines, key, place)
+    }
+
+    /// Every epoch whose key `machine` can work out from the records on its hub with a program of its
+    /// own, whatever its journal makes of them: the keys it holds, each key any record wraps for it,
+    /// and every parent's key through them.
+    static func keysWithinReach(of machine: Machine) async throws -> Set<KeyEpoch> {
+        let hub = machine.engine.hub
+        let records = try await hub.epochRecords().compactMap { epoch, read in
+            (try? read.get()).flatMap { try? EpochRecord.parse($0, as: epoch, hubID: hub.id).record }
+        }
+        var keys = await machine.engine.epochs.keys
+        var found = true
+        while found {
+            found = false
+            for record in records {
+                if keys[record.epoch] == nil, let key = record.unwrap(for: machine.store.deviceID, keys: machine.engine.deviceKeys, hubID: hub.id) {
+                    keys[record.epoch] = key
+                    found = true
+                }
+                if let key = keys[record.epoch], keys[record.parent] == nil, let parent = record.parentKey(given: key, hubID: hub.id) {
+                    keys[record.parent] = parent
+                    found = true
+                }
+            }
+        }
+        return Set(keys.keys)
+    }
+
+    /// The epoch each of `device`'s segments on `hub` is sealed under, newest last.
+    static func segmentEpochs(of device: DeviceID, on hub: any Hub) async throws -> [KeyEpoch] {
+        try await hub.refresh(after: [:])
+        var epochs: [KeyEpoch] = []
+        for name in try await hub.log(of: device).names.sorted(by: { $0.last < $1.last }) {
+            let sealed = try await hub.read(name, of: device)
+            if sealed.count > 25, sealed[4] >= 3, let epoch = KeyEpoch(bytes: sealed[5..<25]) { epochs.append(epoch) }
+        }
+        return epochs
     }
 
     @Test(arguments: HubFlavor.allCases)
@@ -154,6 +197,51 @@ import TestSupport
             try await a.sync()
             #expect(try await b.sync().received == 1)
             for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    /// A revokes C at the same moment as B revokes D, from the same epoch, before either sees the
+    /// other's: each new key reaches the device the other shuts out, so neither may seal anything, and
+    /// the members go on under a key of a new epoch that neither C nor D can reach.
+    @Test(arguments: HubFlavor.allCases)
+    func twoRevocationsAtOnceShutBothOutAndNeitherReadsWhatFollows(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (machines, _, _) = try await Self.machines(["a", "b", "c", "d"], folder, flavor)
+            let (a, b, c, d) = (machines[0], machines[1], machines[2], machines[3])
+            let hub = b.engine.hub
+            var members: [DeviceID: DevicePublicKeys] = [:]
+            for card in try await b.store.deviceCards(hubID: hub.id) where card.device != d.store.deviceID { members[card.device] = card.publicKeys }
+            members[b.store.deviceID] = b.engine.deviceKeys.publicKeys
+            let through = try await b.store.anchors(hubID: hub.id)[d.store.deviceID] ?? 0
+            let sibling = try EpochRecord.make(
+                parent: .first, parentKey: await b.engine.key, members: members,
+                revoked: [EpochRecord.Revocation(device: d.store.deviceID, through: through)], maker: b.engine.deviceKeys,
+                makerID: b.store.deviceID, at: Timestamp(milliseconds: 1_795_262_400_000), hubID: hub.id)
+            let record = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            try await hub.writeEpochRecord(sibling.sealed, as: sibling.record.epoch)
+            #expect(record.reaches.contains(d.store.deviceID) && sibling.record.reaches.contains(c.store.deviceID))
+
+            for (index, machine) in [a, b].enumerated() { _ = try await machine.store.add(drink(minute: Int64(30 + index), note: "after both")) }
+            for _ in 0..<2 { for machine in [a, b] { #expect(try await machine.sync().failures.isEmpty) } }
+            #expect(try await a.state() == b.state())
+            #expect(try await a.state().count == 6)
+            let current = await a.engine.epochs.current
+            #expect(await b.engine.epochs.current == current)
+            for shutOut in [c, d] {
+                await #expect {
+                    try await shutOut.sync()
+                } throws: { error in
+                    guard case SyncError.deviceRevoked? = error as? SyncError else { return false }
+                    return true
+                }
+                let reach = try await Self.keysWithinReach(of: shutOut)
+                #expect(!reach.contains(current))
+                for member in [a, b] {
+                    let newest = try #require(try await Self.segmentEpochs(of: member.store.deviceID, on: hub).last)
+                    #expect(!reach.contains(newest), "the newest segment of \(member.store.deviceID) is sealed under \(newest), within reach of a revoked device")
+                }
+            }
+            for machine in machines { await machine.engine.close() }
         }
     }
 
