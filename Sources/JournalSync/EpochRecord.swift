@@ -22,7 +22,7 @@ public struct EpochRecord: Sendable, Equatable {
     public let madeAt: Timestamp
     /// Devices shut out from this epoch on, each with the last position of its log still accepted.
     public let revoked: [Revocation]
-    /// The new key, HPKE-sealed for each device it reaches.
+    /// The new key, HPKE-sealed for each device it reaches: the devices the epoch keeps.
     let wrapped: [DeviceID: WrappedKey]
     /// The parent epoch's key, sealed with ChaCha20-Poly1305 under this epoch's key.
     let parentKey: [UInt8]
@@ -36,10 +36,12 @@ public struct EpochRecord: Sendable, Equatable {
         public let through: Int64
     }
 
-    /// The epoch key as HPKE sealed it for one device.
+    /// The epoch key as HPKE sealed it for one device, and that device's Ed25519 key as its card
+    /// showed the maker: what a record made beside a revocation is checked against (`keeps`).
     struct WrappedKey: Sendable, Equatable {
         let encapsulated: [UInt8]
         let sealed: [UInt8]
+        let signing: [UInt8]
     }
 
     static let magic: [UInt8] = Array("JEPO".utf8)
@@ -62,22 +64,27 @@ public struct EpochRecord: Sendable, Equatable {
     /// The devices the new key is wrapped for.
     public var reaches: [DeviceID] { wrapped.keys.sorted() }
 
+    /// True when this epoch keeps `device`, signing with `signingKey`: the new key is wrapped for it,
+    /// and the maker knew it by that key.
+    func keeps(_ device: DeviceID, signingWith signingKey: [UInt8]) -> Bool { wrapped[device]?.signing == signingKey }
+
     /// Makes the record of a new epoch, the child of `parent`, and its key: wrapped for every device
     /// of `members` (this device among them), revoking `revoked`.
     static func make(
         parent: KeyEpoch, parentKey: SyncKey, members: [DeviceID: DevicePublicKeys], revoked: [Revocation], maker: DeviceKeys,
-        makerID: DeviceID, at now: Timestamp, hubID: String, id chosen: [UInt8]? = nil
+        makerID: DeviceID, at now: Timestamp, hubID: String, id chosen: [UInt8]? = nil, key chosenKey: SyncKey? = nil
     ) throws -> (record: EpochRecord, sealed: [UInt8], key: SyncKey) {
-        // Random, unless a test chooses it (to order a record before another).
+        // Random, unless a test chooses them (to order a record before another, or forge one).
         let id = chosen ?? SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
         let epoch = KeyEpoch(number: parent.number &+ 1, id: id)
-        let key = SyncKey()
+        let key = chosenKey ?? SyncKey()
         let keyBytes = key.key.withUnsafeBytes { Array($0) }
         var wrapped: [DeviceID: WrappedKey] = [:]
         for (device, keys) in members {
             let recipient = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: keys.agreement)
             var sender = try HPKE.Sender(recipientKey: recipient, ciphersuite: suite, info: wrapInfo(hubID: hubID, epoch: epoch, device: device))
-            wrapped[device] = WrappedKey(encapsulated: Array(sender.encapsulatedKey), sealed: Array(try sender.seal(keyBytes)))
+            wrapped[device] = WrappedKey(
+                encapsulated: Array(sender.encapsulatedKey), sealed: Array(try sender.seal(keyBytes)), signing: keys.signing)
         }
         let parentSealed = Array(try ChaChaPoly.seal(
             parentKey.key.withUnsafeBytes { Array($0) }, using: key.key, authenticating: parentAssociatedData(hubID: hubID, epoch: epoch)).combined)
@@ -113,6 +120,7 @@ public struct EpochRecord: Sendable, Equatable {
             throw CardError("its parent epoch is not the one before it")
         }
         guard CardSeal.plausible.contains(record.madeAt) else { throw CardError("it holds a time before 1970 or after 2999") }
+        guard !record.revoked.contains(where: { $0.device == record.maker }) else { throw CardError("it revokes the device that made it") }
         return (record, Signed(signature: signature, proof: proof, message: signed(json, hubID: hubID)))
     }
 
@@ -190,6 +198,7 @@ public struct EpochRecord: Sendable, Equatable {
             let device: String
             let encapsulated: String
             let sealed: String
+            let signing: String
         }
 
         enum CodingKeys: String, CodingKey {
@@ -212,7 +221,9 @@ public struct EpochRecord: Sendable, Equatable {
             madeAt = record.madeAt.milliseconds
             revoked = record.revoked.map { Revoked(device: $0.device.rawValue, through: $0.through) }
             keys = record.wrapped.sorted { $0.key < $1.key }.map {
-                Wrap(device: $0.key.rawValue, encapsulated: Hex.encode($0.value.encapsulated), sealed: Hex.encode($0.value.sealed))
+                Wrap(
+                    device: $0.key.rawValue, encapsulated: Hex.encode($0.value.encapsulated), sealed: Hex.encode($0.value.sealed),
+                    signing: Hex.encode($0.value.signing))
             }
             parentKey = Hex.encode(record.parentKey)
             keyCheck = record.keyCheck
@@ -231,9 +242,9 @@ public struct EpochRecord: Sendable, Equatable {
             guard keys.count <= EpochRecord.maximumReached else { return nil }
             for wrap in keys {
                 guard let device = Self.device(wrap.device), let encapsulated = Hex.decode(Array(wrap.encapsulated.utf8)),
-                    let sealed = Hex.decode(Array(wrap.sealed.utf8))
+                    let sealed = Hex.decode(Array(wrap.sealed.utf8)), let signing = Hex.decode(Array(wrap.signing.utf8)), signing.count == 32
                 else { return nil }
-                wrapped[device] = WrappedKey(encapsulated: encapsulated, sealed: sealed)
+                wrapped[device] = WrappedKey(encapsulated: encapsulated, sealed: sealed, signing: signing)
             }
             var revocations: [Revocation] = []
             for entry in revoked {
@@ -248,19 +259,29 @@ public struct EpochRecord: Sendable, Equatable {
 }
 
 extension EpochRecord {
-    /// The records among `records` that parse, each with what checks it, in (number, id) order.
-    static func parsed(_ records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String) -> [(record: EpochRecord, signed: Signed)] {
-        records.sorted { $0.key < $1.key }.prefix(maximumRecords).compactMap { epoch, read in
-            (try? read.get()).flatMap { try? parse($0, as: epoch, hubID: hubID) }
+    /// The epochs whose key `key` may be among `records`, in order: each whose check it matches, and
+    /// from which every parent's key, opened in turn down to the hub's first (whose check is
+    /// `firstKeyCheck`), matches its epoch's check and proves the record above it. A record that
+    /// someone without the key wrote opens nothing with it; one made by a holder of an older key (a
+    /// device shut out, say) may pass, which is why the chain is asked which of these is valid. Empty
+    /// for the hub's first key, or a key of none of the records.
+    static func epochs(
+        ofKey key: SyncKey, among records: [KeyEpoch: (record: EpochRecord, signed: Signed)], hubID: String, firstKeyCheck: String
+    ) -> [KeyEpoch] {
+        guard key.check != firstKeyCheck else { return [] }
+        return records.values.filter { $0.record.keyCheck == key.check }.map(\.record.epoch).sorted().filter { epoch in
+            var epoch = epoch
+            var key = key
+            // Each step goes down one number: at most as many steps as records.
+            while epoch != .first {
+                guard let (record, signed) = records[epoch], let parentKey = record.parentKey(given: key, hubID: hubID),
+                    parentKey.check == (record.parent == .first ? firstKeyCheck : records[record.parent]?.record.keyCheck),
+                    signed.isProved(by: parentKey)
+                else { return false }
+                (epoch, key) = (record.parent, parentKey)
+            }
+            return true
         }
-    }
-
-    /// The epoch whose key `key` is among `records`: the first whose check it matches and whose
-    /// parent's key it opens (a record anyone copied the check into opens nothing with it); nil for
-    /// the hub's first key, or a key of none of them.
-    static func epoch(ofKey key: SyncKey, among records: [(record: EpochRecord, signed: Signed)], hubID: String) -> KeyEpoch? {
-        let check = key.check
-        return records.first { $0.record.keyCheck == check && $0.record.parentKey(given: key, hubID: hubID) != nil }?.record.epoch
     }
 
     /// What a hub's records say of `key`, before any card is known (opening a hub, joining it).
@@ -271,11 +292,16 @@ extension EpochRecord {
         public let replacedAt: Timestamp?
     }
 
-    /// What the records on a hub say of `key`.
-    public static func standing(ofKey key: SyncKey, records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String) -> KeyStanding {
-        let parsed = parsed(records, hubID: hubID)
-        let epoch = epoch(ofKey: key, among: parsed, hubID: hubID)
-        let children = parsed.filter { $0.record.parent == (epoch ?? .first) && $0.signed.isProved(by: key) }
+    /// What the records on a hub whose first key's check is `firstKeyCheck` say of `key`.
+    public static func standing(
+        ofKey key: SyncKey, records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String, firstKeyCheck: String
+    ) -> KeyStanding {
+        var parsed: [KeyEpoch: (record: EpochRecord, signed: Signed)] = [:]
+        for (epoch, read) in records.sorted(by: { $0.key < $1.key }).prefix(maximumRecords) {
+            if let bytes = try? read.get(), let record = try? parse(bytes, as: epoch, hubID: hubID) { parsed[epoch] = record }
+        }
+        let epoch = epochs(ofKey: key, among: parsed, hubID: hubID, firstKeyCheck: firstKeyCheck).first
+        let children = parsed.values.filter { $0.record.parent == (epoch ?? .first) && $0.signed.isProved(by: key) }
         return KeyStanding(epoch: epoch, replacedAt: children.map(\.record.madeAt).min())
     }
 }

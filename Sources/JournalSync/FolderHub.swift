@@ -22,14 +22,16 @@ public struct FolderHub: Hub {
 
     public let id: String
     public let location: String
+    public let firstKeyCheck: String
     /// Shared between users (a group): what devices write is readable and writable by the group, as
     /// git's `core.sharedRepository = group`; otherwise by its owner alone.
     public let isShared: Bool
     let files: FolderAccess
 
-    init(id: String, location: String, shared: Bool = false) {
+    init(id: String, location: String, firstKeyCheck: String, shared: Bool = false) {
         self.id = id
         self.location = location
+        self.firstKeyCheck = firstKeyCheck
         isShared = shared
         files = FolderAccess(location: location, folderMode: shared ? 0o2770 : 0o700, fileMode: shared ? 0o660 : 0o600)
     }
@@ -103,17 +105,17 @@ public struct FolderHub: Hub {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: format)
         }
         if let hubID, descriptor.hubID != hubID { throw SyncError.hubReplaced(hub: location) }
-        let hub = FolderHub(id: descriptor.hubID, location: location, shared: descriptor.shared ?? false)
+        let hub = FolderHub(id: descriptor.hubID, location: location, firstKeyCheck: descriptor.keyCheck, shared: descriptor.shared ?? false)
         // A key of a later epoch than the hub's first opens it too.
         guard descriptor.keyCheck == key.check
-            || EpochRecord.standing(ofKey: key, records: (try? hub.epochRecords()) ?? [:], hubID: hub.id).epoch != nil
+            || EpochRecord.standing(ofKey: key, records: (try? hub.epochRecords()) ?? [:], hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
         else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
         return hub
     }
 
     /// Makes a new, empty hub in `folder` (made 0700 when missing) for `key`.
     public static func create(folder: String, key: SyncKey, shared: Bool = false) throws(SyncError) -> FolderHub {
-        let hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder), shared: shared)
+        let hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder), firstKeyCheck: key.check, shared: shared)
         try hub.makeHere(key: key)
         return hub
     }

@@ -9,6 +9,9 @@ public protocol Hub: Sendable {
     var id: String { get }
     /// The hub for messages: "/mnt/shared/journal", "postgresql://alice@db.example.org/journal".
     var location: String { get }
+    /// `SyncKey.check` of the key the hub was made with (epoch 0), as the hub says it: the root every
+    /// later epoch's key is followed down to.
+    var firstKeyCheck: String { get }
     /// True when segments can be removed from a log (to compact it, or to write a damaged one
     /// again); a PostgreSQL hub's server refuses it: its segments are append-only.
     var canRemoveSegments: Bool { get }

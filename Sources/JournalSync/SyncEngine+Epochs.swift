@@ -17,22 +17,35 @@ extension SyncEngine {
                 refused[epoch] = (error as? CardError)?.description ?? failureClause(error)
             }
         }
-        let ownEpoch = EpochRecord.epoch(ofKey: key, among: parsed.values.sorted { $0.record.epoch < $1.record.epoch }, hubID: hub.id) ?? .first
-        self.ownEpoch = ownEpoch
         let kept = try await store.deviceCards(hubID: hub.id)
         for card in kept { knownNames[card.device] = card.name }
-        func chain(with cards: [DeviceCard]) -> EpochChain {
+        func chain(with cards: [DeviceCard], ownEpoch: KeyEpoch) -> EpochChain {
             var signers: [DeviceID: [UInt8]] = [store.deviceID: deviceKeys.publicKeys.signing]
             for card in cards where card.device != store.deviceID { signers[card.device] = card.signingKey }
             return EpochChain(
-                records: parsed, own: key, ownEpoch: ownEpoch, signers: signers, device: store.deviceID, deviceKeys: deviceKeys, hubID: hub.id)
+                records: parsed, own: key, ownEpoch: ownEpoch, firstKeyCheck: hub.firstKeyCheck, signers: signers, device: store.deviceID,
+                deviceKeys: deviceKeys, hubID: hub.id)
         }
+        // The epoch of this device's key: the first record that can be its epoch and is valid (one a
+        // holder of an older key made with the same check is not); with none valid, the first that can
+        // be, so that a record of it gone or altered is said as such.
+        let candidates = EpochRecord.epochs(ofKey: key, among: parsed, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck)
+        var ownEpoch = candidates.first ?? .first
+        var settled = chain(with: kept, ownEpoch: ownEpoch)
+        if candidates.count > 1, settled.record(of: ownEpoch) == nil {
+            for candidate in candidates.dropFirst() {
+                let tried = chain(with: kept, ownEpoch: candidate)
+                guard tried.record(of: candidate) != nil else { continue }
+                (ownEpoch, settled) = (candidate, tried)
+                break
+            }
+        }
+        self.ownEpoch = ownEpoch
         // A record carries what checks it, so the cards kept nearly always settle the keys, and the
         // cards on the hub are opened once; a card read may still name a record's maker otherwise.
-        var settled = chain(with: kept)
         var read = try await verifiedCards(cardsOnHub, keys: settled.keys)
         while true {
-            let next = chain(with: kept + read.cards)
+            let next = chain(with: kept + read.cards, ownEpoch: ownEpoch)
             let more = next.keys.count > settled.keys.count
             settled = next
             guard more else { break }

@@ -39,7 +39,7 @@ public enum SyncJoin {
             }
             // A key from before a rotation admits no one: whoever holds it may be the one shut out.
             let records = (try? await hub.epochRecords()) ?? [:]
-            if let replaced = EpochRecord.standing(ofKey: candidate, records: records, hubID: hub.id).replacedAt {
+            if let replaced = EpochRecord.standing(ofKey: candidate, records: records, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck).replacedAt {
                 await hub.close()
                 throw SyncError.keyReplaced(hub: place.location, at: replaced)
             }

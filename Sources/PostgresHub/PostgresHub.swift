@@ -12,6 +12,7 @@ import PostgresNIO
 public actor PostgresHub: Hub {
     public nonisolated let id: String
     public nonisolated let location: String
+    public nonisolated let firstKeyCheck: String
     nonisolated let connector: PostgresConnector
     private var link: PostgresLink?
     /// Each device's log as the last refresh listed it.
@@ -34,8 +35,9 @@ public actor PostgresHub: Hub {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    init(id: String, connector: PostgresConnector, link: PostgresLink?) {
+    init(id: String, firstKeyCheck: String, connector: PostgresConnector, link: PostgresLink?) {
         self.id = id
+        self.firstKeyCheck = firstKeyCheck
         location = connector.location.uri
         self.connector = connector
         self.link = link

@@ -45,7 +45,7 @@ public struct PostgresPlace: HubPlace {
     public func open(key: SyncKey, expecting hubID: String?) async throws -> any Hub {
         let link = try await connector.connect()
         do {
-            let id = try await link.run { connection in
+            let (id, firstKeyCheck) = try await link.run { connection in
                 guard try await ServerSchema.presence(connection).exists else {
                     throw SyncError.hubUnavailable(hub: location, reason: "the database \(server.database) holds no hub (no schema journal_hub)")
                 }
@@ -67,7 +67,7 @@ public struct PostgresPlace: HubPlace {
                 // A key of a later epoch than the hub's first opens it too; epochs came with schema 3.
                 if keyCheck != key.check {
                     let records = version >= 3 ? try await PostgresHub.epochRecords(connection) : [:]
-                    guard EpochRecord.standing(ofKey: key, records: records, hubID: id).epoch != nil else {
+                    guard EpochRecord.standing(ofKey: key, records: records, hubID: id, firstKeyCheck: keyCheck).epoch != nil else {
                         throw SyncError.wrongKey(hub: location, hubID: id)
                     }
                 }
@@ -81,9 +81,9 @@ public struct PostgresPlace: HubPlace {
                     }
                     try await ServerSchema.migrate(connection, from: version, location: server, migrations: migrations)
                 }
-                return id
+                return (id, keyCheck)
             }
-            return PostgresHub(id: id, connector: connector, link: link)
+            return PostgresHub(id: id, firstKeyCheck: firstKeyCheck, connector: connector, link: link)
         } catch {
             await link.close()
             throw error
@@ -102,7 +102,7 @@ public struct PostgresPlace: HubPlace {
                         logger: PostgresConnector.quiet)
                 }
             }
-            return PostgresHub(id: id, connector: connector, link: link)
+            return PostgresHub(id: id, firstKeyCheck: key.check, connector: connector, link: link)
         } catch {
             await link.close()
             throw error

@@ -45,7 +45,7 @@ import TestSupport
         await checkProperty(count: 30, input: steps) { history in
             try await withTemporaryDirectory { folder in
                 let key = SyncKey()
-                let hubs = LaggingHubs()
+                let hubs = LaggingHubs(key: key)
                 var machines: [Machine] = []
                 for index in 0..<3 {
                     let store = try await JournalStore(path: "\(folder)/m\(index).db", clock: sameInstant, physicalClock: sameInstant)

@@ -222,6 +222,7 @@ struct HubGoneWhileReading: Hub {
     let base: FolderHub
     var id: String { base.id }
     var location: String { base.location }
+    var firstKeyCheck: String { base.firstKeyCheck }
     var canRemoveSegments: Bool { true }
     var kind: HubKind { .folder }
     var segmentsNeverChange: Bool { false }

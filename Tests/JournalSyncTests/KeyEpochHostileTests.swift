@@ -48,6 +48,109 @@ import TestSupport
         }
     }
 
+    /// The revoked machine, still holding the first key, makes a chain of two records under a device
+    /// id and signing key it made up, wrapping its keys for the members: refused as made beside the
+    /// revocation by a device it does not keep, and nothing is sealed under a key the chain made.
+    @Test(arguments: HubFlavor.allCases)
+    func aRevokedMachineUnderAnotherNameMakesNoEpochTheMembersTakeUp(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, flavor)
+            let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            let hub = c.engine.hub
+            var members: [DeviceID: DevicePublicKeys] = [:]
+            for card in try await c.store.deviceCards(hubID: hub.id) where card.device != c.store.deviceID { members[card.device] = card.publicKeys }
+            let (alias, aliasKeys) = (DeviceID(rawValue: UUIDText.random()), DeviceKeys())
+            let first = try EpochRecord.make(
+                parent: .first, parentKey: key, members: members, revoked: [], maker: aliasKeys, makerID: alias, at: revocation.madeAt,
+                hubID: hub.id)
+            let second = try EpochRecord.make(
+                parent: first.record.epoch, parentKey: first.key, members: members, revoked: [], maker: aliasKeys, makerID: alias,
+                at: revocation.madeAt, hubID: hub.id)
+            for made in [first, second] { try await hub.writeEpochRecord(made.sealed, as: made.record.epoch) }
+            for machine in [a, b] {
+                _ = try await machine.store.add(drink(minute: 40, note: "for the members only"))
+                let report = try await machine.sync()
+                #expect(await machine.engine.epochs.current == revocation.epoch)
+                #expect(
+                    report.setAside.contains { $0.name == "epochs/" + first.record.epoch.fileName && $0.reason.contains("made beside the revocation") }
+                        || machine.store.deviceID == a.store.deviceID,
+                    "\(report)")
+                let newest = try #require(try await KeyEpochTests.segmentEpochs(of: machine.store.deviceID, on: hub).last)
+                #expect(newest == revocation.epoch)
+            }
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    /// The revoked machine, under a made-up name, revokes the machine that revoked it: the two
+    /// revocations shut out each other's maker, and every member stops rather than pick one.
+    @Test func aRevokedMachineUnderAnotherNameRevokingItsRevokerStopsEveryMember() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, .folder)
+            let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            let hub = c.engine.hub
+            var members: [DeviceID: DevicePublicKeys] = [:]
+            for card in try await c.store.deviceCards(hubID: hub.id) where card.device == b.store.deviceID { members[card.device] = card.publicKeys }
+            let takeover = try EpochRecord.make(
+                parent: .first, parentKey: key, members: members, revoked: [EpochRecord.Revocation(device: a.store.deviceID, through: 0)],
+                maker: DeviceKeys(), makerID: DeviceID(rawValue: UUIDText.random()), at: revocation.madeAt, hubID: hub.id,
+                id: [UInt8](repeating: 0, count: 16))
+            try await hub.writeEpochRecord(takeover.sealed, as: takeover.record.epoch)
+            for machine in [a, b] {
+                _ = try await machine.store.add(drink(minute: 40))
+                await #expect {
+                    try await machine.sync()
+                } throws: { error in
+                    guard case SyncError.epochsInConflict? = error as? SyncError else { return false }
+                    return true
+                }
+                #expect(await machine.engine.key.check != takeover.key.check)
+            }
+            for device in [a.store.deviceID, b.store.deviceID] {
+                for epoch in try await KeyEpochTests.segmentEpochs(of: device, on: hub) { #expect(epoch != takeover.record.epoch) }
+            }
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    /// A record that revokes its own maker (to name how far its own log is taken) is refused as it is read.
+    @Test func aRecordRevokingItsOwnMakerIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, .folder)
+            let hub = c.engine.hub
+            let made = try EpochRecord.make(
+                parent: .first, parentKey: key, members: [c.store.deviceID: c.engine.deviceKeys.publicKeys],
+                revoked: [EpochRecord.Revocation(device: c.store.deviceID, through: Int64.max)], maker: c.engine.deviceKeys,
+                makerID: c.store.deviceID, at: Timestamp(milliseconds: 1_795_262_400_000), hubID: hub.id)
+            try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
+            let report = try await a.sync()
+            #expect(report.setAside.contains { $0.reason.contains("revokes the device that made it") }, "\(report)")
+            #expect(await a.engine.epochs.revoked.isEmpty)
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
+    /// The revoked machine writes a record that claims the first key as its own (its check, its
+    /// parent's key sealed under it): a member still on the first key takes the revocation's key up
+    /// all the same, rather than take the record for its key's and stop.
+    @Test(arguments: HubFlavor.allCases)
+    func aRecordClaimingTheFirstKeyMisleadsNoOne(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, flavor)
+            let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            let hub = c.engine.hub
+            let claim = try EpochRecord.make(
+                parent: .first, parentKey: SyncKey(), members: [:], revoked: [], maker: c.engine.deviceKeys, makerID: c.store.deviceID,
+                at: revocation.madeAt, hubID: hub.id, id: [UInt8](repeating: 0, count: 16), key: key)
+            try await hub.writeEpochRecord(claim.sealed, as: claim.record.epoch)
+            let report = try await b.sync()
+            #expect(report.failures.isEmpty, "\(report)")
+            #expect(await b.engine.epochs.current == revocation.epoch)
+            #expect(await b.engine.key.check == a.engine.key.check)
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
     /// True when a signed segment is sealed under the epoch `made` started.
     static func opens(_ sealed: [UInt8], with made: (record: EpochRecord, sealed: [UInt8], key: SyncKey)) throws -> Bool {
         sealed.count > 25 && sealed[4] >= 3 && KeyEpoch(bytes: sealed[5..<25]) == made.record.epoch

@@ -18,6 +18,10 @@ final class LaggingHubs: @unchecked Sendable {
     private var cards: [DeviceID: [UInt8]] = [:]
     private var epochRecords: [KeyEpoch: [UInt8]] = [:]
     let id = UUIDText.random()
+    /// The check of the key the hub is made with.
+    let firstKeyCheck: String
+
+    init(key: SyncKey) { firstKeyCheck = key.check }
 
     enum Change {
         case added(DeviceID, SegmentName, [UInt8])
@@ -92,6 +96,7 @@ struct LaggingHub: Hub {
 
     var id: String { hubs.id }
     var location: String { "lagging hub" }
+    var firstKeyCheck: String { hubs.firstKeyCheck }
     var canRemoveSegments: Bool { true }
     var segmentsNeverChange: Bool { false }
     func refresh(after positions: [DeviceID: Int64]) {}

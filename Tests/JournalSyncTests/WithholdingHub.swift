@@ -23,6 +23,7 @@ final class WithholdingHub: Hub {
 
     var id: String { base.id }
     var location: String { base.location }
+    var firstKeyCheck: String { base.firstKeyCheck }
     var canRemoveSegments: Bool { false }
     var segmentsNeverChange: Bool { base.segmentsNeverChange }
     var kind: HubKind { base.kind }

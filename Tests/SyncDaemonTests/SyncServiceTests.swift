@@ -143,6 +143,7 @@ final class SlowHub: Hub, @unchecked Sendable {
 
     var id: String { base.id }
     var location: String { base.location }
+    var firstKeyCheck: String { base.firstKeyCheck }
     var canRemoveSegments: Bool { true }
     var segmentsNeverChange: Bool { false }
     func refresh(after positions: [DeviceID: Int64]) {}
