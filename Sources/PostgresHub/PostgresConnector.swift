@@ -53,7 +53,13 @@ final class PostgresConnector: Sendable {
             // Cancelled on the event loop the moment the opening ends, not when this task next runs:
             // on a busy machine a task may wait long for a thread, and that wait is not the server's.
             opening.whenComplete { _ in deadline.cancel() }
-            let connection = try await opening.get()
+            let connection: PostgresConnection
+            do { connection = try await channel.valueBeforeClosing(opening) } catch is ChannelEnded {
+                deadline.cancel()
+                throw deadline.expired
+                    ? SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(location.connectTimeout) s")
+                    : SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
+            }
             // Opened as the time ran out: the channel is closing under it.
             guard !deadline.expired else {
                 try? await connection.close()

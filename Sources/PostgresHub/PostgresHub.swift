@@ -62,7 +62,7 @@ public actor PostgresHub: Hub {
     }
 
     /// Runs `body` on the connection; a failure that lost it leaves none, to open anew next time.
-    private func call<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func call<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let link = try await connected()
         do { return try await link.run(body) } catch {
             if link.isClosed { self.link = nil }

@@ -7,6 +7,15 @@ struct PostgresLink: Sendable {
     let connection: PostgresConnection
     let channel: any Channel
     let location: PostgresLocation
+    /// The channel's event loop, where each call runs.
+    private let executor: EventLoopExecutor
+
+    init(connection: PostgresConnection, channel: any Channel, location: PostgresLocation) {
+        self.connection = connection
+        self.channel = channel
+        self.location = location
+        executor = EventLoopExecutor(channel.eventLoop)
+    }
 
     /// Longest a call may take: generous for a first sync's large reads over a slow line, short enough
     /// that a server that stopped answering fails the sync instead of stalling it.
@@ -15,16 +24,32 @@ struct PostgresLink: Sendable {
     var isClosed: Bool { connection.isClosed }
 
     /// Runs `body` on the connection, failing (and closing the connection) when it takes longer than
-    /// `callSeconds`. PostgreSQL's errors become the hub's.
-    func run<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        // A query on a closed connection waits forever in PostgresNIO: never send one.
-        guard !connection.isClosed else {
-            throw SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
-        }
+    /// `callSeconds`, and failing at once when the connection ends first. PostgreSQL's errors become
+    /// the hub's.
+    ///
+    /// PostgresNIO drops a query written to a channel that is closing (the server stopping as the call
+    /// begins) and waits for its answer forever: a daemon's sync hung so, for good, its requests
+    /// unanswered. So `body` runs as a task of its own, and the call ends with its outcome or, when
+    /// the channel closed without one, a moment after (`Channel.whenClosed`); a body the driver never
+    /// answers is left waiting, holding nothing.
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let lost = SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
+        guard !connection.isClosed else { throw lost }
         let deadline = Deadline(on: channel, seconds: Self.callSeconds)
         defer { deadline.cancel() }
+        let outcome = FirstOutcome<T>()
+        let connection = connection
+        let call = Task(executorPreference: executor) {
+            do { outcome.finish(.success(try await body(connection))) } catch { outcome.finish(.failure(error)) }
+        }
+        channel.whenClosed { outcome.finish(.failure(lost)) }
         do {
-            return try await body(connection)
+            return try await withTaskCancellationHandler {
+                try await outcome.wait()
+            } onCancel: {
+                call.cancel()
+                outcome.finish(.failure(CancellationError()))
+            }
         } catch {
             if deadline.expired {
                 throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(Self.callSeconds) s")

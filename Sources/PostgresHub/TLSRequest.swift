@@ -12,6 +12,9 @@ enum TLSRequest {
     /// `verifyHost` is the host the certificate must name, for `verify-full`.
     static func begin(on channel: any Channel, context: NIOSSLContext, serverName: String?, verifyHost: String?) async throws -> Bool {
         let answer = channel.eventLoop.makePromise(of: Bool.self)
+        // A handler added to a channel that closed meanwhile is never told: the answer fails with the
+        // channel all the same (a promise completed twice keeps its first outcome).
+        channel.closeFuture.whenComplete { _ in answer.fail(TLSRequestError.closed) }
         try await channel.eventLoop.submit {
             let tls = try NIOSSLClientHandler(context: context, serverHostname: serverName)
             try channel.pipeline.syncOperations.addHandler(AnswerHandler(answer: answer, tls: tls))

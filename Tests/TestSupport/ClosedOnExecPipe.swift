@@ -17,4 +17,10 @@ public final class ClosedOnExecPipe: @unchecked Sendable {
         reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
     }
+
+    /// Writes `data` to the pipe, unless its reader has gone (the process ended early: what the test
+    /// checks next says so). FileHandle's `write(_:)` traps on that, ending the whole test run.
+    public func send(_ data: Data) {
+        try? writing.write(contentsOf: data)
+    }
 }

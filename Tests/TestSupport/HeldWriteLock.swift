@@ -19,7 +19,7 @@ public final class HeldWriteLock: @unchecked Sendable {
         holder.standardOutput = answers.writing
         try holder.run()
         for end in [commands.reading, answers.writing] { try end.close() }
-        commands.writing.write(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
+        commands.send(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
         let answer = String(decoding: answers.reading.availableData, as: UTF8.self)
         guard answer.hasPrefix("holding") else {
             ProcessRunner.stop(holder)
@@ -30,7 +30,7 @@ public final class HeldWriteLock: @unchecked Sendable {
     /// Lets go of the lock, and waits for the holder to end. Called from one thread at a time.
     public func release() {
         guard holder.isRunning else { return }
-        commands.writing.write(Data("ROLLBACK;\n.quit\n".utf8))
+        commands.send(Data("ROLLBACK;\n.quit\n".utf8))
         holder.waitUntilExit()
     }
 

@@ -39,7 +39,7 @@ public enum ProcessRunner {
         try process.run()
         // The process has its copies: with these closed, reading to the end ends when it does.
         for end in [output.writing, errors.writing, input.reading] { try end.close() }
-        if let stdin { input.writing.write(stdin) }
+        if let stdin { input.send(stdin) }
         try input.writing.close()
         // Read both pipes before waiting, so a chatty process cannot block on a full pipe.
         let group = DispatchGroup()
@@ -88,9 +88,14 @@ extension ProcessRunner {
         return process
     }
 
-    /// Sends `signal` and waits for the process to end.
+    /// Sends `signal` and waits for the process to end; one that has not ended a minute later (a
+    /// daemon that hung) is killed, so that a test's clean-up never hangs the run: its exit status
+    /// then says SIGKILL.
     public static func stop(_ process: Process, signal: Int32 = SIGKILL) {
         if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

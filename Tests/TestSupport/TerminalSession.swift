@@ -39,7 +39,7 @@ public final class TerminalSession {
 
     /// Types `line` and Enter.
     public func type(_ line: String) {
-        keyboard.writing.write(Data((line + "\n").utf8))
+        keyboard.send(Data((line + "\n").utf8))
     }
 
     /// Waits until the terminal shows `text`, or the command has ended without showing it (false), or
