@@ -9,20 +9,28 @@ UNITDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
 DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
-# Debian packages the build and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db zip time pgbouncer
+# Debian packages the build, the packages (`make dist`) and the tests need.
+APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db zip time pgbouncer \
+	zlib1g-dev dpkg-dev lintian binutils xz-utils
+
+# The version: the last tag (v1.2.0 is 1.2.0; 1.2.0-3-gHASH three commits past it), or 0.0.0-COMMIT
+# when there is none; and the commit. `--version` says both.
+COMMIT := $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
+VERSION := $(or $(patsubst v%,%,$(shell git describe --tags --match 'v[0-9]*' 2>/dev/null)),0.0.0-$(COMMIT))
+VERSION_HEADER := Sources/BuildVersion/version.generated.h
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: help deps build man man-pages install test bench fuzz clean
+.PHONY: help deps version build man man-pages install test bench fuzz clean dist
 
 help:
 	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
 	@echo "make test      build and run every test"
 	@echo "make bench     release build, timed against the sqlite3 shell"
+	@echo "make dist      a tarball with install.sh and a Debian package in dist/, for machines without Swift"
 	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser, settings reader and Health scanner ($(FUZZ_SECONDS) s each)"
 
 # Installs what a fresh Debian machine lacks (as root, or through sudo).
@@ -34,23 +42,39 @@ deps:
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
 
-# libstdc++ and libsqlite3 are linked statically (glibc stays shared): loading and relocating them
-# cost every command more than all its own work. The linker searches the products folder before the
-# system's, so linker scripts there, named as the shared libraries, send it to the static archives.
+# The version and commit, where BuildVersion.c reads them: rewritten only when they change, and
+# BuildVersion.c touched then, so that a build made before the header existed is made again.
+version:
+	@printf '#define JOURNAL_VERSION "%s"\n#define JOURNAL_COMMIT "%s"\n' "$(VERSION)" "$(COMMIT)" > "$(VERSION_HEADER).new"
+	@if cmp -s "$(VERSION_HEADER).new" "$(VERSION_HEADER)"; then rm "$(VERSION_HEADER).new"; \
+	else mv "$(VERSION_HEADER).new" "$(VERSION_HEADER)"; touch Sources/BuildVersion/BuildVersion.c; fi
+
+# libstdc++, libsqlite3 and zlib are linked statically (glibc stays shared): loading and relocating
+# them cost every command more than all its own work, and a machine without Swift installs the
+# programs alone. Linker scripts in the products folder, named as the shared libraries, send the
+# linker to the static archives. It searches that folder before the system's, unless a pkg-config
+# file puts the system's first: ZIPFoundation's zlib does, so a zlib.pc of ours, found first on
+# PKG_CONFIG_PATH, names the products folder instead.
 STATIC_LIBSTDCXX = $(lastword $(sort $(wildcard /usr/lib/gcc/*/*/libstdc++.a)))
 STATIC_LIBSQLITE3 = $(shell pkg-config --variable=libdir sqlite3)/libsqlite3.a
+STATIC_LIBZ = $(shell pkg-config --variable=libdir zlib)/libz.a
 
-build: deps
+# The programs: journal, and journal-syncd, which also answers as journal-sync and journal-import.
+PROGRAMS := journal journal-syncd
+
+build: deps version
 	mkdir -p "$(RELEASE_BIN)"
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSTDCXX)" > "$(RELEASE_BIN)/libstdc++.so"
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSQLITE3)" > "$(RELEASE_BIN)/libsqlite3.so"
-	swift build $(RELEASE_FLAGS) --product journal
-	swift build $(RELEASE_FLAGS) --product journal-syncd
-	swift build $(RELEASE_FLAGS) --product journal-import
+	printf 'GROUP ( %s )\n' "$(STATIC_LIBZ)" > "$(RELEASE_BIN)/libz.so"
+	printf 'libdir=%s\nName: zlib\nDescription: zlib, linked statically\nVersion: 1\nLibs: -L$${libdir} -lz\n' "$(RELEASE_BIN)" > "$(RELEASE_BIN)/zlib.pc"
+	PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal
+	PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal-syncd
 	@# SwiftPM's rpath ($$ORIGIN) sends the loader through a dozen folders of the install for each
 	@# shared library before the system's; with the Swift runtime linked in, nothing is looked for there.
-	patchelf --remove-rpath "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(RELEASE_BIN)/journal-import"
-	@! ldd "$(RELEASE_BIN)/journal" | grep -E 'libstdc|libsqlite3' || { echo "journal links libstdc++ or libsqlite3 dynamically" >&2; exit 1; }
+	patchelf --remove-rpath $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS))
+	@! ldd $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS)) | grep -E 'libstdc|libsqlite3|libz\.' \
+		|| { echo "a program links libstdc++, libsqlite3 or zlib dynamically" >&2; exit 1; }
 
 # Manual pages generated from the command definitions (swift-argument-parser's generate-manual reads
 # each binary's --experimental-dump-help): one page per command, named as git's are (journal-add(1),
@@ -74,14 +98,16 @@ man-pages:
 install: build man
 	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)" "$(MANDIR)"
 	install -m 0644 .build/man/*.1 "$(MANDIR)/"
-	install -m 0755 "$(RELEASE_BIN)/journal" "$(RELEASE_BIN)/journal-syncd" "$(RELEASE_BIN)/journal-import" "$(BINDIR)/"
-	install -m 0644 README.md "$(DOCDIR)/README.md"
+	install -m 0755 $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS)) "$(BINDIR)/"
+	@# An earlier install had the importer as a program of its own: it goes.
+	rm -f "$(BINDIR)/journal-import"
+	install -m 0644 README.md LICENSE "$(DOCDIR)/"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/journal-sync.service > "$(UNITDIR)/journal-sync.service"
 	install -d "$(DATADIR)/bash-completion/completions" "$(DATADIR)/zsh/site-functions" "$(FISHDIR)"
 	"$(BINDIR)/journal" --generate-completion-script bash > "$(DATADIR)/bash-completion/completions/journal"
 	"$(BINDIR)/journal" --generate-completion-script zsh > "$(DATADIR)/zsh/site-functions/_journal"
 	"$(BINDIR)/journal" --generate-completion-script fish > "$(FISHDIR)/journal.fish"
-	@echo "Installed journal, journal-syncd and journal-import into $(BINDIR), their manual pages into $(MANDIR) (man journal),"
+	@echo "Installed journal and journal-syncd into $(BINDIR), their manual pages into $(MANDIR) (man journal),"
 	@echo "the journal-sync user service into $(UNITDIR),"
 	@echo "and completions for bash, zsh (add $(DATADIR)/zsh/site-functions to fpath) and fish."
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "Add $(BINDIR) to your PATH to run it as 'journal'.";; esac
@@ -90,10 +116,18 @@ install: build man
 	@echo "To sync in the background (after journal sync init):"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now journal-sync"
 
-test: deps
+# The tests, then the packages a machine without Swift installs, built and checked as one would use them.
+test: deps version
 	swift build --build-tests
 	swift build --product generate-manual
 	swift test --skip-build
+	$(MAKE) --no-print-directory dist
+	Tests/Dist/check.sh "$(DIST)" "$(VERSION)"
+
+# What a machine without Swift installs (`packaging/dist.sh` says what goes where), in DIST.
+DIST ?= dist
+dist: build man
+	VERSION="$(VERSION)" COMMIT="$(COMMIT)" BIN="$(RELEASE_BIN)" MAN=.build/man DIST="$(DIST)" packaging/dist.sh
 
 bench: build
 	BIN="$(RELEASE_BIN)" Tests/Benchmarks/bench.sh
@@ -120,4 +154,4 @@ fuzz: deps
 	done; exit $$status
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz "$(DIST)" "$(VERSION_HEADER)"

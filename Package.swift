@@ -19,7 +19,6 @@ let package = Package(
     products: [
         .executable(name: "journal", targets: ["journal"]),
         .executable(name: "journal-syncd", targets: ["journal-syncd"]),
-        .executable(name: "journal-import", targets: ["journal-import"]),
         .library(name: "JournalKit", targets: ["JournalKit"]),
     ],
     dependencies: [
@@ -47,6 +46,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CLinux"),
+        // The version and commit `make` built from, for `--version`.
+        .target(name: "BuildVersion"),
         .target(
             name: "JournalKit",
             dependencies: ["CSQLite"],
@@ -63,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["BuildVersion", "JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
             name: "PostgresHub",
@@ -84,13 +85,6 @@ let package = Package(
             dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: fuzzCoverage
         ),
-        .executableTarget(
-            name: "journal-import",
-            dependencies: [
-                "AppleHealth", "CommandLineSupport", "JournalKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
         .target(
             name: "SyncCommandLine",
             dependencies: ["CommandLineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -107,6 +101,7 @@ let package = Package(
         .executableTarget(
             name: "journal-syncd",
             dependencies: [
+                "AppleHealth",
                 "CLinux",
                 "JournalKit",
                 "CommandLineSupport",

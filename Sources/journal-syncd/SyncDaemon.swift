@@ -15,7 +15,8 @@ struct SyncDaemon: AsyncParsableCommand {
         discussion: """
             Syncs when another process writes the journal, when another device publishes to the hub, on
             SIGHUP or SIGUSR1, and every --interval as a safety net. SIGTERM or SIGINT stops it cleanly.
-            """)
+            """,
+        version: ProgramVersion.line(for: "journal-syncd"))
 
     @Option(name: .long, help: ArgumentHelp("The journal database (default: $JOURNAL_DB, else $XDG_DATA_HOME/journal/journal.db).", valueName: "path"))
     var db: String?
@@ -35,12 +36,13 @@ struct SyncDaemon: AsyncParsableCommand {
     static let loopExecutor = SerialThreadExecutor()
 
     static func main() async {
-        // Run as `journal-sync`, this binary carries out `journal sync ...` for `journal`.
-        if CommandLine.arguments.first?.split(separator: "/").last == Substring(SyncProgram.name) {
-            await SyncProgram.start()
-            return
+        // One binary, three programs (as busybox): run as `journal-sync`, it carries out `journal sync
+        // ...` for `journal`, and as `journal-import` an Apple Health import.
+        switch CommandLine.arguments.first?.split(separator: "/").last.map(String.init) {
+        case SyncProgram.name?: await SyncProgram.start()
+        case ImportProgram.name?: await ImportProgram.start()
+        default: await runAsMain(program: "journal-syncd", executor: loopExecutor)
         }
-        await runAsMain(program: "journal-syncd", executor: loopExecutor)
     }
 
     func run() async throws {

@@ -4,15 +4,15 @@ import JournalKit
 import Glibc
 
 /// A command this binary parses and finds valid but does not carry out, as git runs
-/// `git-remote-https`: `journal sync ...` goes to the sync program (the daemon's binary beside this
-/// one, run under the name `journal-sync`), `journal import --from apple-health` to `journal-import`,
-/// each with the same arguments. It replaces this process, so its output and exit status are the command's.
+/// `git-remote-https`: `journal sync ...` and `journal import --from apple-health` go to the daemon's
+/// binary beside this one, run under the name `journal-sync` or `journal-import`, with the same
+/// arguments. It replaces this process, so its output and exit status are the command's.
 enum Handoff {
     /// `journal sync ...`.
     static func sync() throws -> Never { try perform(program: "journal-syncd", name: "journal-sync") }
 
     /// `journal import --from apple-health`.
-    static func importer() throws -> Never { try perform(program: "journal-import", name: "journal-import") }
+    static func importer() throws -> Never { try perform(program: "journal-syncd", name: "journal-import") }
 
     private static func perform(program name: String, name shownName: String) throws -> Never {
         let program = siblingPath(name)

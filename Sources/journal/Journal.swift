@@ -11,6 +11,7 @@ struct Journal: AsyncParsableCommand {
         commandName: "journal",
         abstract: "A caffeine and drink journal for the terminal.",
         discussion: "The journal is a SQLite file (see `journal path`); `journal sql` and sqlite3 can read it.",
+        version: ProgramVersion.line(for: "journal"),
         subcommands: [
             Add.self, List.self, Remove.self, Undo.self, Edit.self, Status.self, Stats.self, Drinks.self, SQL.self,
             Export.self, Import.self, Backup.self, Path.self, SyncCommand.self, Config.self,

@@ -82,7 +82,7 @@ import TestSupport
     /// The reader is the importer's own: libxml2 (FoundationXML), and the ICU and liblzma it brought,
     /// are linked by no program.
     @Test func theImporterLinksNoXMLLibrary() throws {
-        for program in ["journal", "journal-import", "journal-syncd"] {
+        for program in ["journal", "journal-syncd"] {
             let libraries = try ProcessRunner.run("/usr/bin/ldd", [ProcessRunner.executable(program)], environment: [:])
             #expect(libraries.status == 0 && libraries.stdout.contains("libc.so"), "\(libraries.stderr)")
             for library in ["libxml2", "FoundationXML", "libicuuc", "liblzma"] {

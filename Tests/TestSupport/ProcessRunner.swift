@@ -108,7 +108,7 @@ extension ProcessRunner {
     public static func executablesForOtherUsers(in folder: String) throws -> String {
         let bin = folder + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        for name in ["journal", "journal-syncd", "journal-import"] {
+        for name in ["journal", "journal-syncd"] {
             try copyExecutable(executable(name), to: bin + "/" + name)
         }
         chmod(bin, 0o755)

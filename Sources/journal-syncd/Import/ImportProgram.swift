@@ -4,15 +4,19 @@ import CommandLineSupport
 import JournalKit
 
 /// `journal import --from apple-health`, carried out: `journal` parses the command line and hands it
-/// here under the name `journal-import`, to be parsed again with the same grammar (`Import`). This
-/// program links the zip library, and Foundation with it, which the everyday binary does not.
-@main
+/// to this binary under the name `journal-import`, to be parsed again with the same grammar
+/// (`Import`). Here, not in the everyday binary, as the zip library brings Foundation, which this
+/// binary links already for the hub drivers: one copy of it is installed, not two.
 struct ImportProgram: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "journal", subcommands: [Import.self])
 
     @OptionGroup var global: GlobalOptions
 
-    static func main() async {
+    /// The name `journal` runs this binary under for an import.
+    static let name = "journal-import"
+
+    /// On the main actor, as `SyncProgram.start` is, and for the same reason.
+    @MainActor static func start() async {
         await runAsMain(program: "journal", executor: Executors.main) { command in
             guard let command = command as? Import else { return false }
             switch command.from {

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Checks what `make dist` wrote into DIST for VERSION as a person on a machine without Swift would use
+# it: the Debian package's fields, files and lintian's verdict; every program run from the extracted
+# package with /opt/swift hidden and an empty environment, linking glibc and libgcc_s alone; the
+# tarball's install.sh against `make install`; and, as root, dpkg -i, a drink, its manual page, and
+# dpkg -r leaving no file of the package behind and the user's journal where it was.
+# Usage: Tests/Dist/check.sh DIST VERSION
+set -uo pipefail
+dist=$1 version=$2
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+name=journal-$version-linux-x86_64
+deb=$dist/journal_${version}_amd64.deb
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+programs=(journal journal-syncd)
+# The journal's clock for the commands run here: the same answers from every install.
+export JOURNAL_NOW=2026-11-21T15:30:00Z
+
+for file in "$name.tar.gz" "$name-debug.tar.gz" "journal_${version}_amd64.deb" SHA256SUMS; do
+    [ -f "$dist/$file" ] || fail "$dist/$file is missing"
+done
+(cd "$dist" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match the files"
+
+# The package's fields: its version, and nothing needed of the system but glibc and libgcc.
+info=$(dpkg-deb -f "$deb" Package Version Architecture Depends)
+echo "$info"
+grep -qx "Package: journal" <<<"$info" || fail "the package is not called journal"
+grep -qx "Version: ${version//-/+}" <<<"$info" || fail "the package's version is not ${version//-/+}"
+grep -qx "Architecture: amd64" <<<"$info" || fail "the package is not for amd64"
+depends=$(sed -n 's/^Depends: //p' <<<"$info")
+for dependency in ${depends//,/ }; do
+    case $dependency in libc6 | libgcc-s1 | \(* | *\) | \>=) ;; *) fail "the package depends on $dependency" ;; esac
+done
+grep -q "libc6" <<<"$depends" || fail "the package does not depend on libc6"
+# No maintainer scripts: installing it starts and enables nothing.
+dpkg-deb -e "$deb" "$work/control"
+extra=$(ls "$work/control" | grep -vxE 'control|md5sums')
+[ -z "$extra" ] || fail "the package has maintainer scripts: $extra"
+
+# Its files: exactly these.
+expected=$work/expected
+{
+    printf '%s\n' ./usr/bin/journal ./usr/bin/journal-syncd ./usr/lib/systemd/user/journal-sync.service \
+        ./usr/share/bash-completion/completions/journal ./usr/share/zsh/vendor-completions/_journal \
+        ./usr/share/fish/vendor_completions.d/journal.fish ./usr/share/doc/journal/README.md.gz \
+        ./usr/share/doc/journal/copyright ./usr/share/doc/journal/changelog.gz ./usr/share/lintian/overrides/journal
+    for page in "$repo"/.build/man/*.1; do echo "./usr/share/man/man1/$(basename "$page").gz"; done
+} | sort > "$expected"
+dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sort > "$work/listed"
+diff -u "$expected" "$work/listed" && ok "the package holds $(wc -l < "$expected") files, as it should" || fail "the package's files differ (above)"
+dpkg-deb -c "$deb" | awk '$2 != "root/root" { print }' | grep . >/dev/null && fail "the package has files not owned by root"
+
+if command -v lintian >/dev/null; then
+    lintian --fail-on error "$deb" > "$work/lintian" 2>&1 && ok "lintian finds no error" || fail "lintian finds errors"
+    cat "$work/lintian"
+else
+    fail "lintian is not installed (make deps installs it)"
+fi
+
+# The programs: stripped, under the size budget, linking nothing but glibc and libgcc_s.
+root=$work/root
+dpkg-deb -x "$deb" "$root"
+total=0
+for program in "${programs[@]}"; do
+    size=$(stat -c %s "$root/usr/bin/$program")
+    total=$((total + size))
+    readelf -S "$root/usr/bin/$program" | grep -E '\.debug_info|\.symtab' >/dev/null && fail "$program is not stripped"
+    libraries=$(ldd "$root/usr/bin/$program" | awk '{ print $1 }' | sed 's|.*/||')
+    for library in $libraries; do
+        case $library in linux-vdso.so.1 | libc.so.6 | libm.so.6 | libgcc_s.so.1 | ld-linux-x86-64.so.2 | libpthread.so.0 | libdl.so.2 | librt.so.1) ;;
+            *) fail "$program links $library" ;;
+        esac
+    done
+done
+echo "the programs together: $((total / 1000000)) MB"
+[ "$total" -lt 100000000 ] && ok "the programs take $total bytes, under 100 MB" || fail "the programs take $total bytes, over 100 MB"
+
+# Debug symbols: one file per program, found by the program's build id.
+tar -xzf "$dist/$name-debug.tar.gz" -C "$work" || fail "the debug tarball does not extract"
+for program in "${programs[@]}"; do
+    id=$(readelf -n "$root/usr/bin/$program" | awk '/Build ID/ { print $3 }')
+    symbols=$work/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+    [ -n "$id" ] && readelf -S "$symbols" 2>/dev/null | grep debug_info >/dev/null && ok "$program's debug symbols are found by its build id" \
+        || fail "no debug symbols for $program (build id $id)"
+done
+
+# Every program run from the extracted package with Swift out of sight: /opt/swift hidden, and an
+# environment of nothing but PATH and HOME.
+bare() { # bare HOME COMMAND...: runs COMMAND so; its output on stdout, its status its own
+    local home=$1; shift
+    unshare --mount sh -c 'mount -t tmpfs none /opt/swift 2>/dev/null; exec env -i PATH=/usr/bin:/bin HOME="$0" JOURNAL_NOW="$JOURNAL_NOW" "$@"' "$home" "$@"
+}
+home=$work/home
+mkdir -p "$home"
+out=$(bare "$home" "$root/usr/bin/journal" add espresso 2>&1) && grep -q "^Added espresso 64 mg" <<<"$out" \
+    && ok "journal add espresso from the package: $out" || fail "journal add espresso from the package: $out"
+out=$(bare "$home" "$root/usr/bin/journal" --version 2>&1) && grep -q "$version" <<<"$out" && ok "journal --version: $out" \
+    || fail "journal --version: $out"
+out=$(bare "$home" "$root/usr/bin/journal-syncd" --version 2>&1) && grep -q "$version" <<<"$out" && ok "journal-syncd --version: $out" \
+    || fail "journal-syncd --version: $out"
+out=$(bare "$home" "$root/usr/bin/journal" sync init --folder "$work/hub" 2>&1) && ok "journal sync init --folder from the package" \
+    || fail "journal sync init --folder from the package: $out"
+cat > "$work/export.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<HealthData locale="en_US">
+ <ExportDate value="2024-03-01 10:00:00 +0100"/>
+ <Record type="HKQuantityTypeIdentifierDietaryCaffeine" sourceName="Coffee Tracker" unit="mg" creationDate="2024-02-28 08:00:00 +0100" startDate="2024-02-28 08:00:00 +0100" endDate="2024-02-28 08:00:00 +0100" value="64"/>
+</HealthData>
+XML
+out=$(bare "$home" "$root/usr/bin/journal" import --from apple-health "$work/export.xml" 2>&1) && grep -q "^Imported 1 drink" <<<"$out" \
+    && ok "journal import --from apple-health from the package" || fail "journal import --from apple-health from the package: $out"
+
+# The tarball's install.sh puts the same files where `make install` does, and they answer the same.
+mkdir -p "$work/tarball" && tar -xzf "$dist/$name.tar.gz" -C "$work/tarball" || fail "the tarball does not extract"
+mkdir -p "$work/one/home" "$work/two/home"
+(cd "$work/tarball/$name" && env -i PATH=/usr/bin:/bin HOME="$work/one/home" ./install.sh PREFIX="$work/one/prefix" > "$work/one/said") \
+    || fail "install.sh failed: $(cat "$work/one/said")"
+# The build's caches (SwiftPM's, clang's) go elsewhere: only what is installed is compared.
+env -u XDG_CONFIG_HOME -u XDG_DATA_HOME XDG_CACHE_HOME="$work/cache" HOME="$work/two/home" make -C "$repo" --no-print-directory install PREFIX="$work/two/prefix" > "$work/two/said" 2>&1 \
+    || fail "make install failed: $(tail -5 "$work/two/said")"
+for side in one two; do (cd "$work/$side" && find prefix home -type f | sort > files); done
+diff -u "$work/one/files" "$work/two/files" && ok "install.sh and make install put the same $(wc -l < "$work/one/files") files" \
+    || fail "install.sh and make install put different files (above)"
+for file in $(cat "$work/one/files"); do
+    case $file in prefix/bin/*) continue ;; esac
+    first=$(sed "s|$work/one|X|g" "$work/one/$file" 2>/dev/null | md5sum)
+    second=$(sed "s|$work/two|X|g" "$work/two/$file" 2>/dev/null | md5sum)
+    [ "$first" = "$second" ] || fail "$file differs between install.sh and make install"
+done
+# Drink ids are random: the same answers but for them.
+for arguments in "add espresso" "add coffee --mg 120 --at 15:00" "status" "list" "--version"; do
+    first=$(bare "$work/one/home" "$work/one/prefix/bin/journal" $arguments 2>&1 | sed -E 's/\b[0-9a-f]{8}\b/ID/g'; echo "status $?")
+    second=$(bare "$work/two/home" "$work/two/prefix/bin/journal" $arguments 2>&1 | sed -E 's/\b[0-9a-f]{8}\b/ID/g'; echo "status $?")
+    [ "$first" = "$second" ] && ok "journal $arguments: the same from both installs" || fail "journal $arguments differs: '$first' and '$second'"
+done
+
+# The package installed as a person would, as root: it works, its manual pages are found, and
+# removing it leaves no file of it behind and the user's journal as it was.
+if [ "$(id -u)" = 0 ]; then
+    if dpkg -s journal >/dev/null 2>&1; then
+        fail "a journal package is installed already: this check installs and removes its own"
+    else
+        dpkg -i "$deb" > "$work/dpkg" 2>&1 && ok "dpkg -i" || fail "dpkg -i: $(cat "$work/dpkg")"
+        user=$work/user
+        mkdir -p "$user"
+        out=$(env -i PATH=/usr/bin:/bin HOME="$user" JOURNAL_NOW="$JOURNAL_NOW" journal add espresso 2>&1) && grep -q "^Added espresso" <<<"$out" \
+            && ok "journal add espresso, installed: $out" || fail "journal add espresso, installed: $out"
+        page=$(env -i PATH=/usr/bin:/bin man -w journal-add 2>&1)
+        [ "$page" = /usr/share/man/man1/journal-add.1.gz ] && env -i PATH=/usr/bin:/bin MANPAGER=cat man journal-add 2>/dev/null | grep "journal add" >/dev/null \
+            && ok "man journal-add: $page" || fail "man journal-add: $page"
+        [ -e /etc/systemd/user/default.target.wants/journal-sync.service ] && fail "installing enabled the user unit"
+        dpkg -r journal > "$work/dpkg" 2>&1 && ok "dpkg -r" || fail "dpkg -r: $(cat "$work/dpkg")"
+        left=$(sed 's|^\.||' "$expected" | while read -r file; do [ -e "$file" ] && echo "$file"; done)
+        [ -z "$left" ] && ok "nothing of the package is left" || fail "dpkg -r left: $left"
+        [ -s "$user/.local/share/journal/journal.db" ] && ok "the user's journal is still there" || fail "the user's journal went with the package"
+    fi
+else
+    echo "not root: dpkg -i and dpkg -r are not tried here (CI runs as root and tries them)"
+fi
+
+echo
+[ "$failures" = 0 ] && echo "dist: every check passed" || echo "dist: $failures checks failed"
+exit $((failures > 0))
