@@ -72,10 +72,11 @@ extension SyncEngine {
 
     /// Takes up the epochs the last reading found, once they are found sound (`checkStanding`): the
     /// current epoch's key becomes this device's, the one `journal sync key` prints and that opens
-    /// the hub next time.
+    /// the hub next time. An exposed current epoch is not taken up: it is the fallback to the first
+    /// key, which the revoked hold, and the key held stays until a new epoch is made (`settleKey`).
     func takeUpKey() throws {
         try checkStanding()
-        guard epochs.current != ownEpoch, let newest = epochs.keys[epochs.current], newest.check != key.check else { return }
+        guard !epochs.needsNewEpoch, epochs.current != ownEpoch, let newest = epochs.keys[epochs.current], newest.check != key.check else { return }
         if let keyPath { try newest.save(to: keyPath) }
         key = newest
         ownEpoch = epochs.current

@@ -200,26 +200,35 @@ import TestSupport
         }
     }
 
+    /// Machines a, b, c and d, after a revoked c at the same moment as b revoked d, from the same
+    /// epoch, before either saw the other's (b's record is written beside a's as b would have).
+    static func twoRevocationsAtOnce(_ folder: String, _ flavor: HubFlavor) async throws -> [Machine] {
+        let (machines, _, _) = try await Self.machines(["a", "b", "c", "d"], folder, flavor)
+        let (a, b, c, d) = (machines[0], machines[1], machines[2], machines[3])
+        let hub = b.engine.hub
+        var members: [DeviceID: DevicePublicKeys] = [:]
+        for card in try await b.store.deviceCards(hubID: hub.id) where card.device != d.store.deviceID { members[card.device] = card.publicKeys }
+        members[b.store.deviceID] = b.engine.deviceKeys.publicKeys
+        let through = try await b.store.anchors(hubID: hub.id)[d.store.deviceID] ?? 0
+        let sibling = try EpochRecord.make(
+            parent: .first, parentKey: await b.engine.key, members: members,
+            revoked: [EpochRecord.Revocation(device: d.store.deviceID, through: through)], maker: b.engine.deviceKeys,
+            makerID: b.store.deviceID, at: Timestamp(milliseconds: 1_795_262_400_000), hubID: hub.id)
+        let record = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+        try await hub.writeEpochRecord(sibling.sealed, as: sibling.record.epoch)
+        #expect(record.reaches.contains(d.store.deviceID) && sibling.record.reaches.contains(c.store.deviceID))
+        return machines
+    }
+
     /// A revokes C at the same moment as B revokes D, from the same epoch, before either sees the
     /// other's: each new key reaches the device the other shuts out, so neither may seal anything, and
     /// the members go on under a key of a new epoch that neither C nor D can reach.
     @Test(arguments: HubFlavor.allCases)
     func twoRevocationsAtOnceShutBothOutAndNeitherReadsWhatFollows(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
-            let (machines, _, _) = try await Self.machines(["a", "b", "c", "d"], folder, flavor)
+            let machines = try await Self.twoRevocationsAtOnce(folder, flavor)
             let (a, b, c, d) = (machines[0], machines[1], machines[2], machines[3])
             let hub = b.engine.hub
-            var members: [DeviceID: DevicePublicKeys] = [:]
-            for card in try await b.store.deviceCards(hubID: hub.id) where card.device != d.store.deviceID { members[card.device] = card.publicKeys }
-            members[b.store.deviceID] = b.engine.deviceKeys.publicKeys
-            let through = try await b.store.anchors(hubID: hub.id)[d.store.deviceID] ?? 0
-            let sibling = try EpochRecord.make(
-                parent: .first, parentKey: await b.engine.key, members: members,
-                revoked: [EpochRecord.Revocation(device: d.store.deviceID, through: through)], maker: b.engine.deviceKeys,
-                makerID: b.store.deviceID, at: Timestamp(milliseconds: 1_795_262_400_000), hubID: hub.id)
-            let record = try await a.engine.rotateKey(revoking: [c.store.deviceID])
-            try await hub.writeEpochRecord(sibling.sealed, as: sibling.record.epoch)
-            #expect(record.reaches.contains(d.store.deviceID) && sibling.record.reaches.contains(c.store.deviceID))
 
             for (index, machine) in [a, b].enumerated() { _ = try await machine.store.add(drink(minute: Int64(30 + index), note: "after both")) }
             for _ in 0..<2 { for machine in [a, b] { #expect(try await machine.sync().failures.isEmpty) } }
@@ -241,6 +250,41 @@ import TestSupport
                     #expect(!reach.contains(newest), "the newest segment of \(member.store.deviceID) is sealed under \(newest), within reach of a revoked device")
                 }
             }
+            for machine in machines { await machine.engine.close() }
+        }
+    }
+
+    /// When the new epoch two revocations call for cannot be written (a full disk), the device keeps
+    /// the key it held: it does not go back to the hub's first key, which the revoked hold, neither in
+    /// memory nor in its key file (`journal sync key` would print it, and a member's next sync would
+    /// start from it).
+    @Test(arguments: HubFlavor.allCases)
+    func aNewEpochThatCannotBeWrittenLeavesTheKeyAsItWas(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let machines = try await Self.twoRevocationsAtOnce(folder, flavor)
+            let a = machines[0]
+            let held = await a.engine.key
+            #expect(held.check != a.engine.hub.firstKeyCheck)
+            let keyPath = folder + "/a.key"
+            try held.save(to: keyPath)
+            let engine = SyncEngine(
+                store: a.store, hub: WithholdingHub(base: a.engine.hub, refusesEpochRecords: true), key: held, keyPath: keyPath,
+                deviceKeys: a.engine.deviceKeys)
+            _ = try await a.store.add(drink(minute: 40, note: "while the disk is full"))
+            let published = try await Self.segmentEpochs(of: a.store.deviceID, on: a.engine.hub)
+            await #expect {
+                try await engine.sync()
+            } throws: { error in
+                guard case SyncError.hubUnavailable? = error as? SyncError else { return false }
+                return true
+            }
+            #expect(await engine.key.check == held.check)
+            #expect(try SyncKey.load(from: keyPath)?.check == held.check)
+            #expect(try await Self.segmentEpochs(of: a.store.deviceID, on: a.engine.hub) == published)
+            // With room again, the members go on under a new epoch.
+            let report = try await a.sync()
+            #expect(report.failures.isEmpty, "\(report)")
+            #expect(await a.engine.epochs.current.number == 2)
             for machine in machines { await machine.engine.close() }
         }
     }

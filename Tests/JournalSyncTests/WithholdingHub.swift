@@ -5,12 +5,17 @@ import Synchronization
 
 /// A hub that holds back the segments written through it until the test delivers them, one by one
 /// and in any order, to the hub beneath: a sync tool copying files as it pleases, on any kind of hub.
-/// Everything else (cards too) goes straight through.
+/// Everything else (cards too) goes straight through, but for epoch records when `refusesEpochRecords`:
+/// then writing one fails, as on a full disk.
 final class WithholdingHub: Hub {
     let base: any Hub
+    let refusesEpochRecords: Bool
     private let withheld = Mutex<[SegmentName: (device: DeviceID, bytes: [UInt8])]>([:])
 
-    init(base: any Hub) { self.base = base }
+    init(base: any Hub, refusesEpochRecords: Bool = false) {
+        self.base = base
+        self.refusesEpochRecords = refusesEpochRecords
+    }
 
     /// The segments held back, in order.
     var names: [SegmentName] { withheld.withLock { $0.keys.sorted() } }
@@ -41,7 +46,10 @@ final class WithholdingHub: Hub {
     func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>] { try await base.cards() }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws { try await base.writeCard(bytes, of: device) }
     func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try await base.epochRecords() }
-    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws { try await base.writeEpochRecord(bytes, as: epoch) }
+    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
+        if refusesEpochRecords { throw SyncError.hubUnavailable(hub: location, reason: "no space left on device") }
+        try await base.writeEpochRecord(bytes, as: epoch)
+    }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
     func describe() async -> HubDescription { await base.describe() }
     func lastNotification() async -> Timestamp? { await base.lastNotification() }
