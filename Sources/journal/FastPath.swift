@@ -46,7 +46,7 @@ enum FastPath {
     }
 
     private static func statusOptions(_ name: String) -> Takes? {
-        name == "format" ? .value : common(name)
+        name == "format" || name == "bedtime" ? .value : common(name)
     }
 
     private static func listOptions(_ name: String) -> Takes? {
@@ -90,7 +90,8 @@ enum FastPath {
             guard let (options, words) = read(rest, allowed: statusOptions), words.isEmpty else { return nil }
             // What `Status.validate()` refuses is the full parser's to say.
             guard options["format"] == nil || options["json"] == nil else { return nil }
-            return .status(StatusRequest(format: options["format"], db: options["db"], json: options["json"] != nil))
+            return .status(StatusRequest(
+                format: options["format"], bedtime: options["bedtime"], db: options["db"], json: options["json"] != nil))
         case "list", "log":
             guard let (options, words) = read(rest, allowed: listOptions), words.isEmpty else { return nil }
             var request = ListRequest(

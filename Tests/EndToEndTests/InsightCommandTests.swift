@@ -75,8 +75,10 @@ import TestSupport
                 #expect(result.status == 65, "\(command): \(result.stderr)")
                 #expect(result.stderr.contains("config.toml, \(message)"), "\(result.stderr)")
             }
-            // Commands that do not use the settings are not held up by them.
-            #expect(try journal.run("add", "tea").status == 0)
+            // A drink is not held up by them: it is recorded, and the settings' trouble said.
+            let added = try journal.run("add", "tea")
+            #expect(added.status == 0 && added.stdout.hasPrefix("Added black-tea"))
+            #expect(added.stderr.contains("the drink is recorded; the settings were not read (") && added.stderr.contains(message), "\(added.stderr)")
         }
     }
 

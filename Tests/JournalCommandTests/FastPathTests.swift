@@ -109,7 +109,7 @@ import TestSupport
         ["add", "espresso"], ["add", "double", "espresso", "--at", "8:30", "--note", "after lunch"], ["add", "tea", "--mg", "-5"],
         ["add", "espresso", "--json", "--db", "/tmp/j.db"], ["add", "--mg=30", "cola"], ["status"], ["status", "--json"],
         ["--db", "/tmp/j.db", "add", "espresso"], ["--db=/tmp/j.db", "list"],
-        ["list"], ["log", "--limit", "5"], ["status", "--format", "{current_mg:.0f} mg"], ["list", "--since", "yesterday", "--until", "8:00", "--json"], ["list", "--all"],
+        ["list"], ["log", "--limit", "5"], ["status", "--format", "{current_mg:.0f} mg"], ["status", "--bedtime", "23:00", "--json"], ["list", "--since", "yesterday", "--until", "8:00", "--json"], ["list", "--all"],
     ])
     func theUsualCommandLinesTakeTheFastPath(_ arguments: [String]) {
         let fast = FastPath.request(arguments)

@@ -38,4 +38,28 @@ import TestSupport
         #expect(error?.line == line)
         #expect(error?.description.contains(problem) == true, "\(error?.description ?? "")")
     }
+
+    @Test func readsTimesOfDayQuotedOrAsTOMLTimes() throws {
+        let settings = try parse("bedtime = \"23:00\"\nday_starts_at = 04:30:00 # late\n")
+        #expect(settings.bedtime == ClockTime(hour: 23, minute: 0) && settings.dayStartsAt == ClockTime(hour: 4, minute: 30))
+        #expect(try parse("bedtime = '7:05'\n").bedtime == ClockTime(hour: 7, minute: 5))
+        #expect(try parse("").bedtime == nil && (try parse("")).dayStartsAt == .midnight)
+    }
+
+    @Test(arguments: ["\"24:00\"", "\"11pm\"", "23", "\"23:60\"", "\"23:00:30\"", "\"\"", "5", "true", "\"23:00", "\" 23:00\""])
+    func refusesWhatIsNotATimeOfDay(value: String) {
+        let error = #expect(throws: SettingsError.self) { _ = try parse("bedtime = \(value)\n") }
+        #expect(error?.description.contains("bedtime: it must be a time of day on a 24-hour clock, in quotes, such as bedtime = \"23:00\"") == true,
+                "\(error?.description ?? "")")
+    }
+
+    @Test(arguments: [("23:00", 1380), ("7:30", 450), ("00:00", 0), ("11pm", 1380), ("12am", 0), ("12:30pm", 750), ("23:59:00", 1439)])
+    func readsAClockTime(text: String, minutes: Int) {
+        #expect(ClockTime.parse(text)?.minutes == minutes)
+    }
+
+    @Test(arguments: ["24:00", "13pm", "0am", "7", "7:5", "07:30:01", "-1:00", "１２:００", "", "23:00 ", "12:30:00pm"])
+    func refusesWhatIsNotAClockTime(text: String) {
+        #expect(ClockTime.parse(text) == nil)
+    }
 }

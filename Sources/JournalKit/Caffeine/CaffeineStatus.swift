@@ -8,13 +8,15 @@ public struct CaffeineStatus: Sendable, Equatable {
     public var sleepReadyAt: Timestamp?
     /// The drinks that still count, for charting the level around now.
     public var intakes: [CaffeineIntake] = []
+    /// The coming night, when a bedtime is set.
+    public var bedtime: BedtimeForecast?
 
     /// Today's caffeine in 8 oz cups of coffee (96 mg each), as Coffee Tracker counts.
     public var cupsToday: Double { todayMg / CaffeineModel.milligramsPerCup }
 
     public init(
         at: Timestamp, currentMg: Double, todayMg: Double, drinksToday: Int, sleepReadyAt: Timestamp? = nil,
-        intakes: [CaffeineIntake] = []
+        intakes: [CaffeineIntake] = [], bedtime: BedtimeForecast? = nil
     ) {
         self.at = at
         self.currentMg = currentMg
@@ -22,5 +24,6 @@ public struct CaffeineStatus: Sendable, Equatable {
         self.drinksToday = drinksToday
         self.sleepReadyAt = sleepReadyAt
         self.intakes = intakes
+        self.bedtime = bedtime
     }
 }

@@ -5,58 +5,96 @@ public struct JournalSettings: Sendable, Equatable {
         case halfLifeHours = "half_life_hours"
         case dailyLimitMg = "daily_limit_mg"
         case sleepThresholdMg = "sleep_threshold_mg"
+        case bedtime = "bedtime"
+        case dayStartsAt = "day_starts_at"
 
-        /// What a value must be, for error messages.
-        public var allowed: ClosedRange<Double> {
+        /// What kind of value the setting takes.
+        public enum Kind: Sendable {
+            /// A number in `allowed`, of `unit`.
+            case number(allowed: ClosedRange<Double>, unit: String)
+            /// A time of day, `"23:00"`.
+            case clockTime
+        }
+
+        public var kind: Kind {
             switch self {
             // Healthy adults 1.5 to 9.5 hours; pregnancy and some medicines make it much longer.
-            case .halfLifeHours: return 1...48
-            case .dailyLimitMg: return 1...2000
-            case .sleepThresholdMg: return 1...1000
+            case .halfLifeHours: return .number(allowed: 1...48, unit: "hours")
+            case .dailyLimitMg: return .number(allowed: 1...2000, unit: "mg")
+            case .sleepThresholdMg: return .number(allowed: 1...1000, unit: "mg")
+            case .bedtime, .dayStartsAt: return .clockTime
             }
         }
 
-        public var unit: String { self == .halfLifeHours ? "hours" : "mg" }
-
-        public var defaultValue: Double {
+        /// An example line for messages: `half_life_hours = 5`, `bedtime = "23:00"`.
+        public var example: String {
             switch self {
-            case .halfLifeHours: return CaffeineModel.defaultHalfLifeHours
-            // The FDA's figure for healthy adults.
-            case .dailyLimitMg: return 400
-            case .sleepThresholdMg: return 50
+            case .bedtime: return "bedtime = \"23:00\""
+            case .dayStartsAt: return "day_starts_at = \"04:00\""
+            default: return "\(rawValue) = \(JournalSettings.defaults.text(of: self, withUnit: false))"
             }
         }
+    }
+
+    /// A setting's value, of its key's kind.
+    public enum Value: Sendable, Equatable {
+        case number(Double)
+        /// A time of day; nil for a setting that is off (no bedtime).
+        case clockTime(ClockTime?)
     }
 
     public var halfLifeHours: Double
     public var dailyLimitMg: Double
     public var sleepThresholdMg: Double
+    /// When the person goes to bed, for what `status` says of the night; nil when not set.
+    public var bedtime: ClockTime?
+    /// When a day ends and the next begins for "today", the daily limit and `stats`: midnight unless
+    /// the person's day ends later.
+    public var dayStartsAt: ClockTime
 
     public init(
-        halfLifeHours: Double = Key.halfLifeHours.defaultValue, dailyLimitMg: Double = Key.dailyLimitMg.defaultValue,
-        sleepThresholdMg: Double = Key.sleepThresholdMg.defaultValue
+        halfLifeHours: Double = CaffeineModel.defaultHalfLifeHours,
+        // The FDA's figure for healthy adults.
+        dailyLimitMg: Double = 400,
+        sleepThresholdMg: Double = 50, bedtime: ClockTime? = nil, dayStartsAt: ClockTime = .midnight
     ) {
         self.halfLifeHours = halfLifeHours
         self.dailyLimitMg = dailyLimitMg
         self.sleepThresholdMg = sleepThresholdMg
+        self.bedtime = bedtime
+        self.dayStartsAt = dayStartsAt
     }
 
     public static let defaults = JournalSettings()
 
-    public subscript(key: Key) -> Double {
+    public subscript(key: Key) -> Value {
         get {
             switch key {
-            case .halfLifeHours: return halfLifeHours
-            case .dailyLimitMg: return dailyLimitMg
-            case .sleepThresholdMg: return sleepThresholdMg
+            case .halfLifeHours: return .number(halfLifeHours)
+            case .dailyLimitMg: return .number(dailyLimitMg)
+            case .sleepThresholdMg: return .number(sleepThresholdMg)
+            case .bedtime: return .clockTime(bedtime)
+            case .dayStartsAt: return .clockTime(dayStartsAt)
             }
         }
         set {
-            switch key {
-            case .halfLifeHours: halfLifeHours = newValue
-            case .dailyLimitMg: dailyLimitMg = newValue
-            case .sleepThresholdMg: sleepThresholdMg = newValue
+            switch (key, newValue) {
+            case (.halfLifeHours, .number(let value)): halfLifeHours = value
+            case (.dailyLimitMg, .number(let value)): dailyLimitMg = value
+            case (.sleepThresholdMg, .number(let value)): sleepThresholdMg = value
+            case (.bedtime, .clockTime(let value)): bedtime = value
+            case (.dayStartsAt, .clockTime(let value)): dayStartsAt = value ?? .midnight
+            default: preconditionFailure("\(newValue) is not a value of \(key.rawValue)")
             }
+        }
+    }
+
+    /// How `config` shows a setting's value: `5 hours`, `400 mg`, `23:00`, `off`.
+    public func text(of key: Key, withUnit: Bool = true) -> String {
+        switch (self[key], key.kind) {
+        case (.number(let value), .number(_, let unit)): return formatMilligrams(value) + (withUnit ? " " + unit : "")
+        case (.clockTime(let time), _): return time?.description ?? "off"
+        default: return ""
         }
     }
 

@@ -1,7 +1,8 @@
-/// Reads `config.toml`: the few settings a person can change, each a line `key = number` in TOML's
-/// syntax (comments, blank lines, quoted keys, `_` between digits, exponents). Anything else a TOML
-/// file can hold (a table, a string, a date) is not a setting, and is refused with its line, as is a
-/// key set twice or a value out of range: never a silent default.
+/// Reads `config.toml`: the few settings a person can change, each a line `key = number` or
+/// `key = "23:00"` in TOML's syntax (comments, blank lines, quoted keys, `_` between digits,
+/// exponents, a time quoted or as a TOML local time). Anything else a TOML file can hold (a table, an
+/// array, a date) is not a setting, and is refused with its line, as is a key set twice or a value
+/// out of range: never a silent default.
 ///
 /// Written here rather than read with a TOML library: every error names its line (TOMLKit tells no
 /// positions for keys and values), a settings file needs one shape of line, and the everyday commands
@@ -39,14 +40,24 @@ public enum SettingsFile {
             if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
             let valueText = String(value).trimmingSpaces
             guard let key = JournalSettings.Key(rawValue: name) else { throw fail(name, "there is no such setting") }
-            guard let parsed = Self.number(valueText), parsed.isFinite else {
-                throw fail(name, "it must be a number of \(key.unit), such as \(name) = \(formatMilligrams(key.defaultValue))")
-            }
             if let first = lines[key] { throw fail(name, "it is set twice (first on line \(first))") }
-            guard key.allowed.contains(parsed) else {
-                throw fail(
-                    name, "\(formatExactly(parsed)) is out of range: use \(formatMilligrams(key.allowed.lowerBound)) to "
-                        + "\(formatMilligrams(key.allowed.upperBound)) \(key.unit)")
+            let parsed: JournalSettings.Value
+            switch key.kind {
+            case .number(let allowed, let unit):
+                guard let number = Self.number(valueText), number.isFinite else {
+                    throw fail(name, "it must be a number of \(unit), such as \(key.example)")
+                }
+                guard allowed.contains(number) else {
+                    throw fail(
+                        name, "\(formatExactly(number)) is out of range: use \(formatMilligrams(allowed.lowerBound)) to "
+                            + "\(formatMilligrams(allowed.upperBound)) \(unit)")
+                }
+                parsed = .number(number)
+            case .clockTime:
+                guard let time = Self.clockTime(valueText) else {
+                    throw fail(name, "it must be a time of day on a 24-hour clock, in quotes, such as \(key.example)")
+                }
+                parsed = .clockTime(time)
             }
             settings[key] = parsed
             lines[key] = number
@@ -64,6 +75,18 @@ public enum SettingsFile {
         // Dotted keys (`limits.daily = 5`) are read whole, to be refused by their name.
         let name = line.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
         return name.isEmpty ? nil : (String(name), line.dropFirst(name.count))
+    }
+
+    /// A time of day as a TOML string (`"23:00"`, `'23:00'`) or a TOML local time (`23:00:00`).
+    static func clockTime(_ text: String) -> ClockTime? {
+        var body = Substring(text)
+        if let quote = body.first, quote == "\"" || quote == "'" {
+            guard body.count >= 2, body.last == quote else { return nil }
+            body = body.dropFirst().dropLast()
+        }
+        // The setting is a clock reading, not a way of writing one: `11pm` is for the command line.
+        guard body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }) else { return nil }
+        return ClockTime.parse(String(body))
     }
 
     /// A TOML integer or float in decimal (`5`, `+1_000`, `2.5`, `5e1`); nil for anything else.

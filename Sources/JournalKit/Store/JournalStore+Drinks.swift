@@ -108,18 +108,28 @@ extension JournalStore {
         return rows.reversed()
     }
 
+    /// The kind and caffeine of the last drink had by `now`, the one a forecast speaks in terms of
+    /// ("room for one espresso"); nil in a journal without one.
+    public func lastDrink(before now: Timestamp) throws -> (kind: String, caffeineMg: Double)? {
+        try connection.query(
+            "SELECT kind, caffeine_mg FROM drinks WHERE deleted = 0 AND consumed_at <= ? ORDER BY consumed_at DESC LIMIT 1",
+            [.integer(now.milliseconds)]
+        ) { ($0.text(0), $0.double(1)) }.first
+    }
+
     /// The drinks `status` reads, from the covering index alone (v0007): a few pages, however many
     /// drinks the journal holds.
     static let statusWindowSQL = "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ?"
 
-    /// The caffeine in the body at `now`, the local day's intake, and when the level will stay under
-    /// `settings.sleepThresholdMg`.
+    /// The caffeine in the body at `now`, the day's intake (the day starting at
+    /// `settings.dayStartsAt`), when the level will stay under `settings.sleepThresholdMg`, and,
+    /// with a bedtime set, the coming night's forecast.
     public func status(settings: JournalSettings = .defaults, at now: Timestamp? = nil) throws -> CaffeineStatus {
         let now = now ?? clock.now()
         let model = settings.model
-        let today = LocalTime.components(now).date
-        let start = LocalTime.startOfDay(today)
-        let end = LocalTime.startOfDay(today.adding(days: 1))
+        let today = LocalTime.day(of: now, startingAt: settings.dayStartsAt)
+        let start = LocalTime.start(of: today, startingAt: settings.dayStartsAt)
+        let end = LocalTime.start(of: today.adding(days: 1), startingAt: settings.dayStartsAt)
         // Every drink that still counts, also ones logged a little ahead of now, and every one of
         // today: at a short half-life the window (24 h at 1 h) is shorter than a 25-hour day.
         let since = min(now - model.negligibleAfter, start - .milliseconds(1))
@@ -135,7 +145,8 @@ extension JournalStore {
         return CaffeineStatus(
             at: now, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
             sleepReadyAt: model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: now, intakes: intakes),
-            intakes: intakes)
+            intakes: intakes,
+            bedtime: settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) })
     }
 
 }

@@ -19,16 +19,18 @@ public struct KindTotal: Sendable, Equatable {
 }
 
 extension JournalStore {
-    /// Every local day from `first` through `last`, days without drinks included.
-    public func dailyTotals(from first: LocalDate, through last: LocalDate) throws -> [DayTotal] {
+    /// Every day from `first` through `last`, days without drinks included, each starting at `dayStartsAt`.
+    public func dailyTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight) throws -> [DayTotal] {
+        // The day of a drink as the daily_totals view reckons it: its local time less the day's start.
         let rows = try connection.query(
             """
-            SELECT date(consumed_at / 1000, 'unixepoch', 'localtime') AS day, total(caffeine_mg), count(*)
+            SELECT date(consumed_at / 1000, 'unixepoch', 'localtime', ?) AS day, total(caffeine_mg), count(*)
             FROM drinks WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?
             GROUP BY day
             """,
-            [.integer(LocalTime.startOfDay(first).milliseconds),
-             .integer(LocalTime.startOfDay(last.adding(days: 1)).milliseconds)]
+            [.text("-\(dayStartsAt.minutes) minutes"),
+             .integer(LocalTime.start(of: first, startingAt: dayStartsAt).milliseconds),
+             .integer(LocalTime.start(of: last.adding(days: 1), startingAt: dayStartsAt).milliseconds)]
         ) { ($0.text(0), $0.double(1), Int($0.int64(2))) }
         var byDay: [String: (Double, Int)] = [:]
         for (day, mg, count) in rows { byDay[day] = (mg, count) }
@@ -42,16 +44,32 @@ extension JournalStore {
         return totals
     }
 
-    /// Caffeine and drinks per kind over the local days `first` through `last`, most caffeine first.
-    public func kindTotals(from first: LocalDate, through last: LocalDate) throws -> [KindTotal] {
+    /// Caffeine and drinks per kind over the days `first` through `last`, most caffeine first.
+    public func kindTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight) throws -> [KindTotal] {
         try connection.query(
             """
             SELECT kind, total(caffeine_mg) AS mg, count(*) FROM drinks
             WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?
             GROUP BY kind ORDER BY mg DESC, kind
             """,
-            [.integer(LocalTime.startOfDay(first).milliseconds),
-             .integer(LocalTime.startOfDay(last.adding(days: 1)).milliseconds)]
+            [.integer(LocalTime.start(of: first, startingAt: dayStartsAt).milliseconds),
+             .integer(LocalTime.start(of: last.adding(days: 1), startingAt: dayStartsAt).milliseconds)]
         ) { KindTotal(kind: $0.text(0), caffeineMg: $0.double(1), drinks: Int($0.int64(2))) }
+    }
+}
+
+extension JournalStore {
+    /// The name under which `local_settings` keeps the day's start for the daily_totals view.
+    static let dayStartSetting = "day_starts_at_minutes"
+
+    /// Keeps `start` where the daily_totals view reads it, writing only when it changed: the view
+    /// cannot read the settings file, so the commands that read the settings tell it.
+    public func keepDayStart(_ start: ClockTime) throws {
+        let kept = try connection.queryInteger("SELECT value FROM local_settings WHERE name = ?", .text(Self.dayStartSetting))
+        guard kept != Int64(start.minutes) else { return }
+        if start == .midnight, kept == nil { return }
+        try connection.run(
+            "INSERT INTO local_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            .text(Self.dayStartSetting), .integer(Int64(start.minutes)))
     }
 }

@@ -110,6 +110,40 @@ public enum LocalTime {
         return Timestamp(milliseconds: Int64(seconds) * 1000)
     }
 
+    /// The instant local clocks read `time` on `date`: the earlier one when the hour repeats, and
+    /// where clocks skipped it, the instant they jumped forward (the first that reads later).
+    public static func instant(of time: ClockTime, on date: LocalDate) -> Timestamp {
+        switch resolve(date, hour: time.hour, minute: time.minute) {
+        case .unique(let instant), .repeated(let instant, _): return instant
+        case .skipped, .invalid:
+            // Read with and without daylight saving, the skipped time falls before and after the
+            // jump: the jump is the first second between them that reads `time` or later on `date`.
+            let readings = [Int32(0), 1].compactMap { makeTime(date, time.hour, time.minute, 0, daylightSaving: $0) }
+            guard var low = readings.min(), var high = readings.max(), low < high else { return startOfDay(date) }
+            func reached(_ seconds: time_t) -> Bool {
+                let local = components(Timestamp(milliseconds: Int64(seconds) * 1000))
+                return local.date > date || (local.date == date && local.hour * 60 + local.minute >= time.minutes)
+            }
+            while high - low > 1 {
+                let middle = low + (high - low) / 2
+                if reached(middle) { high = middle } else { low = middle }
+            }
+            return Timestamp(milliseconds: Int64(high) * 1000)
+        }
+    }
+
+    /// The day `instant` falls in when days start at `start`: a drink at 01:30 belongs to the day
+    /// before when days start at 04:00.
+    public static func day(of instant: Timestamp, startingAt start: ClockTime) -> LocalDate {
+        let local = components(instant)
+        return local.hour * 60 + local.minute < start.minutes ? local.date.adding(days: -1) : local.date
+    }
+
+    /// The first instant of the day `date` when days start at `start`.
+    public static func start(of date: LocalDate, startingAt start: ClockTime) -> Timestamp {
+        start == .midnight ? startOfDay(date) : instant(of: start, on: date)
+    }
+
     /// `2026-11-21T08:30:00+01:00`, with milliseconds only when there are some.
     public static func iso8601(_ instant: Timestamp) -> String {
         let local = components(instant)

@@ -41,14 +41,39 @@ struct AddRequest: Equatable {
         let mg = try mg.map { try CaffeineDose.parse($0) }
         let clock = try JournalAccess.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
-        let added = try JournalAccess.withStore(db: db, clock: clock) { store in
+        // A settings file that cannot be read does not hold up a drink: it is recorded, and what the
+        // settings are for here (the bedtime, the day's start for the view) waits for the file's repair.
+        let settings: JournalSettings?
+        var unreadSettings: (any Error)?
+        do { settings = try ConfigFile.load().settings } catch {
+            settings = nil
+            unreadSettings = error
+        }
+        let (added, night) = try JournalAccess.withStore(db: db, clock: clock) { store -> (Drink, CaffeineStatus?) in
+            if let settings { try store.keepDayStart(settings.dayStartsAt) }
             let kind = try KindLookup.resolve(name, in: store)
-            return try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
+            let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
+            // The night is read only when there is a bedtime to speak of.
+            guard let settings, settings.bedtime != nil, !json else { return (added, nil) }
+            return (added, try store.status(settings: settings))
         }
-        if json {
-            Output.line(DrinkExchange.json(added).prettyText)
-        } else {
-            Output.line("Added " + Output.describe(added))
+        if let unreadSettings {
+            Output.error("journal: the drink is recorded; the settings were not read (\(failureClause(unreadSettings)))")
         }
+        if json { return Output.line(DrinkExchange.json(added).prettyText) }
+        Output.line("Added " + Output.describe(added))
+        if let night, let settings, let warning = Self.bedtimeWarning(after: night, added: added, settings: settings) { Output.line(warning) }
+    }
+
+    /// "This keeps you above 50 mg until 01:12, past your 23:00 bedtime", when the drink just added
+    /// is what takes the bedtime level over the sleep threshold; nil otherwise.
+    static func bedtimeWarning(after status: CaffeineStatus, added: Drink, settings: JournalSettings) -> String? {
+        guard let bedtime = settings.bedtime, let night = status.bedtime, night.levelMg >= settings.sleepThresholdMg else { return nil }
+        let model = settings.model
+        let before = night.levelMg - model.remaining(added.caffeineMg, consumedAt: added.consumedAt, at: night.bedtime)
+        guard before < settings.sleepThresholdMg else { return nil }
+        let threshold = formatMilligrams(settings.sleepThresholdMg)
+        let until = status.sleepReadyAt.map { LocalTime.clockTime($0) } ?? "later"
+        return "This keeps you above \(threshold) mg until \(until), past your \(bedtime) bedtime."
     }
 }

@@ -11,6 +11,8 @@ struct Config: AsyncParsableCommand {
               half_life_hours = 5        # how fast caffeine leaves you (1 to 48)
               daily_limit_mg = 400       # the FDA's figure for healthy adults
               sleep_threshold_mg = 50    # under this, caffeine no longer keeps you awake
+              bedtime = "23:00"          # status says what is left of the night's room (off by default)
+              day_starts_at = "04:00"    # when "today" begins, for a day that ends after midnight
             """)
 
     @OptionGroup var output: OutputOptions
@@ -28,12 +30,19 @@ struct Config: AsyncParsableCommand {
             Output.line(JSONValue.object([
                 ("file", .string(config.path)),
                 ("settings", .object(keys.map { key in
-                    (key.rawValue, .object([("value", .number(config.settings[key])), ("source", .string(source(key)))]))
+                    (key.rawValue, .object([("value", json(config.settings[key])), ("source", .string(source(key)))]))
                 })),
             ]).prettyText)
             return
         }
-        let rows = keys.map { [$0.rawValue, "\(formatMilligrams(config.settings[$0])) \($0.unit)", source($0)] }
+        let rows = keys.map { [$0.rawValue, config.settings.text(of: $0), source($0)] }
         Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
+    }
+
+    private func json(_ value: JournalSettings.Value) -> JSONValue {
+        switch value {
+        case .number(let number): return .number(number)
+        case .clockTime(let time): return time.map { .string($0.description) } ?? .null
+        }
     }
 }

@@ -21,10 +21,11 @@ struct Stats: AsyncParsableCommand {
         let settings = try ConfigFile.load().settings
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
-        let last = LocalTime.components(clock.now()).date
+        try await store.keepDayStart(settings.dayStartsAt)
+        let last = LocalTime.day(of: clock.now(), startingAt: settings.dayStartsAt)
         let first = last.adding(days: -(days - 1))
-        let totals = try await store.dailyTotals(from: first, through: last)
-        let kinds = try await store.kindTotals(from: first, through: last)
+        let totals = try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt)
+        let kinds = try await store.kindTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt)
         let sum = totals.reduce(0) { $0 + $1.caffeineMg }
         let average = sum / Double(totals.count)
         let overLimit = totals.filter { $0.caffeineMg > settings.dailyLimitMg }.count

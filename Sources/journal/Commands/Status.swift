@@ -9,11 +9,18 @@ struct Status: ParsableCommand {
         discussion: """
             --format prints one line from the fields of --json, for a shell prompt or a status bar:
             '{current_mg:.0f} mg' gives "177 mg"; {field:.Nf} rounds a number to N decimals, {{ and }} are braces.
-            state is over-limit, awake (above the sleep threshold) or sleep-ready.
+            state is over-limit, curfew (with a bedtime: no room left), awake (above the sleep threshold) or
+            sleep-ready.
+            With a bedtime (the bedtime setting, or --bedtime 23:00), status also says the level at bedtime, the room
+            left (the most caffeine you can have now and still be under the sleep threshold at bedtime) and the
+            latest time a 96 mg cup still lets you sleep. Past bedtime, it speaks of the next night.
             """)
 
     @Option(name: .long, help: ArgumentHelp("One line from the fields of --json: '{current_mg:.0f} mg'.", valueName: "template"))
     var format: String?
+
+    @Option(name: .long, help: ArgumentHelp("Bedtime for this once, such as 23:00 or 11pm (default: the bedtime setting).", valueName: "time"))
+    var bedtime: String?
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -23,7 +30,7 @@ struct Status: ParsableCommand {
     }
 
     /// What this command line asks for.
-    var request: StatusRequest { StatusRequest(format: format, db: global.db, json: output.json) }
+    var request: StatusRequest { StatusRequest(format: format, bedtime: bedtime, db: global.db, json: output.json) }
 
     func run() throws { try request.run() }
 }
@@ -31,23 +38,33 @@ struct Status: ParsableCommand {
 /// `journal status`, as either parser read it (`FastPath`, or swift-argument-parser through `Status`).
 struct StatusRequest: Equatable {
     var format: String?
+    var bedtime: String?
     var db: String?
     var json = false
 
     /// The fields of `--json` and `--format`, in order.
     static let fields = [
         "at", "current_mg", "today_mg", "cups_today", "drinks_today", "daily_limit_mg", "remaining_today_mg", "over_limit",
-        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state", "sync_state", "last_sync_age_s",
+        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state", "bedtime", "bedtime_mg", "asleep_at_bedtime",
+        "room_mg", "last_cup_by", "sync_state", "last_sync_age_s",
     ]
 
     func run() throws {
         let template = try format.map { try FieldTemplate($0, fields: Self.fields) }
-        let settings = try ConfigFile.load().settings
-        // How sync stands is read only for the fields that show it.
-        let (status, sync) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
-            (try store.status(settings: settings), template == nil && !json ? nil : try store.syncHealth())
+        var configured = try ConfigFile.load().settings
+        if let bedtime { configured.bedtime = try ClockTime.given(bedtime) }
+        let settings = configured
+        let plain = template == nil && !json
+        // How sync stands is read only for the fields that show it, the last drink only for the words.
+        let (status, sync, lastDrink) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
+            try store.keepDayStart(settings.dayStartsAt)
+            let status = try store.status(settings: settings)
+            return (
+                status, plain ? nil : try store.syncHealth(),
+                plain && status.bedtime != nil ? try store.lastDrink(before: status.at) : nil
+            )
         }
-        guard let sync else { return print(status, settings: settings) }
+        guard let sync else { return print(status, settings: settings, lastDrink: lastDrink) }
         let values = Self.values(status, settings: settings) + Self.values(sync, at: status.at)
         if let template { return Output.line(template.render(values)) }
         Output.line(JSONValue.object(values).prettyText)
@@ -66,7 +83,7 @@ struct StatusRequest: Equatable {
     static func values(_ status: CaffeineStatus, settings: JournalSettings) -> [(String, JSONValue)] {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let over = status.todayMg > settings.dailyLimitMg
-        let state = over ? "over-limit" : status.currentMg >= settings.sleepThresholdMg ? "awake" : "sleep-ready"
+        let night = status.bedtime
         return [
             ("at", .string(LocalTime.iso8601(status.at))),
             ("current_mg", .number(roundedToHundredths(status.currentMg))),
@@ -79,11 +96,16 @@ struct StatusRequest: Equatable {
             ("sleep_threshold_mg", .number(settings.sleepThresholdMg)),
             ("sleep_ready_at", status.sleepReadyAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
             ("half_life_hours", .number(settings.halfLifeHours)),
-            ("state", .string(state)),
+            ("state", .string(CaffeineState(status, settings: settings).rawValue)),
+            ("bedtime", night.map { .string(LocalTime.iso8601($0.bedtime)) } ?? .null),
+            ("bedtime_mg", night.map { .number(roundedToHundredths($0.levelMg)) } ?? .null),
+            ("asleep_at_bedtime", night.map { .bool($0.levelMg < settings.sleepThresholdMg) } ?? .null),
+            ("room_mg", night.map { .number($0.roomMg) } ?? .null),
+            ("last_cup_by", night.map { $0.lastCupBy.map { .string(LocalTime.iso8601($0)) } ?? .null } ?? .null),
         ]
     }
 
-    private func print(_ status: CaffeineStatus, settings: JournalSettings) {
+    private func print(_ status: CaffeineStatus, settings: JournalSettings, lastDrink: (kind: String, caffeineMg: Double)?) {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let drinks = status.drinksToday == 1 ? "1 drink" : "\(status.drinksToday) drinks"
         Output.line("Caffeine now  " + Output.bold("\(formatMilligrams(status.currentMg)) mg"))
@@ -94,6 +116,19 @@ struct StatusRequest: Equatable {
             : "\(formatMilligrams(remaining)) mg left of \(formatMilligrams(settings.dailyLimitMg)) mg"))
         let sleep = status.sleepReadyAt.map { "from \(when($0, now: status.at))" } ?? "now"
         Output.line("Sleep-ready   \(sleep) (under \(formatMilligrams(settings.sleepThresholdMg)) mg, half-life \(formatMilligrams(settings.halfLifeHours)) h)")
+        if let night = status.bedtime {
+            let threshold = formatMilligrams(settings.sleepThresholdMg)
+            let level = "\(formatMilligrams(night.levelMg)) mg at \(when(night.bedtime, now: status.at))"
+            Output.line("Bedtime       " + (night.levelMg < settings.sleepThresholdMg
+                ? "\(level), under \(threshold) mg"
+                : Output.red("\(level), over \(threshold) mg")))
+            Output.line("Room left     " + (night.isCurfew
+                ? Output.red("none") + ": nothing with caffeine now lets you sleep then"
+                : "\(formatMilligrams((night.roomMg).rounded(.down))) mg" + RoomWords.drinks(night.roomMg, lastDrink: lastDrink)))
+            if !night.isCurfew {
+                Output.line("Last cup by   " + (night.lastCupBy.map { "\(when($0, now: status.at)) (a 96 mg cup)" } ?? "too late for a 96 mg cup"))
+            }
+        }
         if Output.isTerminal {
             Output.line("")
             for line in LevelChart(status: status, model: settings.model, threshold: settings.sleepThresholdMg).lines() {

@@ -1,0 +1,55 @@
+import Glibc
+
+/// What the coming night holds for a bedtime: the level then, how much more can be had now and still
+/// be under the sleep threshold then (the room left), and the latest a cup can be had.
+public struct BedtimeForecast: Sendable, Equatable {
+    /// The next bedtime: today's when it is still ahead, else the next night's.
+    public let bedtime: Timestamp
+    /// The caffeine in the body at `bedtime`, of every drink logged (ones logged ahead of now too).
+    public let levelMg: Double
+    /// The most caffeine that can be had now and still be at or under the threshold at `bedtime`,
+    /// rounded down to the hundredth; 0 when there is no room.
+    public let roomMg: Double
+    /// The latest minute a cup (`CaffeineModel.milligramsPerCup`) can be had and still be at or under
+    /// the threshold at `bedtime`; nil when even one now would not be.
+    public let lastCupBy: Timestamp?
+
+    /// No room left: nothing with caffeine now lets you sleep at bedtime.
+    public var isCurfew: Bool { roomMg <= 0 }
+}
+
+extension CaffeineModel {
+    /// The forecast for `bedtime` on the local clock, seen from `now`.
+    ///
+    /// What is left at bedtime is linear in what is had now: a dose `x` taken at `now` adds
+    /// `x · ½^(h/half-life)` for the `h` hours until bedtime. So the room is what the threshold leaves
+    /// over the bedtime level, divided by that factor, and the last cup is the time from which a cup
+    /// decays to what is left over.
+    public func bedtimeForecast(bedtime: ClockTime, threshold: Double, now: Timestamp, intakes: [CaffeineIntake]) -> BedtimeForecast {
+        let today = LocalTime.components(now).date
+        var bed = LocalTime.instant(of: bedtime, on: today)
+        if bed <= now { bed = LocalTime.instant(of: bedtime, on: today.adding(days: 1)) }
+        let level = self.level(at: bed, of: intakes)
+        let spare = threshold - level
+        let hoursToBed = bed.hours(since: now)
+        let room = spare > 0 ? ((spare / pow(0.5, hoursToBed / halfLifeHours)) * 100).rounded(.down) / 100 : 0
+        var lastCup: Timestamp?
+        if spare > 0 {
+            let cup = Self.milligramsPerCup
+            // Hours before bedtime a cup must be had for it to decay to `spare`.
+            let hoursBefore = spare >= cup ? 0 : halfLifeHours * log2(cup / spare)
+            if hoursBefore <= hoursToBed {
+                let latest = bed.milliseconds - Int64((hoursBefore * 3_600_000).rounded(.up))
+                // Down to the whole minute ("a cup by 18:40" must not be a minute late), but not before now.
+                lastCup = Timestamp(milliseconds: max(now.milliseconds, floorMinute(latest)))
+            }
+        }
+        return BedtimeForecast(bedtime: bed, levelMg: level, roomMg: room, lastCupBy: lastCup)
+    }
+
+    private func floorMinute(_ milliseconds: Int64) -> Int64 {
+        let minute: Int64 = 60_000
+        let quotient = milliseconds / minute
+        return (milliseconds % minute < 0 ? quotient - 1 : quotient) * minute
+    }
+}
