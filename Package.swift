@@ -64,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["BuildVersion", "JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["BuildVersion", "CLinux", "JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
             name: "PostgresHub",

@@ -2,6 +2,9 @@
 #include "CLinux.h"
 
 #include <fcntl.h>
+#include <locale.h>
+#include <sys/ioctl.h>
+#include <wchar.h>
 #include <link.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -68,4 +71,20 @@ long journal_release_code_pages(void) {
 
 int journal_pipe(int ends[2], int flags) {
     return pipe2(ends, flags);
+}
+
+int journal_terminal_columns(int descriptor) {
+    struct winsize size;
+    if (ioctl(descriptor, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
+
+int journal_display_width(unsigned int scalar) {
+    static __thread int locale_taken;
+    if (!locale_taken) {
+        locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+        if (utf8 != (locale_t)0) uselocale(utf8);
+        locale_taken = 1;
+    }
+    return wcwidth((wchar_t)scalar);
 }

@@ -1,5 +1,6 @@
 import JournalKit
 
+import CLinux
 import Glibc
 
 /// Writing to stdout and stderr, with colour only for a terminal and never under NO_COLOR.
@@ -26,6 +27,13 @@ public enum Output {
 
     /// True when stdout is a terminal (colour aside): where charts are drawn.
     public static let isTerminal: Bool = isatty(STDOUT_FILENO) == 1
+
+    /// The columns of the terminal stdout is; nil when it is none, or does not say.
+    public static let terminalColumns: Int? = {
+        guard isTerminal else { return nil }
+        let columns = Int(journal_terminal_columns(STDOUT_FILENO))
+        return columns > 0 ? columns : nil
+    }()
 
     /// A table with its header dimmed.
     public static func table(_ header: [String], _ rows: [[String]]) -> String {

@@ -1,22 +1,27 @@
 import JournalKit
 
-/// Columns padded to line up, two spaces apart; a row ends at its last non-empty cell, without
-/// trailing spaces. Cells are shown with anything that would act on a terminal escaped.
+/// Columns padded to line up, two spaces apart, by the columns each cell takes on a terminal
+/// (`DisplayWidth`: 抹茶 is four, é one); a row ends at its last non-empty cell, without trailing
+/// spaces. Cells are shown with anything that would act on a terminal escaped. On a terminal, a line
+/// wider than it is cut at a character boundary with `…`, rather than wrapped across the table.
 public struct TableLayout {
     private(set) var widths: [Int]
+    /// The columns a line may take; nil for no limit (output to a pipe or a file is never cut).
+    let lineWidth: Int?
 
     /// The widths that fit `header` and `rows`. Plain loops on purpose: each generic sequence adapter
     /// costs a runtime type lookup at start-up.
-    public init(header: [String], rows: [[String]]) {
+    public init(header: [String], rows: [[String]], lineWidth: Int? = Output.terminalColumns) {
         widths = [Int](repeating: 0, count: header.count)
+        self.lineWidth = lineWidth
         fit(header)
         for row in rows { fit(row) }
     }
 
     private mutating func fit(_ cells: [String]) {
         for column in 0..<min(cells.count, widths.count) {
-            let count = TerminalText.escaped(cells[column]).count
-            if count > widths[column] { widths[column] = count }
+            let width = DisplayWidth.of(TerminalText.escaped(cells[column]))
+            if width > widths[column] { widths[column] = width }
         }
     }
 
@@ -30,9 +35,10 @@ public struct TableLayout {
             let cell = TerminalText.escaped(cells[column])
             line += cell
             if column < last {
-                line += String(repeating: " ", count: max(widths[column] - cell.count, 0) + 2)
+                line += String(repeating: " ", count: max(widths[column] - DisplayWidth.of(cell), 0) + 2)
             }
         }
-        return line
+        guard let lineWidth else { return line }
+        return DisplayWidth.cut(line, to: lineWidth)
     }
 }

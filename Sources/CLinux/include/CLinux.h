@@ -30,4 +30,13 @@ int journal_pipe(int ends[2], int flags);
 // Returns the bytes of the segments, or -1 with errno set.
 long journal_release_code_pages(void);
 
+// The columns of the terminal `descriptor` is (TIOCGWINSZ, an ioctl, which is variadic and so not
+// callable from Swift); 0 when it is no terminal or does not say.
+int journal_terminal_columns(int descriptor);
+
+// The columns `scalar` takes on a terminal (wcwidth), read under glibc's built-in C.UTF-8 locale
+// whatever the process's (under "C", wcwidth knows nothing beyond ASCII); -1 for one that is not
+// printable. The locale is taken up by the calling thread at its first call.
+int journal_display_width(unsigned int scalar);
+
 #endif

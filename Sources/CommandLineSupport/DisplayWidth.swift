@@ -1,0 +1,39 @@
+import CLinux
+
+/// How many terminal columns text takes: East Asian wide and full-width characters two, combining
+/// marks none (glibc's `wcwidth` under its C.UTF-8 locale, `journal_display_width`), so that tables
+/// line up whatever the script. ASCII is counted without it.
+public enum DisplayWidth {
+    /// The columns `text` takes. A character is as wide as its widest scalar: a letter with
+    /// combining accents is one column, an emoji sequence joined by zero-width joiners two.
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        var width = 0
+        for character in text { width += of(character) }
+        return width
+    }
+
+    /// The columns one character takes.
+    public static func of(_ character: Character) -> Int {
+        if character.isASCII { return 1 }
+        var widest = 0
+        for scalar in character.unicodeScalars { widest = max(widest, Int(journal_display_width(scalar.value))) }
+        return widest
+    }
+
+    /// `text` cut to at most `columns` columns, at a character boundary, with `…` at the end when
+    /// anything was cut.
+    public static func cut(_ text: String, to columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        var kept = ""
+        var width = 0
+        for character in text {
+            let next = of(character)
+            if width + next > columns - 1 { break }
+            kept.append(character)
+            width += next
+        }
+        return kept + "…"
+    }
+}
