@@ -5,16 +5,25 @@ import JournalKit
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Caffeine per day over the last days, the average, what it came from, and days over the limit.")
+        abstract: "Caffeine per day over the last days, the average, what it came from, and days over the limit.",
+        discussion: """
+            --calendar draws the past 52 weeks as a calendar: a column per week, a row per weekday, each day
+            shaded by its total against the daily limit (· none, ░ up to a quarter, ▒ up to half, ▓ up to the
+            limit, █ over it).
+            """)
 
     @Option(name: .long, help: "How many days, today included.")
     var days = 7
+
+    @Flag(name: .long, help: "The past 52 weeks as a calendar of days.")
+    var calendar = false
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1...3660).contains(days) else { throw ValidationError("--days must be from 1 to 3660, such as --days 30.") }
+        if calendar && days != 7 { throw ValidationError("--calendar shows the past 52 weeks; give it or --days, not both.") }
     }
 
     func run() async throws {
@@ -23,6 +32,10 @@ struct Stats: AsyncParsableCommand {
         let store = try await global.openStore(clock: clock)
         try await store.keepDayStart(settings.dayStartsAt)
         let last = LocalTime.day(of: clock.now(), startingAt: settings.dayStartsAt)
+        if calendar {
+            let first = CalendarChart.firstDay(today: last)
+            return show(try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt), settings: settings)
+        }
         let first = last.adding(days: -(days - 1))
         let totals = try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt)
         let kinds = try await store.kindTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt)
@@ -66,6 +79,38 @@ struct Stats: AsyncParsableCommand {
             let shares = kinds.map { "\(TerminalText.escaped($0.kind)) \(Int(($0.caffeineMg / sum * 100).rounded()))%" }
             Output.line("From: " + shares.joined(separator: ", "))
         }
+    }
+
+    /// The calendar of `totals` (from a Monday through today), or its numbers in JSON.
+    private func show(_ totals: [DayTotal], settings: JournalSettings) {
+        let limit = settings.dailyLimitMg
+        let withDrinks = totals.filter { $0.drinks > 0 }.count
+        let over = totals.filter { $0.caffeineMg > limit }.count
+        guard let first = totals.first?.date, let last = totals.last?.date else { return }
+        if output.json {
+            Output.line(JSONValue.object([
+                ("from", .string(first.description)), ("to", .string(last.description)),
+                ("daily_limit_mg", .number(limit)),
+                ("days", .array(totals.map { day in
+                    .object([
+                        ("date", .string(day.date.description)), ("caffeine_mg", .number(roundedToHundredths(day.caffeineMg))),
+                        ("drinks", .number(Double(day.drinks))), ("shade", .string(CalendarChart.Shade(mg: day.caffeineMg, limit: limit).name)),
+                    ])
+                })),
+                ("days_with_drinks", .number(Double(withDrinks))),
+                ("days_over_limit", .number(Double(over))),
+            ]).prettyText)
+            return
+        }
+        Output.line("The past 52 weeks (\(first) to \(last)), daily limit \(formatMilligrams(limit)) mg")
+        Output.line("")
+        for line in CalendarChart(totals: totals, limit: limit).lines() { Output.line(line) }
+        Output.line("")
+        var summary = "\(withDrinks) day\(withDrinks == 1 ? "" : "s") with caffeine, \(over) over the limit"
+        if let most = totals.max(by: { $0.caffeineMg < $1.caffeineMg }), most.caffeineMg > 0 {
+            summary += "; the most, \(formatMilligrams(most.caffeineMg)) mg on \(Self.weekday(most.date)) \(most.date)"
+        }
+        Output.line(summary)
     }
 
     /// `Sat 11-21  ██████████▌     │   319 mg  4 drinks`
