@@ -29,3 +29,25 @@ import TestSupport
         #expect(error?.remedy == .listOrDefineDrinks)
     }
 }
+
+/// One canonical text per name, whatever way it is typed.
+@Suite struct DrinkNameCanonicalTests {
+    @Test(arguments: [
+        ("Double Espresso", "double-espresso"), ("double_espresso", "double-espresso"), ("  oat--latte  ", "oat-latte"),
+        ("ＤＯＵＢＬＥ-espresso", "double-espresso"), ("ｶﾞｰﾅ", "ガーナ"), ("Cafe\u{301}", "café"), ("CAFÉ", "café"),
+        ("抹茶ラテ", "抹茶ラテ"), ("抹茶　ラテ", "抹茶-ラテ"), ("ΚΑΦΕ", "καφε"),
+    ])
+    func canonical(typed: String, name: String) throws {
+        #expect(DrinkName.canonical(typed) == name)
+        #expect(DrinkName.canonical(typed).unicodeScalars.elementsEqual(name.unicodeScalars))
+        try DrinkName.check(DrinkName.canonical(typed))
+    }
+
+    /// Names earlier journals took stay valid; what is not canonical is refused as a record.
+    @Test func recordsKeepTheirNamesOrAreRefused() throws {
+        for kept in ["tea-", "a--b", "oat-latte", "x9"] { try DrinkName.check(kept) }
+        for refused in ["Café", "cafe\u{301}", "ａ", "9x", "", "-tea", "tea latte"] {
+            #expect(throws: InvalidRecordError.self, "\(refused)") { try DrinkName.check(refused) }
+        }
+    }
+}

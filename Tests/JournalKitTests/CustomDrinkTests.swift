@@ -28,7 +28,7 @@ import TestSupport
             let builtIn = await #expect(throws: InvalidRecordError.self) { _ = try await store.defineDrink(named: "Coffee", caffeineMg: 1) }
             #expect(builtIn?.description == "'coffee' is a built-in drink, so a drink of your own cannot have that name")
             await #expect(throws: CustomDrinkError.builtInCannotBeRemoved("espresso")) { _ = try await store.removeDrinkKind(named: "espresso") }
-            for name in ["", "9lives", "tea/2", String(repeating: "x", count: 41), "café"] {
+            for name in ["", "9lives", "tea/2", String(repeating: "x", count: 41), "☕", "抹茶·ラテ"] {
                 let refused = await #expect(throws: InvalidRecordError.self) { _ = try await store.defineDrink(named: name, caffeineMg: 1) }
                 #expect(refused?.description.contains("cannot name a drink") == true)
             }

@@ -58,9 +58,6 @@ public struct DrinkCatalog: Sendable {
         return (containing + near).filter { seen.insert($0).inserted }.prefix(3).map { $0 }
     }
 
-    /// Catalog names are lowercase with dashes: "Double Espresso" and "double_espresso" find one.
-    static func normalized(_ name: String) -> String {
-        let words = name.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" || $0 == "-" })
-        return words.joined(separator: "-")
-    }
+    /// Catalog names are canonical (`DrinkName`): "Double Espresso" and "double_espresso" find one.
+    static func normalized(_ name: String) -> String { DrinkName.canonical(name) }
 }

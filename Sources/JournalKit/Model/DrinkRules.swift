@@ -9,7 +9,7 @@ public enum DrinkRules {
     /// The longest note, in Unicode scalars (a count that does not change with Unicode versions).
     public static let maximumNoteLength = 1000
     /// The longest drink name.
-    public static let maximumNameLength = 40
+    public static let maximumNameLength = DrinkName.maximumLength
 
     public static func check(time: Timestamp) throws(InvalidRecordError) {
         guard time >= earliest, time < end else {
@@ -28,16 +28,9 @@ public enum DrinkRules {
         }
     }
 
-    /// A drink name: 1 to 40 lowercase letters, digits and dashes, starting with a letter.
+    /// A drink name (`DrinkName`): letters of any script, digits and dashes, starting with a letter.
     public static func check(name: String) throws(InvalidRecordError) {
-        let bytes = Array(name.utf8)
-        guard (1...maximumNameLength).contains(bytes.count), let first = bytes.first, (97...122).contains(first),
-            bytes.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 45 })
-        else {
-            throw InvalidRecordError(
-                problem: "'\(name)' cannot name a drink: use 1 to \(maximumNameLength) letters, digits and dashes, "
-                    + "starting with a letter, such as oat-latte", kind: .usage)
-        }
+        try DrinkName.check(name)
     }
 
     public static func check(caffeineMg: Double) throws(InvalidRecordError) {

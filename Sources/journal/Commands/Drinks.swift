@@ -39,7 +39,7 @@ struct DrinksAdd: AsyncParsableCommand {
         abstract: "Define a drink of your own (or change its caffeine); it reaches your other machines.",
         discussion: "Example: journal drinks add oat-latte --mg 130, then journal add oat-latte.")
 
-    @Argument(help: ArgumentHelp("Its name: letters, digits and dashes.", valueName: "name"))
+    @Argument(help: ArgumentHelp("Its name: letters of any script, digits and dashes, such as oat-latte or 抹茶ラテ.", valueName: "name"))
     var name: String
 
     /// Read as every way in reads an amount (`CaffeineDose.parse`).

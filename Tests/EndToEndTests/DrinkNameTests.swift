@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Drinks of one's own named in any script: kept in one canonical form, found whatever the case or
+/// width they are typed in, unchanged through export, import and sync; what cannot name a drink is
+/// refused with the rule, and changes nothing.
+@Suite(.onTestThreads) struct DrinkNameTests {
+    @Test func aDrinkNamedInAnyScriptTravelsUnchanged() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            for (name, mg) in [("抹茶ラテ", "70"), ("Café-Crème", "90"), ("카페라테", "75")] {
+                let defined = try a.run("drinks", "add", name, "--mg", mg)
+                #expect(defined.status == 0, "\(defined.stderr)")
+            }
+            // Typed in another width or case, or with the accent decomposed, each finds its drink.
+            for typed in ["抹茶ラテ", "CAFE\u{301}-CRE\u{300}ME", "café crème", "카페라테"] {
+                let added = try a.run("add", typed)
+                #expect(added.status == 0, "\(typed): \(added.stderr)")
+            }
+            #expect(try a.run("add", "ＣＡＦÉ-crème").status == 0)
+            let listed = try #require(try a.json("list", "--json") as? [[String: Any]])
+            #expect(listed.compactMap { $0["drink"] as? String }.sorted() == ["café-crème", "café-crème", "café-crème", "抹茶ラテ", "카페라테"].sorted())
+            let drinks = try a.run("drinks").stdout
+            #expect(drinks.contains("抹茶ラテ") && drinks.contains("café-crème"), "\(drinks)")
+
+            // Through sync, the other machine knows the drinks and the names, byte for byte.
+            #expect(try a.run("sync").status == 0)
+            #expect(try b.run("sync").status == 0)
+            #expect(try b.run("export").stdout == a.run("export").stdout)
+            #expect(try b.run("add", "抹茶ラテ").status == 0)
+
+            // Through export and import, into a journal of its own.
+            let export = try a.run("export", "--format", "csv").stdout
+            let fresh = JournalCLI(home: folder + "/fresh")
+            for (name, mg) in [("抹茶ラテ", "70"), ("café-crème", "90"), ("카페라테", "75")] { try fresh.run("drinks", "add", name, "--mg", mg) }
+            let imported = try fresh.run(["import", "-"], stdin: export)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(try fresh.run("export").stdout == a.run("export").stdout)
+        }
+    }
+
+    @Test(arguments: ["☕", "tea\u{202E}x", "a b c d e f g h i j k l m n o p q r s t u", "9-lives", "mat\u{7}cha", "👍👍", "抹茶·ラテ",
+                      String(repeating: "抹", count: 41), "x\u{200D}y"])
+    func whatCannotNameADrinkIsRefusedWithTheRule(name: String) async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home)
+            try cli.run("add", "espresso")
+            let before = try cli.fingerprint()
+            let refused = try cli.run("drinks", "add", name, "--mg", "50")
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(refused.stderr.contains("cannot name a drink: use 1 to 40 letters (of any script), digits and dashes, starting with a letter"),
+                    "\(refused.stderr)")
+            #expect(!refused.stderr.contains("\u{202E}") && !refused.stderr.contains("\u{7}"))
+            #expect(try cli.fingerprint() == before)
+        }
+    }
+}
