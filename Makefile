@@ -21,10 +21,15 @@ VERSION_HEADER := Sources/BuildVersion/version.generated.h
 
 # The release build links the Swift runtime statically and as a fixed-address executable: start-up
 # is part of every command, and a position-independent binary spends it on ~40,000 relocations.
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
+# -fno-pch-timestamp: the Clang modules Swift imports (ours and the packages' C targets) otherwise record
+# the modification times of their module maps, which SwiftPM writes anew in every build; the debug
+# information names those modules by a signature made from them, and each object's .swift_modhash, a
+# hash of its whole LLVM module, followed, and with it the build id: two clean builds of one commit
+# differed there and nowhere else.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xcc -Xclang -Xcc -fno-pch-timestamp
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: help deps version build man man-pages install test bench fuzz clean dist
+.PHONY: reproducible help deps version build man man-pages install test bench fuzz clean dist
 
 help:
 	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
@@ -123,11 +128,20 @@ test: deps version
 	swift test --skip-build
 	$(MAKE) --no-print-directory dist
 	Tests/Dist/check.sh "$(DIST)" "$(VERSION)"
+	$(MAKE) --no-print-directory reproducible
 
 # What a machine without Swift installs (`packaging/dist.sh` says what goes where), in DIST.
 DIST ?= dist
 dist: build man
 	VERSION="$(VERSION)" COMMIT="$(COMMIT)" BIN="$(RELEASE_BIN)" MAN=.build/man DIST="$(DIST)" packaging/dist.sh
+
+# The artifacts made again from a clean release build, byte for byte the same as those in DIST.
+reproducible:
+	rm -rf "$$(readlink -f .build/release)" .build/release .build/man "$(DIST).again"
+	$(MAKE) --no-print-directory dist DIST="$(DIST).again"
+	cmp "$(DIST)/SHA256SUMS" "$(DIST).again/SHA256SUMS" || { diff "$(DIST)/SHA256SUMS" "$(DIST).again/SHA256SUMS"; exit 1; }
+	rm -rf "$(DIST).again"
+	@echo "reproducible: a second clean build made the same artifacts"
 
 bench: build
 	BIN="$(RELEASE_BIN)" Tests/Benchmarks/bench.sh
