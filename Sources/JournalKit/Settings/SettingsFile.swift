@@ -8,8 +8,10 @@
 /// positions for keys and values), a settings file needs one shape of line, and the everyday commands
 /// do not load a C++ TOML parser at every start.
 public enum SettingsFile {
-    /// The settings in `bytes` and the line each came from; `path` names the file in errors.
-    public static func parse(_ bytes: [UInt8], path: String) throws(SettingsError) -> (settings: JournalSettings, lines: [JournalSettings.Key: Int]) {
+    /// The settings in `bytes` and the line each came from; `path` names the file in errors. The lines
+    /// are a list, not a dictionary: a dictionary's first use costs `journal add` a scan of the
+    /// runtime's protocol conformances.
+    public static func parse(_ bytes: [UInt8], path: String) throws(SettingsError) -> (settings: JournalSettings, lines: [(key: JournalSettings.Key, line: Int)]) {
         if let nul = bytes.firstIndex(of: 0) {
             throw SettingsError(
                 path: path, line: bytes[..<nul].filter { $0 == 10 }.count + 1, key: nil,
@@ -19,7 +21,7 @@ public enum SettingsFile {
             throw SettingsError(path: path, line: nil, key: nil, problem: "it is not UTF-8 text")
         }
         var settings = JournalSettings.defaults
-        var lines: [JournalSettings.Key: Int] = [:]
+        var lines: [(key: JournalSettings.Key, line: Int)] = []
         var number = 0
         // "\r\n" is one Character in Swift: both line ends are split on.
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -40,7 +42,7 @@ public enum SettingsFile {
             if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
             let valueText = String(value).trimmingSpaces
             guard let key = JournalSettings.Key(rawValue: name) else { throw fail(name, "there is no such setting") }
-            if let first = lines[key] { throw fail(name, "it is set twice (first on line \(first))") }
+            if let first = lines.first(where: { $0.key == key }) { throw fail(name, "it is set twice (first on line \(first.line))") }
             let parsed: JournalSettings.Value
             switch key.kind {
             case .number(let allowed, let unit):
@@ -60,7 +62,7 @@ public enum SettingsFile {
                 parsed = .clockTime(time)
             }
             settings[key] = parsed
-            lines[key] = number
+            lines.append((key, number))
         }
         return (settings, lines)
     }

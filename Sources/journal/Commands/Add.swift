@@ -49,14 +49,16 @@ struct AddRequest: Equatable {
             settings = nil
             unreadSettings = error
         }
-        let (added, night) = try JournalAccess.withStore(db: db, clock: clock) { store -> (Drink, CaffeineStatus?) in
+        // A struct, not a tuple: a tuple type is looked up by its mangled name at its first use.
+        let outcome = try JournalAccess.withStore(db: db, clock: clock) { store -> AddOutcome in
             if let settings { try store.keepDayStart(settings.dayStartsAt) }
             let kind = try KindLookup.resolve(name, in: store)
             let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
             // The night is read only when there is a bedtime to speak of.
-            guard let settings, settings.bedtime != nil, !json else { return (added, nil) }
-            return (added, try store.status(settings: settings))
+            guard let settings, settings.bedtime != nil, !json else { return AddOutcome(drink: added, night: nil) }
+            return AddOutcome(drink: added, night: try store.status(settings: settings))
         }
+        let (added, night) = (outcome.drink, outcome.night)
         if let unreadSettings {
             Output.error("journal: the drink is recorded; the settings were not read (\(failureClause(unreadSettings)))")
         }
@@ -76,4 +78,10 @@ struct AddRequest: Equatable {
         let until = status.sleepReadyAt.map { LocalTime.clockTime($0) } ?? "later"
         return "This keeps you above \(threshold) mg until \(until), past your \(bedtime) bedtime."
     }
+}
+
+/// What `journal add` did: the drink recorded, and the status after it when there is a bedtime.
+struct AddOutcome: Sendable {
+    let drink: Drink
+    let night: CaffeineStatus?
 }

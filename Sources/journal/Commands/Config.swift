@@ -21,7 +21,7 @@ struct Config: AsyncParsableCommand {
         let config = try ConfigFile.load()
         let keys = JournalSettings.Key.allCases
         func source(_ key: JournalSettings.Key) -> String {
-            switch config.sources[key] ?? .builtInDefault {
+            switch config.source(of: key) {
             case .builtInDefault: return "default"
             case .file(let line): return "\(config.path), line \(line)"
             }

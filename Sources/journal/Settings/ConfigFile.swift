@@ -12,7 +12,13 @@ struct ConfigFile {
 
     let path: String
     let settings: JournalSettings
-    let sources: [JournalSettings.Key: Source]
+    /// The line each setting the file has is on.
+    let lines: [(key: JournalSettings.Key, line: Int)]
+
+    /// Where `key`'s value came from.
+    func source(of key: JournalSettings.Key) -> Source {
+        lines.first { $0.key == key }.map { .file(line: $0.line) } ?? .builtInDefault
+    }
 
     /// A settings file is a few lines; anything near this is not one.
     static let sizeLimit = 64 * 1024
@@ -24,9 +30,7 @@ struct ConfigFile {
     /// The settings in effect: the file's where it has them, the defaults elsewhere.
     static func load(path: String? = nil) throws -> ConfigFile {
         let path = try path ?? defaultPath()
-        var sources: [JournalSettings.Key: Source] = [:]
-        for key in JournalSettings.Key.allCases { sources[key] = .builtInDefault }
-        guard FileSystem.exists(path) else { return ConfigFile(path: path, settings: .defaults, sources: sources) }
+        guard FileSystem.exists(path) else { return ConfigFile(path: path, settings: .defaults, lines: []) }
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path, limit: Self.sizeLimit, what: "a settings file")
@@ -34,7 +38,6 @@ struct ConfigFile {
             throw SettingsError(path: path, line: nil, key: nil, problem: error.description)
         }
         let parsed = try SettingsFile.parse(bytes, path: path)
-        for (key, line) in parsed.lines { sources[key] = .file(line: line) }
-        return ConfigFile(path: path, settings: parsed.settings, sources: sources)
+        return ConfigFile(path: path, settings: parsed.settings, lines: parsed.lines)
     }
 }
