@@ -1,6 +1,5 @@
 -- When this journal's day starts, for the daily_totals view, which cannot read the settings file:
--- the journal writes day_starts_at here (in minutes after midnight) whenever a command that reads
--- the settings finds it changed. This machine's alone: it does not sync.
+-- status and stats write day_starts_at here (in minutes after midnight) whenever they find it changed. This machine's alone: it does not sync.
 CREATE TABLE local_settings (
     name TEXT PRIMARY KEY NOT NULL,
     value NOT NULL

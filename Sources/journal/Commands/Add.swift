@@ -41,8 +41,9 @@ struct AddRequest: Equatable {
         let mg = try mg.map { try CaffeineDose.parse($0) }
         let clock = try JournalAccess.clock()
         let consumedAt = try at.map { try TimeExpression(now: clock.now()).parse($0) } ?? clock.now()
-        // A settings file that cannot be read does not hold up a drink: it is recorded, and what the
-        // settings are for here (the bedtime, the day's start for the view) waits for the file's repair.
+        // A settings file that cannot be read does not hold up a drink: it is recorded, and the bedtime
+        // check waits for the file's repair. (The day's start for the view is kept by status and stats:
+        // a query more here would cost add a few percent of its instructions.)
         let settings: JournalSettings?
         var unreadSettings: (any Error)?
         do { settings = try ConfigFile.load().settings } catch {
@@ -51,7 +52,6 @@ struct AddRequest: Equatable {
         }
         // A struct, not a tuple: a tuple type is looked up by its mangled name at its first use.
         let outcome = try JournalAccess.withStore(db: db, clock: clock) { store -> AddOutcome in
-            if let settings { try store.keepDayStart(settings.dayStartsAt) }
             let kind = try KindLookup.resolve(name, in: store)
             let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
             // The night is read only when there is a bedtime to speak of.
