@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 
 @testable import CommandLineSupport
 
 /// Tables line up by the columns text takes on a terminal, not by its characters.
-@Suite struct DisplayWidthTests {
+@Suite(.onTestThreads) struct DisplayWidthTests {
     @Test(arguments: [
         ("latte", 5), ("抹茶ラテ", 8), ("카페라테", 8), ("café-crème", 10), ("cafe\u{301}", 4), ("ａｂｃ", 6),
         ("☕", 2), ("👩‍💻", 2), ("e\u{301}\u{302}\u{303}", 1), ("", 0), ("ｶﾌｪ", 3),

@@ -31,7 +31,7 @@ import TestSupport
 }
 
 /// One canonical text per name, whatever way it is typed.
-@Suite struct DrinkNameCanonicalTests {
+@Suite(.onTestThreads) struct DrinkNameCanonicalTests {
     @Test(arguments: [
         ("Double Espresso", "double-espresso"), ("double_espresso", "double-espresso"), ("  oat--latte  ", "oat-latte"),
         ("ＤＯＵＢＬＥ-espresso", "double-espresso"), ("ｶﾞｰﾅ", "ガーナ"), ("Cafe\u{301}", "café"), ("CAFÉ", "café"),
