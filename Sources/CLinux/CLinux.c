@@ -80,11 +80,14 @@ int journal_terminal_columns(int descriptor) {
 }
 
 int journal_display_width(unsigned int scalar) {
-    static __thread int locale_taken;
-    if (!locale_taken) {
+    // 0 not yet tried, 1 taken up, -1 not there (a C library without C.UTF-8).
+    static __thread int locale_state;
+    if (locale_state == 0) {
         locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
         if (utf8 != (locale_t)0) uselocale(utf8);
-        locale_taken = 1;
+        locale_state = utf8 != (locale_t)0 ? 1 : -1;
     }
+    // Without the locale wcwidth knows nothing beyond ASCII: one column each is the better guess.
+    if (locale_state < 0) return scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) ? -1 : 1;
     return wcwidth((wchar_t)scalar);
 }

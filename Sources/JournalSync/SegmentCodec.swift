@@ -7,18 +7,20 @@ import JournalKit
 /// - format 2 and later: an object listing each kind's records under its key (`"drinks"`, `"kinds"`),
 ///   with a key for every kind the format knows;
 /// - format 3: format 2's listing, in a segment signed by its device and sealed under a key epoch
-///   (`SegmentSeal`).
+///   (`SegmentSeal`);
+/// - format 4: format 3, with drink names beyond ASCII (`DrinkName.anyScriptFormat`).
 ///
-/// Journals before format 3 wrote the lowest format that held a segment's kinds; from format 3 on
-/// every segment is in the newest, as it must be signed. A journal that predates a format refuses it
-/// by its number rather than misread it.
+/// A segment is written in the lowest format that carries its records, and never below format 3, as
+/// it must be signed: a journal that predates a format refuses a segment in it by its number rather
+/// than misread it, and waits on it until updated, so only what it would refuse is kept from it.
 enum SegmentCodec {
-    /// The newest segment format this journal writes and reads; every segment it writes is in it.
-    static let format: UInt8 = max(SegmentSeal.signedFormat, RecordKind.all.map(\.format).max() ?? 1)
+    /// The newest segment format this journal reads and writes.
+    static let format: UInt8 = max(SegmentSeal.signedFormat, DrinkName.anyScriptFormat, RecordKind.all.map(\.format).max() ?? 1)
 
-    /// The plaintext, in `format`.
-    static func encode(_ records: [AnyReplicated]) throws -> [UInt8] {
-        Array(try JSONEncoder().encode(Listing(records: records, format: format)))
+    /// The plaintext of `records`, in the lowest format that carries them, and that format.
+    static func encode(_ records: [AnyReplicated]) throws -> (format: UInt8, bytes: [UInt8]) {
+        let format = max(SegmentSeal.signedFormat, records.map(\.segmentFormat).max() ?? 1)
+        return (format, Array(try JSONEncoder().encode(Listing(records: records, format: format))))
     }
 
     /// The plaintext in an older format, the lowest that holds the records' kinds, as journals before

@@ -18,12 +18,14 @@ enum SegmentSeal {
     static let signedFormat: UInt8 = 3
     private static let signatureBytes = 64
 
-    /// A signed segment of `device`'s log, sealed under `key`, the key of `epoch`.
+    /// A signed segment of `device`'s log in `format` (3 or later), sealed under `key`, the key of `epoch`.
     static func seal(
-        _ plaintext: [UInt8], epoch: KeyEpoch, key: SyncKey, signer: DeviceKeys, hubID: String, device: DeviceID, name: SegmentName
+        _ plaintext: [UInt8], format: UInt8, epoch: KeyEpoch, key: SyncKey, signer: DeviceKeys, hubID: String, device: DeviceID,
+        name: SegmentName
     ) throws -> [UInt8] {
-        let header = magic + [SegmentCodec.format] + epoch.bytes
-        let place = Place(format: SegmentCodec.format, hubID: hubID, device: device, name: name)
+        precondition(format >= signedFormat, "a signed segment is format \(signedFormat) or later")
+        let header = magic + [format] + epoch.bytes
+        let place = Place(format: format, hubID: hubID, device: device, name: name)
         let box = try ChaChaPoly.seal(plaintext, using: key.key, authenticating: place.associatedData + header)
         let body = header + Array(box.combined)
         return body + Array(try signer.signing.signature(for: place.signed(body)))

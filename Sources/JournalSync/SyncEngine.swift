@@ -160,8 +160,10 @@ public actor SyncEngine {
         let range = PublishedRange(first: name.first, last: name.last)
         try await store.recordPublishing(range, hubID: hub.id)
         let (epoch, key) = try sealingKey()
+        let plaintext = try SegmentCodec.encode(records)
         let sealed = try SegmentSeal.seal(
-            try SegmentCodec.encode(records), epoch: epoch, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID, name: name)
+            plaintext.bytes, format: plaintext.format, epoch: epoch, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID,
+            name: name)
         let fingerprint: String
         do {
             fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)

@@ -87,7 +87,8 @@ struct CalendarChart {
             for (index, letter) in Self.monthNames[start.month - 1].enumerated() { labels[start.column + index] = letter }
             free = start.column + 4
         }
-        var lines = ["    " + String(labels).trimmingSpaces]
+        // Trailing spaces only: the leading ones place the first label over its week.
+        var lines = ["    " + String(String(labels).reversed().drop { $0 == " " }.reversed())]
         for row in 0..<7 {
             var line = (row % 2 == 0 ? Self.weekdayNames[row] : "   ") + " "
             // Runs of one shade, each coloured once; the days after today end the row.

@@ -9,11 +9,13 @@ enum RoomWords {
         guard let lastDrink, lastDrink.caffeineMg > 0 else { return "" }
         let name = TerminalText.escaped(lastDrink.kind)
         let each = formatMilligrams(lastDrink.caffeineMg)
-        let count = Int((roomMg / lastDrink.caffeineMg).rounded(.down))
-        switch count {
+        // In Double first: a drink of 1e-17 mg makes a ratio no Int holds.
+        let ratio = (roomMg / lastDrink.caffeineMg).rounded(.down)
+        guard ratio < 100 else { return ": room for 100 or more × \(name) (\(each) mg each)" }
+        switch Int(ratio) {
         case 0: return ": not enough for one \(name) (\(each) mg)"
         case 1: return ": room for one \(name) (\(each) mg)"
-        default: return ": room for \(count) × \(name) (\(each) mg each)"
+        case let count: return ": room for \(count) × \(name) (\(each) mg each)"
         }
     }
 }

@@ -41,7 +41,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["☕", "tea\u{202E}x", "a b c d e f g h i j k l m n o p q r s t u", "9-lives", "mat\u{7}cha", "👍👍", "抹茶·ラテ",
+    @Test(arguments: ["☕", "tea\u{202E}x", "a b c d e f g h i j k l m n o p q r s t u", "9-lives", "mat\u{7}cha", "👍👍", "抹茶·ラテ", "\u{3164}", "espresso\u{FE0F}",
                       String(repeating: "抹", count: 41), "x\u{200D}y"])
     func whatCannotNameADrinkIsRefusedWithTheRule(name: String) async throws {
         try await withTemporaryDirectory { home in

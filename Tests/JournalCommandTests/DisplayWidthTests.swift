@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 
 @testable import CommandLineSupport
+@testable import journal
 
 /// Tables line up by the columns text takes on a terminal, not by its characters.
 @Suite(.onTestThreads) struct DisplayWidthTests {
@@ -28,5 +29,17 @@ import TestSupport
         #expect(lines == ["抹茶ラテ  70", "cafe\u{301}      80", "카페      90"])
         let narrow = TableLayout(header: ["DRINK", "NOTE"], rows: [["latte", "抹茶ラテ抹茶ラテ"]], lineWidth: 12)
         #expect(narrow.line(["latte", "抹茶ラテ抹茶ラテ"]) == "latte  抹茶…")
+    }
+}
+
+/// The room left said in drinks, whatever the last drink's amount.
+@Suite(.onTestThreads) struct RoomWordsTests {
+    @Test func saysTheRoomInTermsOfTheLastDrink() {
+        #expect(RoomWords.drinks(59, lastDrink: ("black-tea", 47)) == ": room for one black-tea (47 mg)")
+        #expect(RoomWords.drinks(200, lastDrink: ("espresso", 64)) == ": room for 3 × espresso (64 mg each)")
+        #expect(RoomWords.drinks(20, lastDrink: ("espresso", 64)) == ": not enough for one espresso (64 mg)")
+        #expect(RoomWords.drinks(20, lastDrink: ("decaf", 0)) == "")
+        // A drink of almost nothing makes a ratio no integer holds.
+        #expect(RoomWords.drinks(1390, lastDrink: ("espresso", 1e-17)).hasPrefix(": room for 100 or more × espresso"))
     }
 }

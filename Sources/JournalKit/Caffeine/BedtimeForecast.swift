@@ -14,8 +14,9 @@ public struct BedtimeForecast: Sendable, Equatable {
     /// the threshold at `bedtime`; nil when even one now would not be.
     public let lastCupBy: Timestamp?
 
-    /// No room left: nothing with caffeine now lets you sleep at bedtime.
-    public var isCurfew: Bool { roomMg <= 0 }
+    /// No room left: the level at bedtime is at or over the threshold already, so nothing with
+    /// caffeine now lets you sleep then.
+    public let isCurfew: Bool
 }
 
 extension CaffeineModel {
@@ -44,7 +45,7 @@ extension CaffeineModel {
                 lastCup = Timestamp(milliseconds: max(now.milliseconds, floorMinute(latest)))
             }
         }
-        return BedtimeForecast(bedtime: bed, levelMg: level, roomMg: room, lastCupBy: lastCup)
+        return BedtimeForecast(bedtime: bed, levelMg: level, roomMg: room, lastCupBy: lastCup, isCurfew: spare <= 0)
     }
 
     private func floorMinute(_ milliseconds: Int64) -> Int64 {

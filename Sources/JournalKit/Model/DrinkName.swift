@@ -7,6 +7,16 @@ public enum DrinkName {
     /// Unicode versions, unlike the grapheme clusters a terminal draws).
     public static let maximumLength = 40
 
+    /// The segment format from which a drink name may go beyond ASCII: journals before it refuse
+    /// such a name, so a segment carrying one is in this format, which they refuse by its number and
+    /// wait on (until they are updated) instead of passing the record over for good.
+    public static let anyScriptFormat: UInt8 = 4
+
+    /// The lowest segment format that carries `name`: `otherwise` for ASCII, `anyScriptFormat` beyond.
+    public static func segmentFormat(of name: String, otherwise: UInt8) -> UInt8 {
+        name.utf8.allSatisfy { $0 < 0x80 } ? otherwise : max(otherwise, anyScriptFormat)
+    }
+
     /// The name `typed` means: composed (NFC), full-width and half-width forms as their usual width
     /// (ａ is a, ｶﾞ is ガ), lowercase, and words (split at spaces, underscores and dashes) joined by
     /// single dashes. "Double Espresso", "double_espresso" and "ＤＯＵＢＬＥ-espresso" are one name.
@@ -27,7 +37,11 @@ public enum DrinkName {
     public static func check(_ name: String) throws(InvalidRecordError) {
         let scalars = name.unicodeScalars
         guard (1...maximumLength).contains(scalars.count), let first = scalars.first, isLetter(first),
-            scalars.allSatisfy({ isLetter($0) || isMark($0) || $0.properties.generalCategory == .decimalNumber || $0 == "-" }),
+            scalars.allSatisfy({
+                // Default-ignorable ones (variation selectors, Hangul fillers) show nothing: a name of them looks blank.
+                !$0.properties.isDefaultIgnorableCodePoint
+                    && (isLetter($0) || isMark($0) || $0.properties.generalCategory == .decimalNumber || $0 == "-")
+            }),
             // Scalar by scalar: Swift's == takes "café" composed and decomposed as one string.
             canonical(name).unicodeScalars.elementsEqual(joinedWords(name).unicodeScalars)
         else {

@@ -9,6 +9,8 @@ public struct AnyReplicated: Sendable, Encodable {
     public var isDeleted: Bool { base.isDeleted }
     public var version: RecordVersion { base.version }
     public var sequence: Int64 { base.sequence }
+    /// The lowest segment format that carries the record (`ReplicatedPayload.segmentFormat`).
+    public var segmentFormat: UInt8 { base.segmentFormat }
 
     public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
 
@@ -28,6 +30,7 @@ protocol StoredRecord: Sendable, Encodable {
     var isDeleted: Bool { get }
     var version: RecordVersion { get }
     var sequence: Int64 { get }
+    var segmentFormat: UInt8 { get }
     func validate() throws(InvalidRecordError)
     /// Merges the record into the journal: it replaces the stored state only when it supersedes it.
     func merge(in context: inout WriteContext) throws -> Bool
@@ -39,6 +42,7 @@ protocol StoredRecord: Sendable, Encodable {
 extension Replicated: StoredRecord where Payload: StoredPayload {
     var kind: RecordKind { Payload.kind }
     var key: String { payload.key }
+    var segmentFormat: UInt8 { payload.segmentFormat }
 
     func merge(in context: inout WriteContext) throws -> Bool {
         context.receive(clock)

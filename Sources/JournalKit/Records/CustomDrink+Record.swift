@@ -6,6 +6,8 @@ extension CustomDrink: StoredPayload {
 
     public var key: String { name }
 
+    public var segmentFormat: UInt8 { DrinkName.segmentFormat(of: name, otherwise: Self.kind.format) }
+
     /// A custom drink may not take a built-in drink's name or alias: it would shadow it.
     public func validate() throws(InvalidRecordError) {
         try DrinkRules.check(name: name)

@@ -5,6 +5,8 @@ extension Drink: StoredPayload {
 
     public var key: String { id.rawValue }
 
+    public var segmentFormat: UInt8 { DrinkName.segmentFormat(of: kind, otherwise: Self.kind.format) }
+
     public func validate() throws(InvalidRecordError) {
         try DrinkRules.check(id: id.rawValue)
         try DrinkRules.check(name: kind)

@@ -10,6 +10,9 @@ public protocol ReplicatedPayload: Hashable, Sendable {
     /// The one rule for a record of this kind, whichever way it comes: the command line, an import,
     /// another device.
     func validate() throws(InvalidRecordError)
+    /// The lowest segment format that carries this record: its kind's, or a later one when a field
+    /// holds what a journal of the kind's format refuses (a drink name beyond ASCII).
+    var segmentFormat: UInt8 { get }
     /// Writes the payload's fields, in their fixed order, as the first elements of the record's array.
     func encodeFields(to container: inout some UnkeyedEncodingContainer) throws
     /// Reads what `encodeFields` wrote.

@@ -56,11 +56,12 @@ struct AddRequest: Equatable {
             let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
             // The night is read only when there is a bedtime to speak of.
             guard let settings, settings.bedtime != nil, !json else { return AddOutcome(drink: added, night: nil) }
-            return AddOutcome(drink: added, night: try store.status(settings: settings))
+            // The drink is recorded: a forecast that fails must not fail the command, and invite it again.
+            return AddOutcome(drink: added, night: try? store.status(settings: settings))
         }
         let (added, night) = (outcome.drink, outcome.night)
         if let unreadSettings {
-            Output.error("journal: the drink is recorded; the settings were not read (\(failureClause(unreadSettings)))")
+            Output.error("journal: the drink is recorded; the settings were not read (\(TerminalText.escaped(failureClause(unreadSettings))))")
         }
         if json { return Output.line(DrinkExchange.json(added).prettyText) }
         Output.line("Added " + Output.describe(added))
