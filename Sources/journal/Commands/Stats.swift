@@ -30,7 +30,8 @@ struct Stats: AsyncParsableCommand {
         let settings = try ConfigFile.load().settings
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
-        try await store.keepDayStart(settings.dayStartsAt)
+        // Best effort: the view's day start is not worth failing the answer over.
+        try? await store.keepDayStart(settings.dayStartsAt)
         let last = LocalTime.day(of: clock.now(), startingAt: settings.dayStartsAt)
         if calendar {
             let first = CalendarChart.firstDay(today: last)

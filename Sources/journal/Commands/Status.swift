@@ -57,7 +57,8 @@ struct StatusRequest: Equatable {
         let plain = template == nil && !json
         // How sync stands is read only for the fields that show it, the last drink only for the words.
         let (status, sync, lastDrink) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
-            try store.keepDayStart(settings.dayStartsAt)
+            // Best effort: the view's day start is not worth failing the answer over.
+            try? store.keepDayStart(settings.dayStartsAt)
             let status = try store.status(settings: settings)
             return (
                 status, plain ? nil : try store.syncHealth(),
