@@ -1,7 +1,11 @@
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and newlines.
     public var trimmingSpaces: String {
-        let characters = self[...].drop(while: \.isWhitespace)
-        return String(characters.reversed().drop(while: \.isWhitespace).reversed())
+        self[...].drop(while: \.isWhitespace).trimmingTrailingSpaces
+    }
+
+    /// The text without trailing spaces, tabs and newlines (leading ones can place what follows).
+    public var trimmingTrailingSpaces: String {
+        String(self[...].reversed().drop(while: \.isWhitespace).reversed())
     }
 }

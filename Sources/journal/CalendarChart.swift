@@ -61,7 +61,7 @@ struct CalendarChart {
 
     /// 0 for Monday to 6 for Sunday.
     static func mondayIndex(_ date: LocalDate) -> Int {
-        (LocalTime.components(LocalTime.startOfDay(date) + .seconds(12 * 3600)).weekday + 6) % 7
+        (date.weekday + 6) % 7
     }
 
     let totals: [DayTotal]
@@ -88,7 +88,7 @@ struct CalendarChart {
             free = start.column + 4
         }
         // Trailing spaces only: the leading ones place the first label over its week.
-        var lines = ["    " + String(String(labels).reversed().drop { $0 == " " }.reversed())]
+        var lines = ["    " + String(labels).trimmingTrailingSpaces]
         for row in 0..<7 {
             var line = (row % 2 == 0 ? Self.weekdayNames[row] : "   ") + " "
             // Runs of one shade, each coloured once; the days after today end the row.

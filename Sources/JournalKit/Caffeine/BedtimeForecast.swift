@@ -42,15 +42,9 @@ extension CaffeineModel {
             if hoursBefore <= hoursToBed {
                 let latest = bed.milliseconds - Int64((hoursBefore * 3_600_000).rounded(.up))
                 // Down to the whole minute ("a cup by 18:40" must not be a minute late), but not before now.
-                lastCup = Timestamp(milliseconds: max(now.milliseconds, floorMinute(latest)))
+                lastCup = Timestamp(milliseconds: max(now.milliseconds, LocalTime.floorDivide(latest, 60_000) * 60_000))
             }
         }
         return BedtimeForecast(bedtime: bed, levelMg: level, roomMg: room, lastCupBy: lastCup, isCurfew: spare <= 0)
-    }
-
-    private func floorMinute(_ milliseconds: Int64) -> Int64 {
-        let minute: Int64 = 60_000
-        let quotient = milliseconds / minute
-        return (milliseconds % minute < 0 ? quotient - 1 : quotient) * minute
     }
 }

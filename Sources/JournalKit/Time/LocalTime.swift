@@ -38,6 +38,10 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         "\(LocalTime.padded(year, 4))-\(LocalTime.padded(month, 2))-\(LocalTime.padded(day, 2))"
     }
 
+    /// The day of the week, 0 for Sunday (as C's `tm_wday`), read at noon, which every day has
+    /// whatever daylight saving does at midnight.
+    public var weekday: Int { LocalTime.components(LocalTime.startOfDay(self) + .seconds(12 * 3600)).weekday }
+
     /// The day `days` later (or earlier, when negative), across months and years.
     public func adding(days: Int) -> LocalDate {
         let start = LocalTime.startOfDay(self)
@@ -190,7 +194,8 @@ public enum LocalTime {
         return seconds == -1 && !(date.year == 1969 || date.year == 1970) ? nil : seconds
     }
 
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    /// `value / divisor` rounded toward minus infinity, for instants before 1970 too.
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }

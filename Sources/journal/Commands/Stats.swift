@@ -134,7 +134,7 @@ struct Stats: AsyncParsableCommand {
 
     static func weekday(_ date: LocalDate) -> String {
         let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        return names[LocalTime.components(LocalTime.startOfDay(date) + .seconds(12 * 3600)).weekday]
+        return names[date.weekday]
     }
 
 }
