@@ -27,9 +27,7 @@ import TestSupport
                 let now = noonBefore.addingTimeInterval(Double(nowMinute) * 60)
                 let cli = JournalCLI(home: home, now: Self.iso(now), timeZone: Self.zone.identifier)
                 let bedtime = String(format: "%02d:%02d", bedMinute / 60, bedMinute % 60)
-                try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
-                try "bedtime = \"\(bedtime)\"\nhalf_life_hours = \(halfLife)\n"
-                    .write(toFile: home + "/.config/journal/config.toml", atomically: true, encoding: .utf8)
+                try cli.writeSettings("bedtime = \"\(bedtime)\"\nhalf_life_hours = \(halfLife)\n")
                 var intakes: [(Date, Double)] = []
                 for (offset, mg) in drinks {
                     let at = now.addingTimeInterval(Double(offset) * 60)
@@ -104,8 +102,7 @@ import TestSupport
         try await withTemporaryDirectory { home in
             let cli = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
             #expect(try cli.run("add", "espresso").stdout.split(separator: "\n").count == 1)
-            try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
-            try "bedtime = \"23:00\"\n".write(toFile: home + "/.config/journal/config.toml", atomically: true, encoding: .utf8)
+            try cli.writeSettings("bedtime = \"23:00\"\n")
             // 64 mg at 15:30 leaves 22.3 mg at 23:00: under. A double espresso more takes it to 67 mg.
             let tea = try cli.run("add", "green-tea")
             #expect(tea.status == 0 && tea.stdout.split(separator: "\n").count == 1, "\(tea.stdout)")
@@ -127,8 +124,7 @@ import TestSupport
             let cli = JournalCLI(home: home)
             let given = try cli.run("status", "--bedtime", "25:00")
             #expect(given.status == 65 && given.stderr.contains("cannot use '25:00' as a time: it is not a time of day"), "\(given.stderr)")
-            try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
-            try "bedtime = \"late\"\n".write(toFile: home + "/.config/journal/config.toml", atomically: true, encoding: .utf8)
+            try cli.writeSettings("bedtime = \"late\"\n")
             let set = try cli.run("status")
             #expect(set.status != 0 && set.stderr.contains("config.toml, line 1, bedtime: it must be a time of day"), "\(set.stderr)")
             #expect(!FileManager.default.fileExists(atPath: cli.databasePath))

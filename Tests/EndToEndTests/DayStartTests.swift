@@ -5,15 +5,10 @@ import TestSupport
 /// `day_starts_at`: for someone whose day ends after midnight, a drink at 01:30 is the night before's,
 /// in `status`, the daily limit, `stats` and the daily_totals view alike.
 @Suite(.onTestThreads) struct DayStartTests {
-    func configure(_ home: String, _ text: String) throws {
-        try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
-        try text.write(toFile: home + "/.config/journal/config.toml", atomically: true, encoding: .utf8)
-    }
-
     @Test func aDrinkAfterMidnightCountsForTheDayBeforeUntilTheDayStarts() async throws {
         try await withTemporaryDirectory { home in
             let night = JournalCLI(home: home, now: "2026-11-21T02:00:00+09:00", timeZone: "Asia/Tokyo")
-            try configure(home, "day_starts_at = \"04:00\"\n")
+            try night.writeSettings("day_starts_at = \"04:00\"\n")
             #expect(try night.run("add", "espresso", "--at", "2026-11-20T22:00:00+09:00").status == 0)
             #expect(try night.run("add", "black-tea", "--at", "01:30").status == 0)
             // At 02:00 the day that began at 04:00 yesterday is still today: both drinks count.
@@ -33,7 +28,7 @@ import TestSupport
             // The view counts from the day's start too, and follows the setting when it changes.
             let view = try morning.run("sql", "select day, caffeine_mg from daily_totals order by day", "--format", "csv").stdout.replacingOccurrences(of: "\r\n", with: "\n")
             #expect(view == "day,caffeine_mg\n2026-11-20,111\n2026-11-21,96\n", "\(view)")
-            try configure(home, "")
+            try morning.writeSettings("")
             #expect(try morning.run("status").status == 0)
             let midnight = try morning.run("sql", "select day, caffeine_mg from daily_totals order by day", "--format", "csv").stdout.replacingOccurrences(of: "\r\n", with: "\n")
             #expect(midnight == "day,caffeine_mg\n2026-11-20,64\n2026-11-21,143\n", "\(midnight)")
@@ -44,7 +39,7 @@ import TestSupport
     @Test func aDayStartsAtItsHourWhateverDaylightSavingDoes() async throws {
         try await withTemporaryDirectory { home in
             let cli = JournalCLI(home: home, now: "2026-11-01T03:59:30-05:00", timeZone: "America/New_York")
-            try configure(home, "day_starts_at = \"04:00\"\n")
+            try cli.writeSettings("day_starts_at = \"04:00\"\n")
             // 2026-10-31 04:00 EDT to 2026-11-01 04:00 EST: 25 hours (clocks went back at 02:00 EDT).
             #expect(try cli.run("add", "espresso", "--at", "2026-10-31T04:00:00-04:00").status == 0)
             #expect(try cli.run("add", "espresso", "--at", "2026-11-01T03:59:00-05:00").status == 0)

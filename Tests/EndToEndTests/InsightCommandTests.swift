@@ -4,11 +4,6 @@ import TestSupport
 
 /// Settings, status with the limit and sleep time, stats, completions and colour, as a user runs them.
 @Suite(.onTestThreads) struct InsightCommandTests {
-    func writeConfig(_ journal: JournalCLI, _ text: String) throws {
-        let folder = journal.home + "/.config/journal"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try text.write(toFile: folder + "/config.toml", atomically: true, encoding: .utf8)
-    }
 
     @Test func statusUsesTheConfiguredHalfLifeLimitAndThreshold() async throws {
         try await withTemporaryDirectory { home in
@@ -21,7 +16,7 @@ import TestSupport
             #expect(defaults["daily_limit_mg"] as? Double == 400)
             #expect(defaults["remaining_today_mg"] as? Double == 33)
 
-            try writeConfig(journal, "# mine\nhalf_life_hours = 8\ndaily_limit_mg = 300\nsleep_threshold_mg = 25.5\n")
+            try journal.writeSettings("# mine\nhalf_life_hours = 8\ndaily_limit_mg = 300\nsleep_threshold_mg = 25.5\n")
             let status = try #require(try journal.json("status", "--json") as? [String: Any])
             let level = 192 * pow(0.5, 7.5 / 8) + 128 * pow(0.5, 2.5 / 8) + 47 * pow(0.5, 0.5 / 8)
             #expect(abs((status["current_mg"] as? Double ?? 0) - level) < 0.01)
@@ -47,7 +42,7 @@ import TestSupport
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)
             #expect(try journal.run("config").stdout.contains("half_life_hours     5 hours  default"))
-            try writeConfig(journal, "\n\ndaily_limit_mg = 250\n")
+            try journal.writeSettings("\n\ndaily_limit_mg = 250\n")
             let config = try #require(try journal.json("config", "--json") as? [String: Any])
             let settings = try #require(config["settings"] as? [String: [String: Any]])
             #expect(settings["daily_limit_mg"]?["value"] as? Double == 250)
@@ -69,7 +64,7 @@ import TestSupport
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)
             try journal.run("add", "espresso")
-            try writeConfig(journal, text)
+            try journal.writeSettings(text)
             for command in [["status"], ["config"], ["stats"]] {
                 let result = try journal.run(command)
                 #expect(result.status == 65, "\(command): \(result.stderr)")

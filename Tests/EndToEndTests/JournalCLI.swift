@@ -16,6 +16,12 @@ struct JournalCLI {
 
     var databasePath: String { home + "/.local/share/journal/journal.db" }
 
+    /// Writes `text` as this home's settings file, `~/.config/journal/config.toml`.
+    func writeSettings(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
+        try text.write(toFile: home + "/.config/journal/config.toml", atomically: true, encoding: .utf8)
+    }
+
     @discardableResult
     func run(_ arguments: String..., stdin: String? = nil) throws -> ProcessResult {
         try run(arguments, stdin: stdin)
@@ -100,12 +106,7 @@ enum HubKind: String, CaseIterable, Sendable, CustomStringConvertible {
             try FileManager.default.createDirectory(atPath: folder + "/hub", withIntermediateDirectories: true)
             return folder + "/hub"
         case .postgres:
-            let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            FileManager.default.createFile(
-                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            return server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            return try PostgresServer.shared.newHub(in: folder)
         }
     }
 
@@ -129,5 +130,17 @@ extension JoinedMachines {
         let made = try machine.run("sync", "init", "--folder", folder + "/hub")
         guard made.status == 0 else { throw CLIFailure(result: made) }
         return machine
+    }
+}
+
+extension PostgresServer {
+    /// A database of its own on this server, for a hub: its connection string, which names a password
+    /// file in `folder` holding its role's password.
+    func newHub(in folder: String) throws -> String {
+        let (database, role) = try makeDatabase()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        FileManager.default.createFile(
+            atPath: folder + "/pgpass", contents: Data(passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        return uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
     }
 }

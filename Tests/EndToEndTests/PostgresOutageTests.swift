@@ -11,10 +11,7 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let server = try PostgresServer(tls: true)
             defer { try? server.stop() }
-            let (database, role) = try server.makeDatabase()
-            FileManager.default.createFile(
-                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            let uri = try server.newHub(in: folder)
             let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
             #expect(try a.run("sync", "init", "--postgres", uri).status == 0)
             #expect(try b.run(["sync", "init", "--postgres", uri, "--key-file", "-"], stdin: try a.run("sync", "key").stdout).status == 0)

@@ -18,8 +18,7 @@ import TestSupport
             let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, flavor)
             let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
             let hub = c.engine.hub
-            var members: [DeviceID: DevicePublicKeys] = [:]
-            for card in try await c.store.deviceCards(hubID: hub.id) where card.device != a.store.deviceID { members[card.device] = card.publicKeys }
+            let members = try await KeyEpochTests.publicKeys(keptBy: c) { $0 != a.store.deviceID }
             let first = [UInt8](repeating: 0, count: 15) + [1]
             #expect(first.lexicographicallyPrecedes(revocation.epoch.id))
             let takeover = try EpochRecord.make(
@@ -57,8 +56,7 @@ import TestSupport
             let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, flavor)
             let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
             let hub = c.engine.hub
-            var members: [DeviceID: DevicePublicKeys] = [:]
-            for card in try await c.store.deviceCards(hubID: hub.id) where card.device != c.store.deviceID { members[card.device] = card.publicKeys }
+            let members = try await KeyEpochTests.publicKeys(keptBy: c) { $0 != c.store.deviceID }
             let (alias, aliasKeys) = (DeviceID(rawValue: UUIDText.random()), DeviceKeys())
             let first = try EpochRecord.make(
                 parent: .first, parentKey: key, members: members, revoked: [], maker: aliasKeys, makerID: alias, at: revocation.madeAt,
@@ -89,8 +87,7 @@ import TestSupport
             let (a, b, c, key, _) = try await KeyEpochTests.threeMachines(folder, .folder)
             let revocation = try await a.engine.rotateKey(revoking: [c.store.deviceID])
             let hub = c.engine.hub
-            var members: [DeviceID: DevicePublicKeys] = [:]
-            for card in try await c.store.deviceCards(hubID: hub.id) where card.device == b.store.deviceID { members[card.device] = card.publicKeys }
+            let members = try await KeyEpochTests.publicKeys(keptBy: c) { $0 == b.store.deviceID }
             let takeover = try EpochRecord.make(
                 parent: .first, parentKey: key, members: members, revoked: [EpochRecord.Revocation(device: a.store.deviceID, through: 0)],
                 maker: DeviceKeys(), makerID: DeviceID(rawValue: UUIDText.random()), at: revocation.madeAt, hubID: hub.id,

@@ -27,6 +27,14 @@ import TestSupport
         return (machines, key, place)
     }
 
+    /// The public keys of the devices whose cards `machine` keeps, of those `including` takes: whom a
+    /// record made by hand is wrapped for.
+    static func publicKeys(keptBy machine: Machine, where including: (DeviceID) -> Bool) async throws -> [DeviceID: DevicePublicKeys] {
+        var keys: [DeviceID: DevicePublicKeys] = [:]
+        for card in try await machine.store.deviceCards(hubID: machine.engine.hub.id) where including(card.device) { keys[card.device] = card.publicKeys }
+        return keys
+    }
+
     /// Every epoch whose key `machine` can work out from the records on its hub with a program of its
     /// own, whatever its journal makes of them: the keys it holds, each key any record wraps for it,
     /// and every parent's key through them.
@@ -206,8 +214,7 @@ import TestSupport
         let (machines, _, _) = try await Self.machines(["a", "b", "c", "d"], folder, flavor)
         let (a, b, c, d) = (machines[0], machines[1], machines[2], machines[3])
         let hub = b.engine.hub
-        var members: [DeviceID: DevicePublicKeys] = [:]
-        for card in try await b.store.deviceCards(hubID: hub.id) where card.device != d.store.deviceID { members[card.device] = card.publicKeys }
+        var members = try await Self.publicKeys(keptBy: b) { $0 != d.store.deviceID }
         members[b.store.deviceID] = b.engine.deviceKeys.publicKeys
         let through = try await b.store.anchors(hubID: hub.id)[d.store.deviceID] ?? 0
         let sibling = try EpochRecord.make(
@@ -295,8 +302,7 @@ import TestSupport
             let (a, b, c, _, _) = try await Self.threeMachines(folder, flavor)
             // B rotates at the same moment as A, from the same epoch, before either sees the other's.
             let hub = b.engine.hub
-            var members: [DeviceID: DevicePublicKeys] = [:]
-            for card in try await b.store.deviceCards(hubID: hub.id) { members[card.device] = card.publicKeys }
+            var members = try await Self.publicKeys(keptBy: b) { _ in true }
             members[b.store.deviceID] = b.engine.deviceKeys.publicKeys
             let sibling = try EpochRecord.make(
                 parent: .first, parentKey: await b.engine.key, members: members, revoked: [], maker: b.engine.deviceKeys,
