@@ -70,8 +70,9 @@ public enum CardSeal {
         guard card.device == device else {
             throw CardError("it names another device (\(TerminalText.quoted(card.device.rawValue))) than the one whose place it is in")
         }
-        guard card.agreementKey.count == 32, card.signingKey.count == 32,
-            let signer = try? Curve25519.Signing.PublicKey(rawRepresentation: card.signingKey),
+        // Before the signature: a signing key of small order would let anyone make one that verifies.
+        if let problem = card.publicKeys.problem { throw CardError("it cannot be a device's card: \(problem)") }
+        guard let signer = try? Curve25519.Signing.PublicKey(rawRepresentation: card.signingKey),
             signer.isValidSignature(signature, for: signed(json, hubID: hubID, device: device))
         else { throw CardError("its signature does not verify against the keys it names") }
         guard DeviceName(card: card.name) != nil else { throw CardError("its name is not one a device can have") }

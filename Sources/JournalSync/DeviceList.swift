@@ -13,6 +13,8 @@ public struct DeviceList: Sendable {
         public let cardProblem: String?
         /// When it was revoked, and by which device (its name): nil for a member.
         public var revoked: (by: String, at: Timestamp)?
+        /// How it stands in the hub; nil when the hub could not be read.
+        public var standing: MemberStanding?
 
         /// The name to show: the card's; for this device before its first card, the host name it will have.
         public var shownName: String {
@@ -24,6 +26,9 @@ public struct DeviceList: Sendable {
     public static let noCard = "(no card)"
 
     public private(set) var entries: [Entry]
+    /// Cards on the hub refused for devices that have no log and no card kept here: someone's junk, or a
+    /// device whose every card was refused. By device, with why.
+    public let refusedCards: [DeviceID: String]
     /// Why the hub could not be read, when it could not: the list is then what this journal last knew.
     public let hubProblem: String?
     public let at: Timestamp
@@ -35,6 +40,7 @@ public struct DeviceList: Sendable {
         var logs: [DeviceID] = []
         var hubProblem: String?
         var revoked: [DeviceID: (by: String, at: Timestamp)] = [:]
+        var standings: [DeviceID: MemberStanding] = [:]
         do {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 refused = try await engine.readCards()
@@ -43,12 +49,16 @@ public struct DeviceList: Sendable {
                 }
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 logs = try await engine.hub.devices()
+                for card in try await store.deviceCards(hubID: joined.hubID) { standings[card.device] = await engine.standing(of: card.device) }
             }
         } catch {
             hubProblem = failureMessage(error)
         }
         var list = try await from(store, hubID: joined.hubID, logs: logs, refused: refused, hubProblem: hubProblem)
-        for index in list.entries.indices { list.entries[index].revoked = revoked[list.entries[index].device] }
+        for index in list.entries.indices {
+            list.entries[index].revoked = revoked[list.entries[index].device]
+            list.entries[index].standing = list.entries[index].isThisDevice ? .vouched : standings[list.entries[index].device]
+        }
         return list
     }
 
@@ -60,11 +70,12 @@ public struct DeviceList: Sendable {
         var cards: [DeviceID: DeviceCard] = [:]
         for card in try await store.deviceCards(hubID: hubID) { cards[card.device] = card }
         let anchors = try await store.anchors(hubID: hubID)
-        let devices = Set(cards.keys).union(logs).union(anchors.keys).union(refused.keys).union([store.deviceID])
+        // A card refused is no device of the hub's: they are counted apart (`refusedCards`), however many junk files there are.
+        let devices = Set(cards.keys).union(logs).union(anchors.keys).union([store.deviceID])
         let entries = devices.map { device in
             Entry(device: device, isThisDevice: device == store.deviceID, card: cards[device], cardProblem: refused[device])
         }.sorted { ($0.isThisDevice ? 0 : 1, $0.shownName.lowercased(), $0.device) < ($1.isThisDevice ? 0 : 1, $1.shownName.lowercased(), $1.device) }
-        return DeviceList(entries: entries, hubProblem: hubProblem, at: store.clock.now())
+        return DeviceList(entries: entries, refusedCards: refused.filter { !devices.contains($0.key) }, hubProblem: hubProblem, at: store.clock.now())
     }
 
     /// "just now", "3 min ago", "never".
@@ -83,7 +94,11 @@ public struct DeviceList: Sendable {
                     ("card_problem", .optional(entry.cardProblem)),
                     ("revoked_at", entry.revoked.map { .string(LocalTime.iso8601($0.at)) } ?? .null),
                     ("revoked_by", entry.revoked.map { .string($0.by) } ?? .null),
+                    ("standing", entry.revoked != nil ? .string("revoked") : entry.standing.map { .string($0.rawValue) } ?? .null),
                 ])
+            })),
+            ("refused_cards", .array(refusedCards.sorted { $0.key < $1.key }.map {
+                .object([("device", .string($0.key.rawValue)), ("reason", .string($0.value))])
             })),
         ])
     }

@@ -33,9 +33,20 @@ public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
         if text.count > maximumLength || text.utf8.count > maximumBytes { return .tooLong(text.count) }
         if let bad = text.unicodeScalars.first(where: isRefused) { return .character(bad) }
         if text.contains("  ") { return .doubleSpace }
-        if UUIDText.isCanonical(text.lowercased()) { return .deviceID }
+        if UUIDText.isCanonical(text.lowercased()) || readsAsDeviceID(text) { return .deviceID }
         return nil
     }
+
+    /// True when `text` could be taken for a device id as `journal sync devices` shows it (8 hex
+    /// digits or more, dashes aside): `revoke` would not know which is meant.
+    private static func readsAsDeviceID(_ text: String) -> Bool {
+        let digits = text.unicodeScalars.filter { $0 != "-" }
+        return digits.count >= 8 && text.unicodeScalars.allSatisfy { $0 == "-" || $0.properties.isASCIIHexDigit }
+    }
+
+    /// What two names are compared by: names that look the same on a terminal (letter case, width,
+    /// look-alike letters of other scripts aside) have one key, and a hub holds one device per key.
+    public static func key(_ text: String) -> String { text.lowercased() }
 
     /// Scalars no name holds: controls, format characters (bidi overrides, zero-width joiners and
     /// spaces), what Unicode says to draw as nothing (Hangul fillers, the combining grapheme joiner),
@@ -83,7 +94,7 @@ public enum DeviceNameProblem: Sendable, Equatable, CustomStringConvertible {
             return "the name holds U+\(String(scalar.value, radix: 16, uppercase: true)), a character that is invisible or acts "
                 + "on a terminal: \(rule)"
         case .doubleSpace: return "the name has two spaces in a row: \(rule)"
-        case .deviceID: return "the name is a device id, which `journal sync revoke` would take for that device's: \(rule)"
+        case .deviceID: return "the name reads as a device id, which `journal sync revoke` would take for a device's: \(rule)"
         }
     }
 }

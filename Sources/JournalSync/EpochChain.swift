@@ -40,9 +40,14 @@ struct EpochChain: Sendable {
     /// each other's epoch, as each new key went to the device the other shut out.
     private(set) var exposed: Set<KeyEpoch> = []
 
+    /// The epochs whose key admits a device now: a card sealed under one proves its device was given
+    /// the key by a member. Those valid (the first epoch among them), that no revoked device can reach
+    /// and that no valid record replaced: a key a newer one replaced may be a leaked one.
+    private(set) var admitting: Set<KeyEpoch> = [.first]
+
     /// Each record whose proof checked, by epoch, with its parent: the links a key can be followed
     /// down, whatever the record's standing.
-    private var proved: [KeyEpoch: EpochRecord] = [:]
+    private(set) var proved: [KeyEpoch: EpochRecord] = [:]
 
     /// A chain of the first epoch alone, whose key is `key`.
     init(key: SyncKey) { keys = [.first: key] }
@@ -231,9 +236,26 @@ struct EpochChain: Sendable {
         return lineage(of: start + held)
     }
 
-    /// Works out `exposed`, from the valid revocations.
+    /// Works out `exposed`, from the valid revocations, and with it `admitting`.
     private mutating func expose() {
         exposed = revoked.isEmpty ? [] : reach(of: Set(revoked.keys), from: valid.filter { !$0.revoked.isEmpty }.map(\.parent))
+        admitting = Set(valid.map(\.epoch)).union([.first]).subtracting(valid.map(\.parent)).subtracting(exposed)
+    }
+
+    /// True when a valid record that admits now (`admitting`), made by a device not revoked, gave its
+    /// key to `device` knowing it by `signingKey`: a device its maker took for a member, whose card
+    /// may still be sealed under the key before.
+    func givesCurrentKey(to device: DeviceID, signingWith signingKey: [UInt8]) -> Bool {
+        valid.contains { admitting.contains($0.epoch) && revoked[$0.maker] == nil && $0.keeps(device, signingWith: signingKey) }
+    }
+
+    /// How far `device`'s unsigned segments are taken: without limit while the hub has no valid record
+    /// (the first key is then the only key, held by members alone); after, as far as a valid record of
+    /// a maker not revoked vouches for them (`EpochRecord.legacy`), as whoever held the first key could
+    /// write one.
+    func unsignedThrough(_ device: DeviceID) -> Int64? {
+        guard !valid.isEmpty else { return nil }
+        return valid.filter { revoked[$0.maker] == nil }.compactMap { $0.legacy[device] }.max() ?? 0
     }
 
     /// The valid records whose key no revoked device can reach: a rotation made at the moment another
@@ -258,21 +280,4 @@ struct EpochChain: Sendable {
 
     /// The record of `epoch`, when it is valid.
     func record(of epoch: KeyEpoch) -> EpochRecord? { valid.first { $0.epoch == epoch } }
-
-    /// The devices the next epoch's key goes to, less the revoked: those the current epoch's record
-    /// reached (when it is exposed, those any valid record of a device not revoked reached), and those
-    /// whose card is sealed under its key or a later one (they joined with it). A card sealed under an
-    /// older key is not enough: whoever was shut out still holds that key; nor is one whose epoch
-    /// number an exposed epoch has too, as a card names its epoch by number only.
-    func members(cards: [DeviceCard]) -> [DeviceCard] {
-        let current = current
-        let reached = Set(needsNewEpoch
-            ? valid.filter { revoked[$0.maker] == nil }.flatMap(\.reaches)
-            : record(of: current)?.reaches ?? [])
-        let exposedThrough = exposed.map { Int64($0.number) }.max() ?? -1
-        return cards.filter { card in
-            revoked[card.device] == nil
-                && (reached.contains(card.device) || (card.epoch >= Int64(current.number) && card.epoch > exposedThrough))
-        }
-    }
 }

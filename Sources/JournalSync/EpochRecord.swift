@@ -28,6 +28,10 @@ public struct EpochRecord: Sendable, Equatable {
     let parentKey: [UInt8]
     /// `SyncKey.check` of this epoch's key: what tells a printed key's epoch.
     public let keyCheck: String
+    /// How far the maker had applied each device's unsigned segments (journals from before signing,
+    /// sealed under the first key): from the hub's first record on, an unsigned segment is taken only
+    /// as far as a valid record vouches for it, as everyone who held the first key could write one.
+    let legacy: [DeviceID: Int64]
 
     /// A device shut out, and how far its log is still taken.
     public struct Revocation: Sendable, Equatable {
@@ -50,7 +54,7 @@ public struct EpochRecord: Sendable, Equatable {
     /// `maximumReached` devices.
     public static let maximumBytes = 128 * 1024
     /// The most devices a record reaches: more than any person has, and few enough for `maximumBytes`.
-    static let maximumReached = 500
+    public static let maximumReached = 500
     /// The most records a sync reads: with `maximumBytes`, what a writer of junk files can make each
     /// sync read is bounded (32 MiB).
     public static let maximumRecords = 256
@@ -72,7 +76,8 @@ public struct EpochRecord: Sendable, Equatable {
     /// of `members` (this device among them), revoking `revoked`.
     static func make(
         parent: KeyEpoch, parentKey: SyncKey, members: [DeviceID: DevicePublicKeys], revoked: [Revocation], maker: DeviceKeys,
-        makerID: DeviceID, at now: Timestamp, hubID: String, id chosen: [UInt8]? = nil, key chosenKey: SyncKey? = nil
+        makerID: DeviceID, at now: Timestamp, hubID: String, legacy: [DeviceID: Int64] = [:], id chosen: [UInt8]? = nil,
+        key chosenKey: SyncKey? = nil
     ) throws -> (record: EpochRecord, sealed: [UInt8], key: SyncKey) {
         // Random, unless a test chooses them (to order a record before another, or forge one).
         let id = chosen ?? SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
@@ -81,6 +86,8 @@ public struct EpochRecord: Sendable, Equatable {
         let keyBytes = key.key.withUnsafeBytes { Array($0) }
         var wrapped: [DeviceID: WrappedKey] = [:]
         for (device, keys) in members {
+            // RFC 7748 6.1: a key of small order makes the wrapping secret one anyone can compute.
+            if let problem = keys.problem { throw CardError("the keys of \(device) cannot be wrapped for: \(problem)") }
             let recipient = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: keys.agreement)
             var sender = try HPKE.Sender(recipientKey: recipient, ciphersuite: suite, info: wrapInfo(hubID: hubID, epoch: epoch, device: device))
             wrapped[device] = WrappedKey(
@@ -90,7 +97,7 @@ public struct EpochRecord: Sendable, Equatable {
             parentKey.key.withUnsafeBytes { Array($0) }, using: key.key, authenticating: parentAssociatedData(hubID: hubID, epoch: epoch)).combined)
         let record = EpochRecord(
             epoch: epoch, parent: parent, maker: makerID, makerSigningKey: Array(maker.signing.publicKey.rawRepresentation), madeAt: now,
-            revoked: revoked, wrapped: wrapped, parentKey: parentSealed, keyCheck: key.check)
+            revoked: revoked, wrapped: wrapped, parentKey: parentSealed, keyCheck: key.check, legacy: legacy)
         let json = Array(try JSONEncoder().encode(Body(record)))
         let message = signed(json, hubID: hubID)
         let signature = Array(try maker.signing.signature(for: message))
@@ -137,7 +144,8 @@ public struct EpochRecord: Sendable, Equatable {
 
         /// True when the record was signed by the device whose signing key is `key`.
         func verifies(by key: [UInt8]) -> Bool {
-            (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message) ?? false
+            guard PublicKeyCheck.signingProblem(key) == nil else { return false }
+            return (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message) ?? false
         }
     }
 
@@ -188,6 +196,8 @@ public struct EpochRecord: Sendable, Equatable {
         let keys: [Wrap]
         let parentKey: String
         let keyCheck: String
+        /// Absent from records of journals before it: they vouch for no unsigned segment.
+        let legacy: [Revoked]?
 
         struct Revoked: Codable {
             let device: String
@@ -209,6 +219,7 @@ public struct EpochRecord: Sendable, Equatable {
             case makerKey = "maker_key"
             case parentKey = "parent_key"
             case keyCheck = "key_check"
+            case legacy
         }
 
         init(_ record: EpochRecord) {
@@ -227,6 +238,7 @@ public struct EpochRecord: Sendable, Equatable {
             }
             parentKey = Hex.encode(record.parentKey)
             keyCheck = record.keyCheck
+            legacy = record.legacy.isEmpty ? nil : record.legacy.sorted { $0.key < $1.key }.map { Revoked(device: $0.key.rawValue, through: $0.value) }
         }
 
         private static func device(_ text: String) -> DeviceID? { UUIDText.isCanonical(text) ? DeviceID(rawValue: text) : nil }
@@ -251,9 +263,16 @@ public struct EpochRecord: Sendable, Equatable {
                 guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
                 revocations.append(Revocation(device: device, through: entry.through))
             }
+            var vouched: [DeviceID: Int64] = [:]
+            guard (legacy?.count ?? 0) <= EpochRecord.maximumReached else { return nil }
+            for entry in legacy ?? [] {
+                guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
+                vouched[device] = entry.through
+            }
             return EpochRecord(
                 epoch: KeyEpoch(number: number, id: id), parent: KeyEpoch(number: parentNumber, id: parentID), maker: maker,
-                makerSigningKey: makerKey, madeAt: Timestamp(milliseconds: madeAt), revoked: revocations, wrapped: wrapped, parentKey: parentKey, keyCheck: keyCheck)
+                makerSigningKey: makerKey, madeAt: Timestamp(milliseconds: madeAt), revoked: revocations, wrapped: wrapped, parentKey: parentKey,
+                keyCheck: keyCheck, legacy: vouched)
         }
     }
 }

@@ -74,6 +74,19 @@ struct FolderAccess: Sendable {
         return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
+    /// What tells whether the file `name` was changed or replaced since it was last looked at: its
+    /// size, modification and status-change times and inode (no one sets a status-change time, and
+    /// a file written anew has an inode of its own); nil when it is missing.
+    func identity(of name: String, in components: [String]) throws(FileSystem.Failure) -> String? {
+        let folder = try folder(components)
+        var info = stat()
+        guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileSystem.failure(folder.path + "/" + name)
+        }
+        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec):\(info.st_ino)"
+    }
+
     /// Writes `bytes` as `name` in the folder at `components` (made when missing), whole or not at all
     /// (a `TemporaryFile`), and never over a file of that name (EEXIST) unless `replacing`. Returns
     /// the new file's fingerprint.

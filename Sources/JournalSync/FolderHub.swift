@@ -108,7 +108,7 @@ public struct FolderHub: Hub {
         let hub = FolderHub(id: descriptor.hubID, location: location, firstKeyCheck: descriptor.keyCheck, shared: descriptor.shared ?? false)
         // A key of a later epoch than the hub's first opens it too.
         guard descriptor.keyCheck == key.check
-            || EpochRecord.standing(ofKey: key, records: (try? hub.epochRecords()) ?? [:], hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
+            || EpochRecord.standing(ofKey: key, records: (try? hub.allEpochRecordsNow()) ?? [:], hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
         else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
         return hub
     }
@@ -253,21 +253,49 @@ public struct FolderHub: Hub {
         }
     }
 
-    public func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] {
-        try available()
-        let names: [String]
-        do { names = try files.names(in: [Self.folderName, "cards"]) } catch where error.isMissing { return [:] } catch {
-            throw hubFailure(error)
-        }
-        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
-        for name in names where name.hasSuffix(".card") {
+    public func cardList(after: DeviceID?, limit: Int) throws(SyncError) -> [HubListing<DeviceID>] {
+        try listing(in: "cards", after: after, limit: limit) { name in
+            guard name.hasSuffix(".card") else { return nil }
             let id = String(name.dropLast(".card".count))
-            guard UUIDText.isCanonical(id) else { continue }
-            cards[DeviceID(rawValue: id)] = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(name, in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
+            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
+        }
+    }
+
+    public func cards(of devices: [DeviceID]) throws(SyncError) -> [DeviceID: Result<[UInt8], SyncError>] {
+        try available()
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        for device in devices {
+            let read = Result { () throws(SyncError) -> [UInt8] in
+                try hubCall { try files.read(device.rawValue + ".card", in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
             }
+            // Gone since it was listed (its device replaced it, or someone removed it): not there.
+            if case .failure(.hubUnavailable) = read, !FileSystem.exists(cardsFolder + "/" + device.rawValue + ".card") { continue }
+            cards[device] = read
         }
         return cards
+    }
+
+    /// The names in the hub's folder `folder` that `parse` takes, past `after` in their order, at most
+    /// `limit`, each with its fingerprint (`FolderAccess.identity`): a missing folder holds none.
+    private func listing<Name: Comparable>(
+        in folder: String, after: Name?, limit: Int, _ parse: (String) -> Name?
+    ) throws(SyncError) -> [HubListing<Name>] {
+        try available()
+        let names: [String]
+        do { names = try files.names(in: [Self.folderName, folder]) } catch where error.isMissing { return [] } catch {
+            throw hubFailure(error)
+        }
+        let taken = names.compactMap { name in parse(name).map { (name: name, parsed: $0) } }
+            .filter { entry in after.map { entry.parsed > $0 } ?? true }
+            .sorted { $0.parsed < $1.parsed }
+        var listed: [HubListing<Name>] = []
+        for entry in taken {
+            guard listed.count < limit else { break }
+            // A file gone between the listing and its look is not listed.
+            guard let identity = try hubCall({ try files.identity(of: entry.name, in: [Self.folderName, folder]) }) else { continue }
+            listed.append(HubListing(name: entry.parsed, fingerprint: identity))
+        }
+        return listed
     }
 
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) throws {
@@ -283,16 +311,12 @@ public struct FolderHub: Hub {
         }
     }
 
-    public func epochRecords() throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+    public func epochList(after: KeyEpoch?, limit: Int) throws(SyncError) -> [HubListing<KeyEpoch>] {
+        try listing(in: "epochs", after: after, limit: limit) { name in KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil } }
+    }
+
+    public func epochRecords(_ epochs: [KeyEpoch]) throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
         try available()
-        let names: [String]
-        do { names = try files.names(in: [Self.folderName, "epochs"]) } catch where error.isMissing { return [:] } catch {
-            throw hubFailure(error)
-        }
-        let epochs = names.compactMap(KeyEpoch.init(fileName:)).filter { $0.number > 0 }
-        // Past the bound, records cannot be told from junk without reading them all: refused whole, as a
-        // missed revocation would seal under a key the revoked device holds.
-        guard epochs.count <= EpochRecord.maximumRecords else { throw SyncError.unusableFile(hub: location, reason: EpochRecord.tooMany) }
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
         for epoch in epochs {
             let name = epoch.fileName
@@ -301,6 +325,11 @@ public struct FolderHub: Hub {
             }
         }
         return records
+    }
+
+    /// Every key epoch record in the folder, for opening the hub: `allEpochRecords` without suspending.
+    func allEpochRecordsNow() throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try epochRecords(try epochList(after: nil, limit: .max).map(\.name))
     }
 
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws {

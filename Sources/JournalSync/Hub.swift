@@ -41,15 +41,22 @@ public protocol Hub: Sendable {
     /// Removes what writes to this device's log left half done (a process killed while writing).
     /// Called under the sync lock, when nothing of this device writes its log.
     func removeLeftovers(of device: DeviceID) async throws
-    /// Every device's card as its sealed bytes, by device id; a card that cannot be read (not a regular
-    /// file, too large) is that card's failure alone. Cards are written by devices of this journal and
-    /// later; a hub made earlier has none yet.
-    func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>]
+    /// The cards on the hub past `after`, in device order, at most `limit`, each with what tells whether
+    /// it changed since it was read; names that are no device id are left out. A sync pages through
+    /// all of them, so no number of cards pushes one out of view, and reads only those that changed.
+    /// Cards are written by devices of this journal and later; a hub made earlier has none yet.
+    func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>]
+    /// The sealed bytes of `devices`' cards; a card that cannot be read (not a regular file, too large)
+    /// is that card's failure alone, one gone since it was listed is left out.
+    func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>]
     /// Puts `bytes` as `device`'s card, in place of the one there, whole or not at all.
     func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws
-    /// Every key epoch's record as its bytes, by the epoch it is filed as; one that cannot be read is
-    /// that record's failure alone. A hub whose key never changed has none.
-    func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>]
+    /// The key epochs' records on the hub past `after`, in epoch order, at most `limit`, each with what
+    /// tells whether it changed since it was read. A hub whose key never changed has none.
+    func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>]
+    /// The bytes of the records of `epochs`; one that cannot be read is that record's failure alone, one
+    /// gone since it was listed is left out.
+    func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>]
     /// Adds the record of `epoch`, whole or not at all; never over one already there.
     func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws
     /// The hub's kind, as the journal records it.
@@ -101,5 +108,51 @@ public struct SegmentEntry: Sendable, Hashable {
     public init(name: SegmentName, fingerprint: String) {
         self.name = name
         self.fingerprint = fingerprint
+    }
+}
+
+/// A card or key epoch record as a hub lists it: its name, and what tells whether it changed since it
+/// was read (a folder's size, times and inode; a server row's transaction and length).
+public struct HubListing<Name: Hashable & Sendable>: Sendable, Hashable {
+    public let name: Name
+    public let fingerprint: String
+
+    public init(name: Name, fingerprint: String) {
+        self.name = name
+        self.fingerprint = fingerprint
+    }
+}
+
+extension Hub {
+    /// How many names a page of a listing holds: a server sends no more rows at once.
+    public static var listingPage: Int { 1000 }
+
+    /// Every card on the hub as its sealed bytes, read in pages: for opening or joining a hub, and for
+    /// tests. A sync reads only the cards that changed.
+    public func allCards() async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        var after: DeviceID?
+        while true {
+            let page = try await cardList(after: after, limit: Self.listingPage)
+            guard let last = page.last else { return cards }
+            cards.merge(try await self.cards(of: page.map(\.name)), uniquingKeysWith: { first, _ in first })
+            after = last.name
+        }
+    }
+
+    /// Every key epoch record on the hub as its bytes, read in pages: for opening or joining a hub, and
+    /// for tests. A sync reads only the records it has not read before.
+    public func allEpochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
+        var after: KeyEpoch?
+        while true {
+            let page = try await epochList(after: after, limit: Self.listingPage)
+            guard let last = page.last else { return records }
+            for start in stride(from: 0, to: page.count, by: 64) {
+                let batch = page[start..<min(start + 64, page.count)].map(\.name)
+                records.merge(try await epochRecords(batch), uniquingKeysWith: { first, _ in first })
+            }
+            after = last.name
+        }
     }
 }

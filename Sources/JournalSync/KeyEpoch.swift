@@ -30,7 +30,13 @@ public struct KeyEpoch: Hashable, Sendable, Comparable, CustomStringConvertible 
     var bytes: [UInt8] { [UInt8(number >> 24), UInt8(number >> 16 & 0xff), UInt8(number >> 8 & 0xff), UInt8(number & 0xff)] + id }
 
     /// "3-1f2e…" (number, then the id in hex): a record's name on a folder hub.
-    var fileName: String { "\(number)-\(Hex.encode(id)).epoch" }
+    var fileName: String { text + ".epoch" }
+
+    /// "3-1f2e…" (number, then the id in hex): how the journal keeps the epoch a card was sealed under.
+    public var text: String { "\(number)-\(Hex.encode(id))" }
+
+    /// The epoch `text` names; nil for any other text.
+    public init?(text: String) { self.init(fileName: text + ".epoch") }
 
     /// The epoch a record's file name names; nil for any other name.
     init?(fileName: String) {

@@ -2,41 +2,56 @@ import Crypto
 import JournalKit
 
 /// The sync key as `journal sync key` prints it, for a person to carry to another machine:
-/// `JK1-HHHH-XXXX-...-XXXX-CCCC`. `HHHH` is the label of the hub it opens (so a person with two hubs
+/// `JK2-HHHH-XXXX-...-XXXX-CCCC`. `HHHH` is the label of the hub it opens (so a person with two hubs
 /// can tell their keys apart, and `sync status` shows the same label), thirteen groups hold the key in
-/// Crockford's base32, and `CCCC` checks all of it: any one character mistyped, any two neighbours
+/// Crockford's base32, six the secret of an invitation (`Invitations`: who admitted the machine that
+/// joins with it), and `CCCC` checks all of it: any one character mistyped, any two neighbours
 /// swapped within the first 14 groups, and any character missing or extra is refused, said as the
-/// slip it is (`KeyTypo`); other slips are caught but for about one in a million. The older form,
-/// 64 hexadecimal characters, is still read.
+/// slip it is (`KeyTypo`); other slips are caught but for about one in a million. The older forms are
+/// still read: `JK1-`, the same without an invitation, and 64 hexadecimal characters.
 public struct PrintedKey: Sendable {
     public let key: SyncKey
-    /// The label of the hub the key was printed for; nil for a key in the older form.
+    /// The label of the hub the key was printed for; nil for a key in the oldest form.
     public let hubLabel: String?
+    /// The secret of the invitation printed with the key; nil for a key printed without one.
+    public let invitation: [UInt8]?
 
-    /// A key the older form names: 64 hexadecimal characters, without a label.
+    /// A key the oldest form names: 64 hexadecimal characters, without a label.
     public init(_ key: SyncKey) {
-        self.init(key: key, hubLabel: nil)
+        self.init(key: key, hubLabel: nil, invitation: nil)
     }
 
-    private init(key: SyncKey, hubLabel: String?) {
+    private init(key: SyncKey, hubLabel: String?, invitation: [UInt8]?) {
         self.key = key
         self.hubLabel = hubLabel
+        self.invitation = invitation
     }
 
-    static let version = 1
+    /// The form printed now (`JK2`), with an invitation; `JK1` had none.
+    static let version = 2
     static let labelSymbols = 4
     static let keySymbols = 52
+    static let invitationSymbols = 24
     static let checkSymbols = 4
-    static var symbolCount: Int { labelSymbols + keySymbols + checkSymbols }
 
-    /// The printed form of `key`, the key of the hub `hubID`.
-    public static func text(of key: SyncKey, hubID: String) -> String {
-        let values = label(ofHub: hubID) + key.key.withUnsafeBytes { CrockfordBase32.values(of: $0) }
+    /// How many symbols follow `JK` and the version digit, in each version read.
+    static func symbolCount(version: Int) -> Int { labelSymbols + keySymbols + (version >= 2 ? invitationSymbols : 0) + checkSymbols }
+
+    /// The printed form of `key`, the key of the hub `hubID`, with the secret of an invitation.
+    public static func text(of key: SyncKey, hubID: String, invitation: [UInt8]) -> String {
+        precondition(invitation.count == Invitations.seedBytes, "an invitation's secret is \(Invitations.seedBytes) bytes")
+        return text(of: key, hubID: hubID, invitationOrNone: invitation)
+    }
+
+    /// The printed form of `key`, with `invitation` (`JK2`) or, for tests of what earlier journals
+    /// printed, without (`JK1`).
+    static func text(of key: SyncKey, hubID: String, invitationOrNone invitation: [UInt8]?) -> String {
+        let values = label(ofHub: hubID) + key.key.withUnsafeBytes { CrockfordBase32.values(of: $0) } + CrockfordBase32.values(of: invitation ?? [])
         let all = values + check(values)
         let groups = stride(from: 0, to: all.count, by: 4).map { start in
             String(decoding: all[start..<start + 4].map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self)
         }
-        return "JK\(version)-" + groups.joined(separator: "-")
+        return "JK\(invitation == nil ? 1 : version)-" + groups.joined(separator: "-")
     }
 
     /// The label `sync status` and the printed key show for the hub `hubID`.
@@ -55,13 +70,16 @@ public struct PrintedKey: Sendable {
         characters.removeFirst(2)
         // Read as the key's own symbols are, so that "JKl" (a lower-case L for the one) is the same slip
         // forgiven.
-        guard let versionDigit = characters.first, CrockfordBase32.value(of: versionDigit) == UInt8(Self.version) else {
-            throw SyncError.mistypedKey(source: source, problem: characters.first.map { (UInt8(ascii: "2")...UInt8(ascii: "9")).contains($0) } == true
-                ? .newerForm : .notAKey)
+        guard let versionDigit = characters.first, let version = CrockfordBase32.value(of: versionDigit).map(Int.init),
+            (1...Self.version).contains(version)
+        else {
+            let newer = characters.first.map { (UInt8(ascii: "0") + UInt8(Self.version + 1)...UInt8(ascii: "9")).contains($0) } == true
+            throw SyncError.mistypedKey(source: source, problem: newer ? .newerForm : .notAKey)
         }
         characters.removeFirst()
-        guard characters.count == Self.symbolCount else {
-            throw SyncError.mistypedKey(source: source, problem: .length(found: characters.count, expected: Self.symbolCount))
+        let expected = Self.symbolCount(version: version)
+        guard characters.count == expected else {
+            throw SyncError.mistypedKey(source: source, problem: .length(found: characters.count, expected: expected, version: version))
         }
         var values: [UInt8] = []
         for (index, character) in characters.enumerated() {
@@ -70,13 +88,23 @@ public struct PrintedKey: Sendable {
             }
             values.append(value)
         }
-        let body = Array(values.prefix(Self.labelSymbols + Self.keySymbols))
-        guard Array(values.suffix(Self.checkSymbols)) == Self.check(body),
-            let bytes = CrockfordBase32.bytes(of: Array(body.dropFirst(Self.labelSymbols)), count: 32)
-        else { throw SyncError.mistypedKey(source: source, problem: .checksum) }
+        let body = Array(values.dropLast(Self.checkSymbols))
+        let keyValues = Array(body.dropFirst(Self.labelSymbols).prefix(Self.keySymbols))
+        let invitationValues = Array(body.dropFirst(Self.labelSymbols + Self.keySymbols))
+        guard Array(values.suffix(Self.checkSymbols)) == Self.check(body), let bytes = CrockfordBase32.bytes(of: keyValues, count: 32) else {
+            throw SyncError.mistypedKey(source: source, problem: .checksum)
+        }
+        var invitation: [UInt8]?
+        if version >= 2 {
+            guard let seed = CrockfordBase32.bytes(of: invitationValues, count: Invitations.seedBytes) else {
+                throw SyncError.mistypedKey(source: source, problem: .checksum)
+            }
+            invitation = seed
+        }
         self.init(
             key: SyncKey(bytes: bytes),
-            hubLabel: String(decoding: body.prefix(Self.labelSymbols).map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self))
+            hubLabel: String(decoding: body.prefix(Self.labelSymbols).map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self),
+            invitation: invitation)
     }
 
     /// Four 5-bit values naming the hub: the start of a hash of its id.
@@ -100,8 +128,8 @@ public struct PrintedKey: Sendable {
 /// What is wrong with a printed key a person gave.
 public enum KeyTypo: Sendable, Equatable {
     /// The wrong number of characters: one was left out, or added.
-    case length(found: Int, expected: Int)
-    /// A character no key holds, in the group counted from the first after `JK1`.
+    case length(found: Int, expected: Int, version: Int)
+    /// A character no key holds, in the group counted from the first after `JK2`.
     case symbol(group: Int)
     /// Every character is a key's, but they do not check: one is mistyped.
     case checksum
@@ -112,16 +140,17 @@ public enum KeyTypo: Sendable, Equatable {
 
     var description: String {
         switch self {
-        case .length(let found, let expected):
-            return "it has \(found) key characters after `JK1` where a key has \(expected): one is missing or extra"
+        case .length(let found, let expected, let version):
+            return "it has \(found) key characters after `JK\(version)` where a key has \(expected): one is missing or extra"
         case .symbol(let group):
-            return "group \(group) after `JK1` holds a character that is in no key (keys use 0-9 and A-Z without I, L, O and U)"
+            return "group \(group) after `JK` and the version digit holds a character that is in no key (keys use 0-9 and A-Z "
+                + "without I, L, O and U)"
         case .checksum:
             return "its check (the last group) does not match the rest: a character is mistyped"
         case .newerForm:
             return "it was printed by a newer journal. Update journal on this machine"
         case .notAKey:
-            return "it starts with `JK` but not `JK1`"
+            return "it starts with `JK` but not `JK1` or `JK2`"
         }
     }
 }

@@ -57,6 +57,11 @@ enum SegmentSeal {
                 throw SegmentContentError(
                     "it is not signed, and its device signs everything from position \(signedFrom) on: it was not written by that device")
             }
+            if let through = author.unsignedThrough, name.last > through {
+                throw SegmentContentError(
+                    "it is not signed, and since the hub's key first changed an unsigned segment is taken only as far as a member vouched "
+                        + "for it (position \(through) of this device): anyone who held the first key could have written it", cause: .notAdmitted)
+            }
             guard let key = keys(.first) else { throw SegmentContentError("it is sealed under the hub's first key, which this device does not have") }
             return (format, try decrypt(sealed[5...], key: key, associatedData: legacyAssociatedData(format: format, device: device, name: name)))
         }
@@ -112,6 +117,8 @@ enum SegmentSeal {
 struct SegmentAuthor {
     var signingKey: Curve25519.Signing.PublicKey?
     var signedFrom: Int64?
+    /// How far its unsigned segments are taken (`EpochChain.unsignedThrough`): nil for without limit.
+    var unsignedThrough: Int64?
 
     init(signingKey: Curve25519.Signing.PublicKey?, signedFrom: Int64?) {
         self.signingKey = signingKey

@@ -6,8 +6,9 @@ extension SyncEngine {
     /// then copies everywhere) at most this often. A device is called silent after a day.
     static let cardRefreshInterval: Int64 = 10 * 60_000
 
-    /// The most cards a sync reads: a member can write cards under any number of made-up ids.
-    static let maximumCards = 1000
+    /// The most devices a card vouches for: more than any person has, and few enough for a card's
+    /// 16 KiB.
+    static let maximumVouches = 100
 
     /// What a sync does with the cards at each of its moments.
     enum CardStep {
@@ -30,17 +31,13 @@ extension SyncEngine {
             switch step {
             case .read:
                 // Cards that cannot be read are said once, below; the epochs are taken up all the same,
-                // with the cards this journal keeps.
-                var onHub: [DeviceID: Result<[UInt8], SyncError>] = [:]
-                var unreachable: CardsUnreachable?
-                do { onHub = try await cardsOnHub { try await hub.cards() } } catch let error as CardsUnreachable { unreachable = error }
-                // Kept in the journal at the sync's end: until the pull, a sync with nothing new writes nothing.
-                let read = try await takeUpEpochs(cardsOnHub: onHub, leftInPlace: leftInPlace, into: &report)
-                cardsRead = read.cards
-                for (device, reason) in read.refused where !leftInPlace.contains(device.rawValue + "/card") {
+                // with the cards this journal keeps. Kept in the journal at the sync's end: until the
+                // pull, a sync with nothing new writes nothing.
+                cardsRead = try await takeUpEpochs(leftInPlace: leftInPlace, into: &report)
+                for (device, reason) in cardsRead.refused where !leftInPlace.contains(device.rawValue + "/card") {
                     report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
                 }
-                if let unreachable { throw unreachable }
+                if let unreachable = cardsRead.unreachable { throw unreachable }
             case .announceSigning:
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
                 guard own?.signedFrom == nil else { return }
@@ -49,10 +46,9 @@ extension SyncEngine {
                     try await store.hub()?.publishedThrough ?? 0, try await store.publishedSegments(hubID: hub.id).map(\.range.last).max() ?? 0)
                 try await writeOwnCard(previous: own, at: report.at, published: false, synced: false, signedFrom: published + 1)
             case .write:
-                try await store.keepDeviceCards(cardsRead, hubID: hub.id)
-                cardsRead = []
+                try await keepCardsRead()
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
-                try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true)
+                try await writeOwnCard(previous: own, at: report.at, published: report.segmentsWritten > 0, synced: true, into: &report)
             }
         } catch let unreachable as CardsUnreachable {
             // The cards' files or rows failed (a server's error types too): said once, and the sync stands.
@@ -69,7 +65,7 @@ extension SyncEngine {
 
     /// Calls the hub for its cards: a failure is the cards' (`CardsUnreachable`), except a hub out of
     /// reach or a cancelled sync, which end the sync as anywhere else.
-    private func cardsOnHub<T>(_ call: () async throws -> T) async throws -> T {
+    func cardsOnHub<T>(_ call: () async throws -> T) async throws -> T {
         do { return try await call() } catch is CancellationError { throw CancellationError() } catch let error as SyncError {
             if case .hubUnavailable = error { throw error }
             throw CardsUnreachable(cause: error)
@@ -89,56 +85,42 @@ extension SyncEngine {
         if let own, own.publicKeys != deviceKeys.publicKeys { throw SyncError.deviceKeysReplaced(path: deviceKeys.path) }
     }
 
-    /// Reads every other device's card from the hub and keeps, for each, the latest that verifies. A
+    /// Reads the hub's cards and records as a sync starts by doing, and keeps the cards that verify. A
     /// card that does not verify, or names other keys than its device first showed (someone holding
     /// the hub's key speaking as that device), is refused on its own and never kept: returned, by
-    /// device, with why.
+    /// device, with why (every card of the hub refused so far, not only those read now).
     public func readCards() async throws -> [DeviceID: String] {
         var report = SyncReport()
-        let read = try await takeUpEpochs(cardsOnHub: try await cardsOnHub { try await hub.cards() }, leftInPlace: [], into: &report)
-        try await store.keepDeviceCards(read.cards, hubID: hub.id)
-        return read.refused
+        cardsRead = try await takeUpEpochs(leftInPlace: [], into: &report)
+        try await keepCardsRead()
+        if let unreachable = cardsRead.unreachable { throw unreachable.cause }
+        var refused: [DeviceID: String] = [:]
+        for (name, item) in try await store.hubItems(.card, hubID: hub.id) where item.outcome == .refused {
+            refused[DeviceID(rawValue: name)] = item.reason ?? ""
+        }
+        return refused
     }
 
-    /// Every other device's card among `cards` that verifies, opened with `keys` (the keys this device
-    /// holds, by epoch), and why each other was refused.
-    func verifiedCards(
-        _ cards: [DeviceID: Result<[UInt8], SyncError>], keys: [KeyEpoch: SyncKey]
-    ) async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
-        var known: [DeviceID: DeviceCard] = [:]
-        for card in try await store.deviceCards(hubID: hub.id) { known[card.device] = card }
-        var verified: [DeviceCard] = []
-        var refused: [DeviceID: String] = [:]
-        for (device, read) in cards.sorted(by: { $0.key < $1.key }).prefix(Self.maximumCards) where device != store.deviceID {
-            do {
-                let card = try CardSeal.open(try read.get(), keys: { keys[$0] }, hubID: hub.id, device: device)
-                if let first = known[device], first.publicKeys != card.publicKeys {
-                    throw CardError("it names other keys than the ones this device first showed, so it was not written by that device")
-                }
-                // Only a card written later than the one kept counts (a replayed card changes nothing),
-                // and from where its device signs never goes once known, as the journal keeps it.
-                if let first = known[device], card.writtenAt <= first.writtenAt { continue }
-                var later = card
-                if let kept = known[device]?.signedFrom { later.signedFrom = min(kept, card.signedFrom ?? kept) }
-                verified.append(later)
-            } catch {
-                refused[device] = (error as? CardError)?.description ?? failureClause(error)
-            }
-        }
-        return (verified, refused)
+    /// Keeps the cards the last reading found, and remembers what came of each card it read.
+    func keepCardsRead() async throws {
+        try await store.keepDeviceCards(cardsRead.cards, hubID: hub.id)
+        try await store.recordHubItems(cardsRead.cardItems, forgetting: cardsRead.goneCards, of: .card, hubID: hub.id)
+        cardsRead = HubReading()
     }
 
     /// The card that tells `device`'s signatures: the one this sync read, or the one kept.
     func card(of device: DeviceID) async throws -> DeviceCard? {
-        if let read = cardsRead.first(where: { $0.device == device }) { return read }
+        if let read = cardsRead.cards.first(where: { $0.device == device }) { return read }
         return try await store.deviceCard(of: device, hubID: hub.id)
     }
 
     /// Writes this device's card, unless the one written last says the same and is recent. `name`
     /// replaces the name the card had (the host name, for a device's first card); `signedFrom` says
-    /// from where this device signs, where the card before did not.
+    /// from where this device signs, where the card before did not. The card says whom this device
+    /// vouches for (`vouches(previous:)`); what changed in that is said in `report`.
     func writeOwnCard(
-        previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil, signedFrom: Int64? = nil
+        previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil, signedFrom: Int64? = nil,
+        into report: inout SyncReport
     ) async throws {
         try checkKeys(of: previous)
         let keys = deviceKeys.publicKeys
@@ -148,9 +130,10 @@ extension SyncEngine {
             // Later than the card before it, whatever the clock did: the later card is the one kept.
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
-            signedFrom: previous?.signedFrom ?? signedFrom)
+            signedFrom: previous?.signedFrom ?? signedFrom, vouches: try await vouches(previous: previous, into: &report),
+            admission: try await store.ownAdmission())
         if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch,
-            previous.publishedAt == card.publishedAt,
+            previous.publishedAt == card.publishedAt, previous.vouches == card.vouches, previous.admission == card.admission,
             // Either way: a clock stepped back must not keep the card from being refreshed for good.
             let synced = previous.syncedAt, abs(now.milliseconds - synced.milliseconds) < Self.cardRefreshInterval
         {
@@ -159,7 +142,70 @@ extension SyncEngine {
         let (epoch, key) = try sealingKey()
         let sealed = try CardSeal.seal(card, keys: deviceKeys, epoch: epoch, key: key, hubID: hub.id)
         try await cardsOnHub { try await hub.writeCard(sealed, of: store.deviceID) }
-        try await store.keepDeviceCard(card, hubID: hub.id)
+        var kept = card
+        kept.sealedEpoch = epoch.text
+        try await store.keepDeviceCard(kept, hubID: hub.id)
+    }
+
+    /// Writes this device's card as `writeOwnCard` does, for a step that has no report to tell.
+    func writeOwnCard(
+        previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil, signedFrom: Int64? = nil
+    ) async throws {
+        var report = SyncReport()
+        try await writeOwnCard(previous: previous, at: now, published: published, synced: synced, name: name, signedFrom: signedFrom, into: &report)
+    }
+
+    /// Whom this device's card vouches for (`Membership`): on its first card of this kind, every device
+    /// admitted then (the members it found); from then on the same, less the revoked, with every
+    /// device that vouches for it (the one whose invitation it joined with among them) and each device
+    /// that joined with one of its own invitations: the first to show a proof of it, with a card sealed
+    /// under a key that admits now. An invitation two devices show vouches for neither: one of them
+    /// is not who the person invited (said in `report`).
+    func vouches(previous: DeviceCard?, into report: inout SyncReport) async throws -> [DeviceCard.Vouch] {
+        let cards = Self.latest(try await store.deviceCards(hubID: hub.id), cardsRead.cards).filter { $0.device != store.deviceID }
+        var byDevice: [DeviceID: DeviceCard] = [:]
+        for card in cards { byDevice[card.device] = card }
+        // A device that joined with an invitation vouches first for whoever vouches for it (its inviter);
+        // one that joined with the key alone, or was updated, for the members it found.
+        let grandfathered = try await store.ownAdmission() != nil ? [] : membership.admitted.sorted().compactMap { device in
+            byDevice[device].map { DeviceCard.Vouch(device: device, signingKey: $0.signingKey) }
+        }
+        var vouches = previous?.vouches ?? grandfathered
+        vouches.removeAll { epochs.revoked[$0.device] != nil || byDevice[$0.device]?.signingKey != $0.signingKey }
+        func add(_ card: DeviceCard) {
+            guard !vouches.contains(where: { $0.device == card.device }), epochs.revoked[card.device] == nil else { return }
+            vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
+        }
+        for card in cards.sorted(by: { $0.device < $1.device })
+        where card.vouches?.contains(where: { $0.device == store.deviceID && $0.signingKey == deviceKeys.publicKeys.signing }) == true
+            && membership.admits(card.device)
+        {
+            add(card)
+        }
+        let invitations = try await store.invitations(hubID: hub.id)
+        for invitation in invitations where invitation.usedBy == nil {
+            let showing = cards.filter { card in
+                guard let admission = card.admission, admission.invitationKey == invitation.publicKey else { return false }
+                return Invitations.verifies(admission, of: card, hubID: hub.id)
+            }
+            guard let joiner = showing.first else { continue }
+            if showing.count > 1 {
+                vouches.removeAll { vouch in showing.contains { $0.device == vouch.device } }
+                // Closed: it vouches for no one from now on, and is said this once.
+                try await store.markInvitationUsed(publicKey: invitation.publicKey, by: joiner.device, hubID: hub.id)
+                let names = showing.map { TerminalText.quoted(name(of: $0.device)) }.joined(separator: " and ")
+                report.setAside.append(SetAsideFile(
+                    device: store.deviceID, name: "invitation " + Hex.encode(invitation.publicKey.prefix(4)),
+                    reason: "the invitation printed here on \(LocalTime.display(invitation.madeAt)) was used by \(names): this device vouches for "
+                        + "neither, as one of them is not the machine it was printed for (`journal sync rotate-key --keep NAME` keeps yours)",
+                    outcome: .left, at: report.at))
+                continue
+            }
+            guard let sealed = joiner.sealedEpoch.flatMap(KeyEpoch.init(text:)), epochs.admitting.contains(sealed) else { continue }
+            add(joiner)
+            try await store.markInvitationUsed(publicKey: invitation.publicKey, by: joiner.device, hubID: hub.id)
+        }
+        return Array(vouches.prefix(Self.maximumVouches))
     }
 
     /// Renames this device: its card, on the hub and here, says `name` from now on. Refused when another
@@ -168,12 +214,12 @@ extension SyncEngine {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         let cards = try await store.deviceCards(hubID: hub.id)
-        if let other = cards.first(where: { $0.device != store.deviceID && $0.name.lowercased() == name.text.lowercased() }) {
+        if let other = cards.first(where: { $0.device != store.deviceID && DeviceName.key($0.name) == DeviceName.key(name.text) }) {
             throw SyncError.deviceNameTaken(name: name.text, by: other.device)
         }
         // Sealed only under a key the hub's members alone hold, as a sync seals.
         let now = store.clock.now()
-        try await settleKey(cards: cards, at: now)
+        try await settleKey(at: now)
         let previous = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
         try await writeOwnCard(previous: previous, at: now, published: false, synced: false, name: name)
     }

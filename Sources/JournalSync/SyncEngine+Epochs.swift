@@ -1,75 +1,6 @@
 import JournalKit
 
 extension SyncEngine {
-    /// Reads the hub's key epochs and `cardsOnHub` together, each helping to read the other: a card
-    /// sealed under a newer key opens once a record gives that key, and a record counts once its
-    /// maker's card checks its signature. Sets `epochs`, keeps the newest key held (`keyPath`), and
-    /// returns the cards that verify and why the others were refused. A record that cannot be used is
-    /// said once, as a refused card is; the records' listing failing ends the sync: without it, which
-    /// key seals what is not known.
-    func takeUpEpochs(
-        cardsOnHub: [DeviceID: Result<[UInt8], SyncError>], leftInPlace: Set<String>, into report: inout SyncReport
-    ) async throws -> (cards: [DeviceCard], refused: [DeviceID: String]) {
-        var parsed: [KeyEpoch: (record: EpochRecord, signed: EpochRecord.Signed)] = [:]
-        var refused: [KeyEpoch: String] = [:]
-        for (epoch, read) in try await epochRecordsOnHub().sorted(by: { $0.key < $1.key }).prefix(EpochRecord.maximumRecords) {
-            do { parsed[epoch] = try EpochRecord.parse(try read.get(), as: epoch, hubID: hub.id) } catch {
-                refused[epoch] = (error as? CardError)?.description ?? failureClause(error)
-            }
-        }
-        let kept = try await store.deviceCards(hubID: hub.id)
-        for card in kept { knownNames[card.device] = card.name }
-        func chain(with cards: [DeviceCard], ownEpoch: KeyEpoch) -> EpochChain {
-            var signers: [DeviceID: [UInt8]] = [store.deviceID: deviceKeys.publicKeys.signing]
-            for card in cards where card.device != store.deviceID { signers[card.device] = card.signingKey }
-            return EpochChain(
-                records: parsed, own: key, ownEpoch: ownEpoch, firstKeyCheck: hub.firstKeyCheck, signers: signers, device: store.deviceID,
-                deviceKeys: deviceKeys, hubID: hub.id)
-        }
-        // The epoch of this device's key: the first record that can be its epoch and is valid (one a
-        // holder of an older key made with the same check is not); with none valid, the first that can
-        // be, so that a record of it gone or altered is said as such.
-        let candidates = EpochRecord.epochs(ofKey: key, among: parsed, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck)
-        var ownEpoch = candidates.first ?? .first
-        var settled = chain(with: kept, ownEpoch: ownEpoch)
-        if candidates.count > 1, settled.record(of: ownEpoch) == nil {
-            for candidate in candidates.dropFirst() {
-                let tried = chain(with: kept, ownEpoch: candidate)
-                guard tried.record(of: candidate) != nil else { continue }
-                (ownEpoch, settled) = (candidate, tried)
-                break
-            }
-        }
-        self.ownEpoch = ownEpoch
-        // A record carries what checks it, so the cards kept nearly always settle the keys, and the
-        // cards on the hub are opened once; a card read may still name a record's maker otherwise.
-        var read = try await verifiedCards(cardsOnHub, keys: settled.keys)
-        while true {
-            let next = chain(with: kept + read.cards, ownEpoch: ownEpoch)
-            let more = next.keys.count > settled.keys.count
-            settled = next
-            guard more else { break }
-            read = try await verifiedCards(cardsOnHub, keys: settled.keys)
-        }
-        epochs = settled
-        for (epoch, reason) in refused.merging(epochs.refused, uniquingKeysWith: { first, _ in first })
-        where !leftInPlace.contains(store.deviceID.rawValue + "/epochs/" + epoch.fileName) {
-            report.setAside.append(SetAsideFile(
-                device: store.deviceID, name: "epochs/" + epoch.fileName, reason: reason, outcome: .passedOver, at: report.at))
-        }
-        return read
-    }
-
-    /// The hub's epoch records; a failure other than the hub out of reach is said as the records'.
-    private func epochRecordsOnHub() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        do { return try await hub.epochRecords() } catch is CancellationError { throw CancellationError() } catch let error as SyncError {
-            if case .hubUnavailable = error { throw error }
-            throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
-        } catch {
-            throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
-        }
-    }
-
     /// Takes up the epochs the last reading found, once they are found sound (`checkStanding`): the
     /// current epoch's key becomes this device's, the one `journal sync key` prints and that opens
     /// the hub next time. An exposed current epoch is not taken up: it is the fallback to the first
@@ -102,10 +33,11 @@ extension SyncEngine {
     /// device the other shut out), makes a new epoch for the members among `cards` before anything is
     /// sealed. Two members doing so at once make sibling epochs, both for members only: every device
     /// picks the same one, as for any two rotations.
-    func settleKey(cards: [DeviceCard], at now: Timestamp) async throws {
+    func settleKey(at now: Timestamp) async throws {
         try takeUpKey()
         guard epochs.needsNewEpoch else { return }
-        _ = try await startEpoch(revoking: [], cards: cards, at: now)
+        try await keepCardsRead()
+        _ = try await startEpoch(revoking: [], keeping: [], at: now)
     }
 
     /// The epoch new segments and cards are sealed under, and its key.
@@ -127,67 +59,164 @@ extension SyncEngine {
     /// The names of `devices`, as their cards say them, or their ids.
     public func names(of devices: [DeviceID]) -> [String] { devices.map(name(of:)) }
 
+    /// How each device stands in the hub, as the last sync or `readCards` found it.
+    public func standing(of device: DeviceID) -> MemberStanding { membership.standing(of: device) }
+
     /// Each revoked device, with the record that revoked it, as the last sync or `readCards` found them.
     public func revocations() -> [DeviceID: EpochRecord] { epochs.revoked.mapValues(\.by) }
 
-    /// The device of the hub that `text` names: its name (letter case aside), its whole id, or the
-    /// start of its id (8 characters or more, as `journal sync devices` shows it) when that names one.
+    /// The device of the hub that `text` names: its name (as `DeviceName.key` compares names: case,
+    /// width and look-alike letters aside), its whole id, or the start of its id (8 characters or
+    /// more, as `journal sync devices` shows it). Refused when it names none, or more than one
+    /// (`ambiguousDevice`, with each candidate): acting on the wrong machine is worse than asking.
     public func device(named text: String) async throws -> DeviceID {
         let cards = try await store.deviceCards(hubID: hub.id)
-        if let card = cards.first(where: { $0.name.lowercased() == text.lowercased() }) { return card.device }
         let known = Set(cards.map(\.device)).union(try await store.anchors(hubID: hub.id).keys)
-        let matching = known.filter { text.count >= 8 && $0.rawValue.hasPrefix(text.lowercased()) }
-        guard matching.count == 1, let device = matching.first else { throw SyncError.unknownDevice(text) }
+        let wanted = DeviceName.key(text.trimmingSpaces)
+        var matching = Set(cards.filter { DeviceName.key($0.name) == wanted }.map(\.device))
+        let prefix = text.trimmingSpaces.lowercased()
+        if prefix.count >= 8 { matching.formUnion(known.filter { $0.rawValue.hasPrefix(prefix) }) }
+        guard matching.count <= 1 else {
+            throw SyncError.ambiguousDevice(text, candidates: matching.sorted().map { DeviceCandidate(name: name(of: $0), id: $0) })
+        }
+        guard let device = matching.first else { throw SyncError.unknownDevice(text) }
         return device
     }
 
+    /// Why `device`'s cards and segments are not taken.
+    func notMemberReason(_ device: DeviceID) -> String {
+        if let revocation = epochs.revoked[device] { return revokedReason(device, revocation) }
+        return "it is not a member of the hub: its card is sealed under a key that admits no one now (a revoked device holds it, or a "
+            + "newer key replaced it), and no member vouches for it; until one does, nothing it publishes is taken"
+    }
+
     /// A device's name as its card says it, or its id when no card of it is known.
-    private func name(of device: DeviceID) -> String {
+    func name(of device: DeviceID) -> String {
         if device == store.deviceID { return "this device" }
-        return cardsRead.first { $0.device == device }?.name ?? knownNames[device] ?? device.rawValue
+        return cardsRead.cards.first { $0.device == device }?.name ?? knownNames[device] ?? device.rawValue
     }
 
     /// Starts a new key epoch: a new key, wrapped for every remaining member's card, the current key
     /// sealed under it, and `revoking` shut out from it on (each taken up to what this journal applied
     /// of it). Under the sync lock, after a sync that brings in the latest cards and epochs. Returns
     /// the record made.
-    public func rotateKey(revoking: [DeviceID] = []) async throws -> EpochRecord {
+    @discardableResult
+    public func rotateKey(revoking: [DeviceID] = [], keeping: [DeviceID] = []) async throws -> EpochRecord {
+        try await newEpoch(revoking: revoking, keeping: keeping).record
+    }
+
+    /// Starts a new key epoch as `rotateKey` does, and says whom it left out and why. `keeping` are
+    /// devices a person vouches for: this device's card vouches for them from now on, and the new key
+    /// goes to them too.
+    public func newEpoch(revoking: [DeviceID] = [], keeping: [DeviceID] = []) async throws -> NewEpoch {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         var report = SyncReport()
         report.at = store.clock.now()
-        let read = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &report)
+        cardsRead = try await takeUpEpochs(leftInPlace: [], into: &report)
         try takeUpKey()
-        try await store.keepDeviceCards(read.cards, hubID: hub.id)
+        try await keepCardsRead()
         guard !revoking.contains(store.deviceID) else { throw SyncError.revokingSelf }
-        return try await startEpoch(revoking: revoking, cards: try await store.deviceCards(hubID: hub.id), at: report.at)
+        return try await startEpoch(revoking: revoking, keeping: keeping, at: report.at)
     }
 
-    /// Makes a new epoch from `epochs.nextParent`: a new key wrapped for every member among `cards`
-    /// less `revoking`, each of those taken up to what this journal applied of it; and takes it up.
-    private func startEpoch(revoking: [DeviceID], cards: [DeviceCard], at now: Timestamp) async throws -> EpochRecord {
+    /// Makes a new epoch from `epochs.nextParent`: a new key wrapped for the devices this device reaches
+    /// through vouches once `revoking` are shut out (`Membership.vouched`), at most
+    /// `EpochRecord.maximumReached` of them, nearest first, each of the revoked taken up to what this
+    /// journal applied of it; and takes it up.
+    private func startEpoch(revoking: [DeviceID], keeping: [DeviceID], at now: Timestamp) async throws -> NewEpoch {
         let anchors = try await store.anchors(hubID: hub.id)
+        var cards = try await store.deviceCards(hubID: hub.id)
+        if var own = cards.first(where: { $0.device == store.deviceID }) {
+            // Whom this device vouches for as of the cards just read, and the devices the person vouches
+            // for: this device's card says so from now on.
+            var said = SyncReport()
+            var vouches = try await self.vouches(previous: own, into: &said)
+            for card in cards where keeping.contains(card.device) && !vouches.contains(where: { $0.device == card.device }) {
+                vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
+            }
+            own.vouches = vouches
+            cards = cards.filter { $0.device != store.deviceID } + [own]
+        }
+        var byDevice: [DeviceID: DeviceCard] = [:]
+        for card in cards { byDevice[card.device] = card }
+        let shutOut = Set(revoking)
+        let reached = Membership.vouched(chain: epochs, cards: cards, device: store.deviceID, revoking: shutOut)
+        // A device that joined a moment ago knows no member's vouch yet: a key it made now would go to
+        // it alone, and every other member would be left out.
+        guard reached.count > 1 || membership.admitted.subtracting(shutOut).subtracting([store.deviceID]).isEmpty else {
+            throw SyncError.notVouchedYet
+        }
         var members: [DeviceID: DevicePublicKeys] = [store.deviceID: deviceKeys.publicKeys]
-        for card in epochs.members(cards: cards) where !revoking.contains(card.device) { members[card.device] = card.publicKeys }
-        guard members.count <= EpochRecord.maximumReached else {
-            throw SyncError.unsupported(
-                hub: hub.location, operation: "replace its key", reason: "a key is wrapped for at most \(EpochRecord.maximumReached) devices")
+        var leftOut: [NewEpoch.LeftOut] = []
+        for device in reached where device != store.deviceID {
+            guard let card = byDevice[device] else { continue }
+            if let problem = card.publicKeys.problem {
+                leftOut.append(NewEpoch.LeftOut(device: device, name: name(of: device), reason: .unusableKeys(problem)))
+            } else if members.count >= EpochRecord.maximumReached {
+                leftOut.append(NewEpoch.LeftOut(device: device, name: name(of: device), reason: .beyondLimit))
+            } else {
+                members[device] = card.publicKeys
+            }
+        }
+        for device in membership.admitted.subtracting(members.keys).subtracting(shutOut).sorted()
+        where !leftOut.contains(where: { $0.device == device }) {
+            leftOut.append(NewEpoch.LeftOut(device: device, name: name(of: device), reason: .unvouched))
         }
         let parent = epochs.nextParent
         guard let parentKey = epochs.keys[parent] else { throw SyncError.epochRecordLost(epoch: parent.description) }
         let made = try EpochRecord.make(
             parent: parent, parentKey: parentKey, members: members,
             revoked: revoking.map { EpochRecord.Revocation(device: $0, through: anchors[$0] ?? 0) }, maker: deviceKeys,
-            makerID: store.deviceID, at: now, hubID: hub.id)
+            makerID: store.deviceID, at: now, hubID: hub.id, legacy: unsignedApplied(anchors: anchors, cards: byDevice))
         try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
         // Taken up as any device takes it up: this device's card, and its key file, move to the new epoch.
         // What the reading finds to say was said by the one before it.
         var reading = SyncReport()
         reading.at = now
-        _ = try await takeUpEpochs(cardsOnHub: try await hub.cards(), leftInPlace: [], into: &reading)
+        cardsRead = try await takeUpEpochs(leftInPlace: [], into: &reading)
         try takeUpKey()
-        let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+        try await keepCardsRead()
+        // The card written now says whom this device vouches for, the devices kept by name among them.
+        var own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+        own?.vouches = cards.first { $0.device == store.deviceID }?.vouches
         try await writeOwnCard(previous: own, at: now, published: false, synced: false)
-        return made.record
+        return NewEpoch(record: made.record, leftOut: leftOut)
+    }
+
+    /// How far this journal applied each device's unsigned segments, which a new record vouches for
+    /// (`EpochRecord.legacy`): the position applied, below where the device's card says it signs; and
+    /// what valid records vouched for already.
+    private func unsignedApplied(anchors: [DeviceID: Int64], cards: [DeviceID: DeviceCard]) -> [DeviceID: Int64] {
+        var legacy: [DeviceID: Int64] = [:]
+        for (device, position) in anchors where epochs.revoked[device] == nil {
+            let through = max(min(position, (cards[device]?.signedFrom ?? .max) - 1), epochs.unsignedThrough(device) ?? 0)
+            if through > 0 { legacy[device] = through }
+        }
+        return legacy
+    }
+}
+
+/// A new key epoch, and the devices the new key did not go to.
+public struct NewEpoch: Sendable {
+    public let record: EpochRecord
+    public let leftOut: [LeftOut]
+
+    /// A device the new key did not go to, and why.
+    public struct LeftOut: Sendable, Equatable {
+        public let device: DeviceID
+        public let name: String
+        public let reason: Reason
+    }
+
+    public enum Reason: Sendable, Equatable {
+        /// It joined with the key alone, and no member vouches for it (`Membership`): anyone who held
+        /// the key could have made it.
+        case unvouched
+        /// More devices are vouched for than a key is wrapped for (`EpochRecord.maximumReached`): it was
+        /// farthest from this device.
+        case beyondLimit
+        /// Its card's keys cannot be wrapped for.
+        case unusableKeys(String)
     }
 }

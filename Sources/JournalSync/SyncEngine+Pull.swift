@@ -14,7 +14,24 @@ extension SyncEngine {
     func pull(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         let refused = try await store.refusedLogs(hubID: hub.id)
+        // Cards on the hub that were refused: their devices' signed segments will not be checked.
+        var refusedCards: [DeviceID: String] = [:]
+        for (name, item) in try await store.hubItems(.card, hubID: hub.id) where item.outcome == .refused {
+            refusedCards[DeviceID(rawValue: name)] = item.reason ?? ""
+        }
+        for (device, reason) in cardsRead.refused { refusedCards[device] = reason }
+        /// Says once that `device`'s log is passed over, and why.
+        func passOver(_ device: DeviceID, _ reason: String) {
+            if !leftInPlace.contains(device.rawValue + "/"), !report.setAside.contains(where: { $0.device == device && $0.name.isEmpty }) {
+                report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
+            }
+        }
         for device in try await hub.devices() where device != store.deviceID {
+            if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil {
+                // Not a member (`Membership`): nothing of its log is read until it is one.
+                passOver(device, notMemberReason(device))
+                continue
+            }
             // A log found to be no member's is read only past what was found then.
             var anchor = max(anchors[device] ?? 0, refused[device] ?? 0)
             let start = anchor
@@ -49,10 +66,18 @@ extension SyncEngine {
                 var failures: [SegmentFailure] = []
                 var applied = false
                 var awaitingCard: SegmentName?
+                var notAdmitted: String?
                 for segment in candidates {
                     let content: SegmentContent
                     do { content = try await open(segment, of: device) } catch let error as SegmentContentError {
-                        if error.cause == .awaitingCard {
+                        if error.cause == .notAdmitted {
+                            notAdmitted = error.description
+                            break
+                        } else if error.cause == .awaitingCard, let cardRefused = refusedCards[device] {
+                            // Its card is on the hub but was refused: it will not come.
+                            notAdmitted = "its device's card was refused (\(cardRefused)), so its signatures cannot be checked"
+                            break
+                        } else if error.cause == .awaitingCard {
                             awaitingCard = awaitingCard ?? segment
                         } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
@@ -81,7 +106,10 @@ extension SyncEngine {
                     break
                 }
                 progress.step()
-                if applied {
+                if let notAdmitted {
+                    passOver(device, notAdmitted)
+                    break
+                } else if applied {
                     report.skipped += failures
                 } else if let awaitingCard {
                     // Signed by its device, whose card is still on its way: waited for as a segment on its

@@ -23,7 +23,9 @@ public actor SyncEngine {
     let segmentSize: Int
 
     /// Other devices' cards read at this sync's start, kept in the journal at its end.
-    var cardsRead: [DeviceCard] = []
+    var cardsRead = HubReading()
+    /// Who is a member of the hub, as the last reading of its cards and records found it.
+    var membership: Membership
     /// Every device's name as the journal keeps its card, for messages.
     var knownNames: [DeviceID: String] = [:]
 
@@ -43,6 +45,7 @@ public actor SyncEngine {
         // Until a sync (or `readCards`) reads the hub's records, the key is all there is: which epoch's
         // it is is known only then, and nothing is sealed before.
         epochs = EpochChain(key: key)
+        membership = Membership(chain: EpochChain(key: key), cards: [], device: store.deviceID)
         self.deviceKeys = deviceKeys
         self.segmentSize = min(max(segmentSize, 1), Self.maximumSegmentRecords)
     }
@@ -70,7 +73,7 @@ public actor SyncEngine {
         // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
         // key seals what. Before publishing: a device shut out publishes nothing.
         try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
-        try await settleKey(cards: try await store.deviceCards(hubID: hub.id) + cardsRead, at: report.at)
+        try await settleKey(at: report.at)
         try await checkOwnKeys()
         try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
         // Before publishing: readers refuse this device's unsigned segments from the card's word on.
@@ -78,6 +81,7 @@ public actor SyncEngine {
         try await publish(leftInPlace: leftInPlace, into: &report, progress: progress)
         try await compactOwnLog(into: &report, progress: progress)
         try await pull(leftInPlace: leftInPlace, into: &report, progress: progress)
+        try await noteKeptFromShutOut(leftInPlace: leftInPlace, into: &report)
         // After the pull: other devices' changes are applied before this sync writes anything more.
         try await exchangeCards(.write, leftInPlace: leftInPlace, into: &report)
         // Remembered once the sync is through: one that stops midway finds them again, and says them then.
@@ -99,6 +103,26 @@ public actor SyncEngine {
         }
         try await store.recordSyncOutcome(report.outcome, at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())
         return report
+    }
+
+    /// Says once what this journal applied of a revoked device past its revocation: a device that
+    /// applied it before the revocation reached it (offline, or its copy of a folder behind) keeps it,
+    /// and is told so rather than "this journal and the hub agree".
+    private func noteKeptFromShutOut(leftInPlace: Set<String>, into report: inout SyncReport) async throws {
+        for kept in try await keptFromShutOut() where !leftInPlace.contains(kept.device.rawValue + "/kept") {
+            report.setAside.append(SetAsideFile(device: kept.device, name: "kept", reason: kept.sentence, outcome: .left, at: report.at))
+        }
+    }
+
+    /// What this journal applied of each revoked device past its revocation.
+    public func keptFromShutOut() async throws -> [KeptChanges] {
+        let anchors = try await store.anchors(hubID: hub.id)
+        return epochs.revoked.sorted { $0.key < $1.key }.compactMap { device, revocation in
+            guard let applied = anchors[device], applied > revocation.through else { return nil }
+            return KeptChanges(
+                device: device, name: name(of: device), from: revocation.through + 1, through: applied, revokedBy: name(of: revocation.by.maker),
+                revokedAt: revocation.by.madeAt)
+        }
     }
 
     /// How far each device's log need not be listed again: what this journal applied of another
@@ -202,9 +226,16 @@ public actor SyncEngine {
         if let revocation = epochs.revoked[device], segment.last > revocation.through {
             throw SegmentContentError(revokedReason(device, revocation))
         }
-        var author = SegmentAuthor(card: try await card(of: device))
+        let card = try await card(of: device)
+        var author = SegmentAuthor(card: card)
         // This device knows its own keys, whether or not its card reached the hub.
         if device == store.deviceID { author.signingKey = deviceKeys.signing.publicKey }
+        // A device with a card is taken only while it is a member; one without is a journal from
+        // before cards (its unsigned segments), or one whose card is still on its way.
+        if card != nil, device != store.deviceID, !membership.admits(device) {
+            throw SegmentContentError(notMemberReason(device), cause: .notAdmitted)
+        }
+        author.unsignedThrough = epochs.unsignedThrough(device)
         let keys = epochs.keys
         let opened = try SegmentSeal.open(sealed, keys: { keys[$0] }, author: author, hubID: hub.id, device: device, name: segment)
         return try SegmentCodec.decode(opened.plaintext, format: opened.format, device: device)
@@ -214,4 +245,22 @@ public actor SyncEngine {
 /// A name in this device's own log taken by something that is no segment of this device.
 struct PositionTaken: Error {
     let reason: String
+}
+
+/// Changes of a revoked device this journal applied past its revocation, before the revocation reached it.
+public struct KeptChanges: Sendable, Equatable {
+    public let device: DeviceID
+    public let name: String
+    /// The positions of its log applied past what the revocation took.
+    public let from: Int64
+    public let through: Int64
+    public let revokedBy: String
+    public let revokedAt: Timestamp
+
+    /// What it is, for a person.
+    public var sentence: String {
+        "this journal applied what \(TerminalText.quoted(name)) published at positions \(from) to \(through), after \(TerminalText.quoted(revokedBy)) "
+            + "revoked it on \(LocalTime.display(revokedAt)): the revocation had not reached this device yet. Those changes stay here and "
+            + "nowhere else; `journal sql \"select * from drinks where origin = '\(device.rawValue)'\"` shows what that device wrote"
+    }
 }

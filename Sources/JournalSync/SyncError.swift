@@ -58,12 +58,18 @@ public enum SyncError: JournalFailure, Equatable {
     case epochRecordLost(epoch: String)
     /// No device of the hub is known by that name or id.
     case unknownDevice(String)
+    /// More than one device of the hub answers to that name or the start of an id.
+    case ambiguousDevice(String, candidates: [DeviceCandidate])
     /// A device cannot revoke itself.
     case revokingSelf
+    /// This device knows no member that vouches for it yet (it joined a moment ago): a new key made
+    /// here would leave every other member out.
+    case notVouchedYet
 
     public var kind: FailureKind {
         switch self {
-        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .revokingSelf: return .usage
+        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .ambiguousDevice, .revokingSelf: return .usage
+        case .notVouchedYet: return .failure
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind, .deviceRevoked, .notGivenNewKey: return .setup
         case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey, .mistypedKey,
             .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced, .keyReplaced, .epochsInConflict, .epochRecordLost:
@@ -85,7 +91,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .hubUnavailable: return .syncWhenHubIsBack
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
             .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken, .deviceRevoked,
-            .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .revokingSelf, .epochsInConflict, .epochRecordLost:
+            .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .ambiguousDevice, .revokingSelf, .epochsInConflict,
+            .epochRecordLost, .notVouchedYet:
             return nil
         case .permissionDenied: return .shareHub
         }
@@ -104,8 +111,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .wrongKey(let hub, _):
             return "the sync key does not open \(hub): it belongs to another hub. Nothing was read or written."
         case .malformedKey(let source):
-            return "\(source) does not hold a sync key: `journal sync key` prints one as `JK1-` and 15 groups of 4 letters "
-                + "and digits (an older journal printed 64 hexadecimal characters). Nothing was written."
+            return "\(source) does not hold a sync key: `journal sync key` prints one as `JK2-` and 21 groups of 4 letters "
+                + "and digits (older journals printed `JK1-` and 15 groups, or 64 hexadecimal characters). Nothing was written."
         case .mistypedKey(let source, let problem):
             return "the sync key in \(source) cannot be used: \(problem.description). Nothing was written."
         case .keyForAnotherHub(let hub, let given, let actual):
@@ -192,6 +199,14 @@ public enum SyncError: JournalFailure, Equatable {
         case .unknownDevice(let name):
             return "no device of the hub is called or has the id '\(TerminalText.quoted(name))' (`journal sync devices` lists "
                 + "them). Nothing was changed."
+        case .ambiguousDevice(let text, let candidates):
+            let listed = candidates.map { "\(TerminalText.quoted($0.name)) (\($0.id.rawValue))" }.joined(separator: ", ")
+            return "'\(TerminalText.quoted(text))' names \(candidates.count) devices of the hub: \(listed). Give the whole id of the one "
+                + "you mean. Nothing was changed."
+        case .notVouchedYet:
+            return "no member of the hub vouches for this device yet (the one whose key it joined with has not synced since), so a "
+                + "new key made here would reach this device alone. Sync again once it has (`journal sync`), or run this on another "
+                + "member. Nothing was changed."
         case .revokingSelf:
             return "a device cannot revoke itself: revoke it from another of your machines. Nothing was changed."
         case .segmentsFailed(let failures):
@@ -199,4 +214,10 @@ public enum SyncError: JournalFailure, Equatable {
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."
         }
     }
+}
+
+/// A device a name or the start of an id could mean.
+public struct DeviceCandidate: Sendable, Equatable {
+    public let name: String
+    public let id: DeviceID
 }

@@ -38,7 +38,7 @@ public enum SyncJoin {
                 throw SyncError.wrongKey(hub: location, hubID: hubID)
             }
             // A key from before a rotation admits no one: whoever holds it may be the one shut out.
-            let records = (try? await hub.epochRecords()) ?? [:]
+            let records = (try? await hub.allEpochRecords()) ?? [:]
             if let replaced = EpochRecord.standing(ofKey: candidate, records: records, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck).replacedAt {
                 await hub.close()
                 throw SyncError.keyReplaced(hub: place.location, at: replaced)
@@ -51,10 +51,16 @@ public enum SyncJoin {
             key = localKey ?? SyncKey()
             hub = try await place.make(key: key, shared: shared)
         }
+        // Joining with an invitation: this device's keys, signed with its secret, show who admitted it.
+        var admission: DeviceCard.Admission?
+        if let invitation = givenKey?.invitation {
+            let keys = try DeviceKeys.loadOrMake(at: try JournalPaths.fromEnvironment().deviceKeys(of: store.deviceID))
+            admission = try Invitations.admission(seed: invitation, hubID: hub.id, device: store.deviceID, keys: keys.publicKeys)
+        }
         let previousKey = try FileSystem.exists(keyPath) ? FileSystem.readFile(keyPath, limit: 4096, what: "a key file") : nil
         let wroteKey = Mutex(false)
         do {
-            try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location) {
+            try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location, admission: admission) {
                 if localKey?.hex != key.hex {
                     try key.save(to: keyPath)
                     wroteKey.withLock { $0 = true }

@@ -27,6 +27,11 @@ public struct SyncOverview: Sendable {
     public let kind: String
     /// Files found in this device's log that it did not write, newest first.
     public let setAside: [SetAsideFile]
+    /// What this journal applied of revoked devices past their revocations.
+    public let keptFromShutOut: [KeptChanges]
+    /// Cards and key epoch records on the hub that were refused (junk, altered, another device's keys):
+    /// each read once and not again until it changes.
+    public let refusedOnHub: [HubItem]
 
     /// One other device: how far its log was applied here, how far it goes on the hub, and its card.
     public struct DeviceState: Sendable {
@@ -64,12 +69,14 @@ public struct SyncOverview: Sendable {
         var cards: [DeviceID: DeviceCard] = [:]
         var hubProblem: String?
         var description: HubDescription?
+        var kept: [KeptChanges] = []
         do {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 description = await engine.hub.describe()
                 // What the cards say is shown as last kept: a card that cannot be read hides nothing else.
                 _ = try? await engine.readCards()
+                kept = try await engine.keptFromShutOut()
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     available[device] = try await engine.hub.log(of: device).highest ?? 0
                 }
@@ -86,7 +93,8 @@ public struct SyncOverview: Sendable {
             pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description,
-            lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID))
+            lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID),
+            keptFromShutOut: kept, refusedOnHub: try await store.refusedHubItems(hubID: joined.hubID))
     }
 
     public var json: JSONValue {
@@ -109,6 +117,17 @@ public struct SyncOverview: Sendable {
             ("daemon_pid", daemonPID.map { .integer(Int64($0)) } ?? .null),
             ("hub_problem", .optional(hubProblem)),
             ("set_aside", .array(setAside.map(\.json))),
+            ("kept_from_revoked", .array(keptFromShutOut.map { kept in
+                .object([
+                    ("device", .string(kept.device.rawValue)), ("name", .string(kept.name)), ("from_position", .integer(kept.from)),
+                    ("through_position", .integer(kept.through)), ("revoked_by", .string(kept.revokedBy)),
+                    ("revoked_at", .string(LocalTime.iso8601(kept.revokedAt))),
+                ])
+            })),
+            ("refused_on_hub", .object([
+                ("cards", .integer(Int64(refusedOnHub.filter { $0.kind == .card }.count))),
+                ("epoch_records", .integer(Int64(refusedOnHub.filter { $0.kind == .epoch }.count))),
+            ])),
             ("waiting", .array(waiting.map(\.json))),
             ("devices", .array(devices.map { state in
                 .object([

@@ -69,6 +69,10 @@ public enum SyncSetup {
         try await store.recordSyncOutcome(.failed(error), at: store.clock.now(), hubID: joined.hubID)
     }
 
+    /// A new invitation to print with the key: its secret, and its public key, which the device that
+    /// prints it keeps (`Invitations`).
+    public static func makeInvitation() -> (seed: [UInt8], publicKey: [UInt8]) { Invitations.make() }
+
     /// The key at `path`, or nil when there is no key file.
     public static func loadKey(_ path: String) throws -> SyncKey? {
         do {

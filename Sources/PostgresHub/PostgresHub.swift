@@ -214,20 +214,48 @@ public actor PostgresHub: Hub {
         return entry.fingerprint
     }
 
-    public func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+    /// Cards past `after` by the primary key, `limit` rows at most: a row's fingerprint is the
+    /// transaction that last wrote it (a card is replaced in place) and its length, which the server
+    /// gives without reading the bytes.
+    public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
         let rows = try await call { connection in
-            var rows: [(String, ByteBuffer)] = []
-            // Larger rows than a card can be are refused by the table; the bound is here too, for a
-            // server whose schema someone changed.
+            var rows: [(String, String)] = []
             let result = try await connection.query(
-                "SELECT device::text, bytes FROM journal_hub.cards WHERE octet_length(bytes) <= \(Int64(CardSeal.maximumBytes))",
-                logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, ByteBuffer).self) { rows.append(row) }
+                """
+                SELECT device::text, xmin::text || ':' || octet_length(bytes)::text FROM journal_hub.cards
+                WHERE device > \(after?.rawValue ?? Self.lowestDevice)::uuid OR (\(after == nil) AND device = \(Self.lowestDevice)::uuid)
+                ORDER BY device LIMIT \(Int64(limit))
+                """, logger: PostgresConnector.quiet)
+            for try await row in result.decode((String, String).self) { rows.append(row) }
+            return rows
+        }
+        return rows.compactMap { device, fingerprint in
+            UUIDText.isCanonical(device) ? HubListing(name: DeviceID(rawValue: device), fingerprint: fingerprint) : nil
+        }
+    }
+
+    /// The first device id in order, from which a listing starts.
+    private static let lowestDevice = "00000000-0000-0000-0000-000000000000"
+
+    public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        guard !devices.isEmpty else { return [:] }
+        let ids = devices.map(\.rawValue)
+        let rows = try await call { connection in
+            var rows: [(String, ByteBuffer?)] = []
+            // Larger rows than a card can be are refused by the table; the bound is here too, for a
+            // server whose schema someone changed: such a row's bytes are not sent.
+            let result = try await connection.query(
+                """
+                SELECT device::text, CASE WHEN octet_length(bytes) <= \(Int64(CardSeal.maximumBytes)) THEN bytes END
+                FROM journal_hub.cards WHERE device = ANY(\(ids)::uuid[])
+                """, logger: PostgresConnector.quiet)
+            for try await row in result.decode((String, ByteBuffer?).self) { rows.append(row) }
             return rows
         }
         var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
         for (device, bytes) in rows where UUIDText.isCanonical(device) {
-            cards[DeviceID(rawValue: device)] = .success(Array(bytes.readableBytesView))
+            cards[DeviceID(rawValue: device)] = bytes.map { .success(Array($0.readableBytesView)) }
+                ?? .failure(.unusableFile(hub: location, reason: "the card row of \(device) is larger than a card can be"))
         }
         return cards
     }
@@ -242,27 +270,69 @@ public actor PostgresHub: Hub {
         }
     }
 
-    public func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        try await call { connection in try await Self.epochRecords(connection) }
+    public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
+        try await call { connection in try await Self.epochList(connection, after: after, limit: limit) }
     }
 
-    /// The epoch records in the hub's table, as many as a sync reads.
-    static func epochRecords(_ connection: PostgresConnection) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        var rows: [(Int64, ByteBuffer, ByteBuffer)] = []
+    public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try await call { connection in try await Self.epochRecords(connection, epochs) }
+    }
+
+    /// The records past `after` in (number, id) order, `limit` at most: rows are never changed, so the
+    /// transaction that wrote one and its length are its fingerprint. Rows whose number no epoch can
+    /// have are left out.
+    static func epochList(_ connection: PostgresConnection, after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
+        var rows: [(Int64, ByteBuffer, String)] = []
+        let (number, id) = (Int64(after?.number ?? 0), ByteBuffer(bytes: after?.id ?? KeyEpoch.first.id))
         let result = try await connection.query(
             """
-            SELECT number, id, bytes FROM journal_hub.epochs
-            WHERE number BETWEEN 1 AND \(Int64(UInt32.max)) AND octet_length(bytes) <= \(Int64(EpochRecord.maximumBytes))
-            ORDER BY number, id LIMIT \(Int64(EpochRecord.maximumRecords + 1))
+            SELECT number, id, xmin::text || ':' || octet_length(bytes)::text FROM journal_hub.epochs
+            WHERE number BETWEEN 1 AND \(Int64(UInt32.max)) AND (number, id) > (\(number), \(id))
+            ORDER BY number, id LIMIT \(Int64(limit))
             """, logger: PostgresConnector.quiet)
-        for try await row in result.decode((Int64, ByteBuffer, ByteBuffer).self) { rows.append(row) }
-        guard rows.count <= EpochRecord.maximumRecords else { throw SyncError.unusableFile(hub: "the server's journal_hub.epochs", reason: EpochRecord.tooMany) }
+        for try await row in result.decode((Int64, ByteBuffer, String).self) { rows.append(row) }
+        return rows.compactMap { number, id, fingerprint in
+            guard id.readableBytes == 16, let number = UInt32(exactly: number) else { return nil }
+            return HubListing(name: KeyEpoch(number: number, id: Array(id.readableBytesView)), fingerprint: fingerprint)
+        }
+    }
+
+    /// The records of `epochs`: a row larger than a record can be is refused without its bytes sent.
+    static func epochRecords(_ connection: PostgresConnection, _ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        guard !epochs.isEmpty else { return [:] }
+        let numbers = epochs.map { Int64($0.number) }
+        let ids = epochs.map { Hex.encode($0.id) }
+        var rows: [(Int64, ByteBuffer, ByteBuffer?)] = []
+        let result = try await connection.query(
+            """
+            SELECT e.number, e.id, CASE WHEN octet_length(e.bytes) <= \(Int64(EpochRecord.maximumBytes)) THEN e.bytes END
+            FROM journal_hub.epochs e JOIN unnest(\(numbers)::bigint[], \(ids)::text[]) AS wanted(number, id)
+                ON e.number = wanted.number AND e.id = decode(wanted.id, 'hex')
+            """, logger: PostgresConnector.quiet)
+        for try await row in result.decode((Int64, ByteBuffer, ByteBuffer?).self) { rows.append(row) }
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
         for (number, id, bytes) in rows {
             guard id.readableBytes == 16, let number = UInt32(exactly: number) else { continue }
-            records[KeyEpoch(number: number, id: Array(id.readableBytesView))] = .success(Array(bytes.readableBytesView))
+            let epoch = KeyEpoch(number: number, id: Array(id.readableBytesView))
+            records[epoch] = bytes.map { .success(Array($0.readableBytesView)) }
+                ?? .failure(.unusableFile(hub: "the server's journal_hub.epochs", reason: "the record of key epoch \(epoch) is larger than a record can be"))
         }
         return records
+    }
+
+    /// Every record, in pages: for opening the hub with a key of a later epoch than its first.
+    static func allEpochRecords(_ connection: PostgresConnection) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
+        var after: KeyEpoch?
+        while true {
+            let page = try await epochList(connection, after: after, limit: 1000)
+            guard let last = page.last else { return records }
+            for start in stride(from: 0, to: page.count, by: 64) {
+                records.merge(
+                    try await epochRecords(connection, page[start..<min(start + 64, page.count)].map(\.name)), uniquingKeysWith: { first, _ in first })
+            }
+            after = last.name
+        }
     }
 
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {

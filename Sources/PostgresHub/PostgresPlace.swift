@@ -66,7 +66,7 @@ public struct PostgresPlace: HubPlace {
                 if let hubID, id != hubID { throw SyncError.hubReplaced(hub: location) }
                 // A key of a later epoch than the hub's first opens it too; epochs came with schema 3.
                 if keyCheck != key.check {
-                    let records = version >= 3 ? try await PostgresHub.epochRecords(connection) : [:]
+                    let records = version >= 3 ? try await PostgresHub.allEpochRecords(connection) : [:]
                     guard EpochRecord.standing(ofKey: key, records: records, hubID: id, firstKeyCheck: keyCheck).epoch != nil else {
                         throw SyncError.wrongKey(hub: location, hubID: id)
                     }

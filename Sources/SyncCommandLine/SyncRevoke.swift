@@ -6,16 +6,23 @@ public struct SyncRevoke: SyncSubcommand, Sendable {
         commandName: "revoke",
         abstract: "Shut a lost or sold machine out of the hub.",
         discussion: """
-            Replaces the hub's key with one wrapped for each remaining device only: the revoked machine cannot \
-            read anything published from now on, and every device refuses what it publishes from now on. It is \
-            told so, plainly, when it next syncs. On a PostgreSQL hub, this also prints the SQL that takes the \
-            machine's role off the server, for when each machine has a role of its own.
+            Replaces the hub's key with one wrapped for each remaining member only: the revoked machine cannot \
+            read anything published from now on, and every device refuses what it publishes from now on, under \
+            its own name or any other. It is told so, plainly, when it next syncs. The new key goes to the devices \
+            this one reaches through the members' vouches (`journal sync devices` shows them); so every device \
+            only the revoked machine vouched for, which it could have made up, is shut out with it, and so is a \
+            device that joined with the key alone (not with a key `journal sync key` printed), which anyone who \
+            held the key could have made: name it with --keep if it is yours. On a PostgreSQL hub, this also \
+            prints the SQL that takes the machine's role off the server, for when each machine has a role of its own.
             """)
 
     @OptionGroup public var global: GlobalOptions
 
     @Argument(help: "The device's name, or its id (the first 8 characters are enough), as `journal sync devices` shows it.")
     public var device: String
+
+    @Option(name: .customLong("keep"), help: "A device to keep that no member vouches for (repeat for several): you vouch for it.")
+    public var keep: [String] = []
 
     public init() {}
 

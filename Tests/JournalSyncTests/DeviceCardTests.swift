@@ -99,12 +99,12 @@ import TestSupport
         for flavor in HubFlavor.allCases {
             try await withTemporaryDirectory { folder in
                 let hub = try await flavor.newPlace(in: folder).make(key: SyncKey(), shared: false)
-                #expect(try await hub.cards().isEmpty)
+                #expect(try await hub.allCards().isEmpty)
                 let (a, b) = (DeviceID(rawValue: UUIDText.random()), DeviceID(rawValue: UUIDText.random()))
                 try await hub.writeCard([1, 2, 3], of: a)
                 try await hub.writeCard([4], of: b)
                 try await hub.writeCard([5, 6], of: a)
-                let cards = try await hub.cards().mapValues { try $0.get() }
+                let cards = try await hub.allCards().mapValues { try $0.get() }
                 #expect(cards == [a: [5, 6], b: [4]], "\(flavor)")
                 await hub.close()
             }

@@ -238,9 +238,11 @@ struct HubGoneWhileReading: Hub {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
     func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
     func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
-    func cards() throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards() }
+    func cardList(after: DeviceID?, limit: Int) throws -> [HubListing<DeviceID>] { try base.cardList(after: after, limit: limit) }
+    func cards(of devices: [DeviceID]) throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards(of: devices) }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
-    func epochRecords() throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try base.epochRecords() }
+    func epochList(after: KeyEpoch?, limit: Int) throws -> [HubListing<KeyEpoch>] { try base.epochList(after: after, limit: limit) }
+    func epochRecords(_ epochs: [KeyEpoch]) throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try base.epochRecords(epochs) }
     func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws { try base.writeEpochRecord(bytes, as: epoch) }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
     func describe() -> HubDescription { HubDescription(rings: false) }

@@ -13,16 +13,62 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A new, empty place for a hub. A PostgreSQL place gets a database and role of its own, its
     /// password in a file beside the test's journals.
-    func newPlace(in folder: String) throws -> any HubPlace {
+    func newPlace(in folder: String) throws -> any HubPlace { try newPlaceAndDatabase(in: folder).place }
+
+    /// A new place as `newPlace` makes it, and for a PostgreSQL place the name of its database, where a
+    /// test writes rows as someone with the right to insert could.
+    func newPlaceAndDatabase(in folder: String) throws -> (place: any HubPlace, database: String?) {
         switch self {
         case .folder:
-            return FolderPlace(folder: folder + "/hub")
+            return (FolderPlace(folder: folder + "/hub"), nil)
         case .postgres:
             let server = PostgresServer.shared
             let (database, role) = try server.makeDatabase()
             let passwords = folder + "/pgpass"
             FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            return try PostgresPlace(connectionString: server.uri(database: database, role: role) + "&passfile=" + passwords)
+            return (try PostgresPlace(connectionString: server.uri(database: database, role: role) + "&passfile=" + passwords), database)
         }
     }
+
+    /// Puts `count` junk key epoch records where a hub of this kind keeps its records, as anyone who can
+    /// write the folder, or insert into the table, could: 4 bytes each, named like records of epoch 2.
+    func plantJunkEpochRecords(_ count: Int, folder: String, database: String?) throws {
+        switch self {
+        case .folder:
+            let epochs = folder + "/hub/journal-hub-v1/epochs"
+            try FileManager.default.createDirectory(atPath: epochs, withIntermediateDirectories: true)
+            for index in 0..<count {
+                try Data([1, 2, 3, 4]).write(to: URL(fileURLWithPath: epochs + "/2-" + String(format: "%032x", index + 1) + ".epoch"))
+            }
+        case .postgres:
+            _ = try PostgresServer.shared.psql(
+                """
+                INSERT INTO journal_hub.epochs (number, id, bytes)
+                SELECT 2, decode(lpad(to_hex(i), 32, '0'), 'hex'), '\\x01020304'::bytea FROM generate_series(1, \(count)) AS i
+                """, database: database ?? "")
+        }
+    }
+
+    /// Puts `count` junk cards where a hub of this kind keeps its cards, under made-up device ids that
+    /// come before any real one in order, `size` bytes each.
+    func plantJunkCards(_ count: Int, size: Int = 4, folder: String, database: String?) throws {
+        switch self {
+        case .folder:
+            let cards = folder + "/hub/journal-hub-v1/cards"
+            try FileManager.default.createDirectory(atPath: cards, withIntermediateDirectories: true)
+            for index in 0..<count {
+                try Data(repeating: 7, count: size).write(to: URL(fileURLWithPath: cards + "/" + Self.junkDevice(index) + ".card"))
+            }
+        case .postgres:
+            _ = try PostgresServer.shared.psql(
+                """
+                INSERT INTO journal_hub.cards (device, bytes)
+                SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, decode(repeat('07', \(size)), 'hex')
+                FROM generate_series(0, \(count - 1)) AS i
+                """, database: database ?? "")
+        }
+    }
+
+    /// A made-up device id that sorts before any random one.
+    static func junkDevice(_ index: Int) -> String { "00000000-0000-4000-8000-" + String(format: "%012x", index) }
 }

@@ -25,11 +25,14 @@ import TestSupport
                     try FileManager.default.createDirectory(atPath: folder + "/copy\(index)/journal-hub-v1", withIntermediateDirectories: true)
                     try FileManager.default.copyItem(
                         atPath: folder + "/copy0/journal-hub-v1/hub.json", toPath: folder + "/copy\(index)/journal-hub-v1/hub.json")
-                    machines.append(try await Machine.make(folder, name: "m\(index)", hubFolder: folder + "/copy\(index)", key: key, segmentSize: 3))
+                    machines.append(try await Machine.make(
+                        folder, name: "m\(index)", hubFolder: folder + "/copy\(index)", key: key, segmentSize: 3, invitedBy: machines[0]))
                 }
                 let tool = SyncTool(copies: (0..<5).map { folder + "/copy\($0)/journal-hub-v1" }, owners: machines.map(\.store.deviceID))
-                // Every machine knows every card before the history starts: a key goes to the devices its maker knows.
-                for _ in 0..<2 {
+                // Every machine knows every card before the history starts: a key goes to the devices its maker
+                // knows. Three rounds: m0 vouches for the machines that joined with its invitations once it reads
+                // their cards, and they vouch back once they read its card saying so.
+                for _ in 0..<3 {
                     for machine in machines { try await machine.sync() }
                     try tool.copyAll()
                 }

@@ -21,7 +21,8 @@ import TestSupport
         let key = SyncKey()
         let place = try flavor.newPlace(in: folder)
         var machines: [Machine] = []
-        for name in names { machines.append(try await Machine.make(folder, name: name, place: place, key: key)) }
+        // The first makes the hub; the others join with keys it printed, each with an invitation.
+        for name in names { machines.append(try await Machine.make(folder, name: name, place: place, key: key, invitedBy: machines.first)) }
         for (index, machine) in machines.enumerated() { _ = try await machine.store.add(drink(minute: Int64(index))) }
         for _ in 0..<2 { for machine in machines { try await machine.sync() } }
         return (machines, key, place)
@@ -40,7 +41,7 @@ import TestSupport
     /// and every parent's key through them.
     static func keysWithinReach(of machine: Machine) async throws -> Set<KeyEpoch> {
         let hub = machine.engine.hub
-        let records = try await hub.epochRecords().compactMap { epoch, read in
+        let records = try await hub.allEpochRecords().compactMap { epoch, read in
             (try? read.get()).flatMap { try? EpochRecord.parse($0, as: epoch, hubID: hub.id).record }
         }
         var keys = await machine.engine.epochs.keys

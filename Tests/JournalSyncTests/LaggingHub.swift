@@ -124,9 +124,24 @@ struct LaggingHub: Hub {
     func remove(_ segment: SegmentName, of device: DeviceID) throws { hubs.record(.removed(device, segment), by: machine) }
     func setAside(_ name: String, of device: DeviceID) throws {}
     func removeLeftovers(of device: DeviceID) throws {}
-    func cards() -> [DeviceID: Result<[UInt8], SyncError>] { hubs.allCards().mapValues { .success($0) } }
+    func cardList(after: DeviceID?, limit: Int) -> [HubListing<DeviceID>] {
+        Self.page(hubs.allCards(), after: after, limit: limit)
+    }
+    func cards(of devices: [DeviceID]) -> [DeviceID: Result<[UInt8], SyncError>] {
+        hubs.allCards().filter { devices.contains($0.key) }.mapValues { .success($0) }
+    }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) { hubs.putCard(bytes, of: device) }
-    func epochRecords() -> [KeyEpoch: Result<[UInt8], SyncError>] { hubs.allEpochRecords().mapValues { .success($0) } }
+    func epochList(after: KeyEpoch?, limit: Int) -> [HubListing<KeyEpoch>] {
+        Self.page(hubs.allEpochRecords(), after: after, limit: limit)
+    }
+    func epochRecords(_ epochs: [KeyEpoch]) -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        hubs.allEpochRecords().filter { epochs.contains($0.key) }.mapValues { .success($0) }
+    }
+    /// `items` past `after` in order, `limit` at most, each fingerprinted by its bytes.
+    private static func page<Name: Comparable>(_ items: [Name: [UInt8]], after: Name?, limit: Int) -> [HubListing<Name>] {
+        Array(items.filter { item in after.map { item.key > $0 } ?? true }.sorted { $0.key < $1.key }.prefix(limit)
+            .map { HubListing(name: $0.key, fingerprint: "\($0.value.hashValue)") })
+    }
     func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) { hubs.putEpochRecord(bytes, as: epoch) }
     var kind: HubKind { .folder }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }

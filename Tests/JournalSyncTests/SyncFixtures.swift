@@ -14,17 +14,26 @@ struct Machine {
     let engine: SyncEngine
 
     static func make(_ folder: String, name: String, hubFolder: String, key: SyncKey, segmentSize: Int = 2000,
-                     clock: any JournalClock = sameInstant) async throws -> Machine {
-        try await make(folder, name: name, place: FolderPlace(folder: hubFolder), key: key, segmentSize: segmentSize, clock: clock)
+                     clock: any JournalClock = sameInstant, invitedBy inviter: Machine? = nil) async throws -> Machine {
+        try await make(
+            folder, name: name, place: FolderPlace(folder: hubFolder), key: key, segmentSize: segmentSize, clock: clock, invitedBy: inviter)
     }
 
-    /// A machine joined to the hub at `place`, made there if there is none yet.
+    /// A machine joined to the hub at `place`, made there if there is none yet: with an invitation
+    /// `inviter` printed (as `journal sync key` prints one with the key), or with the key alone.
     static func make(_ folder: String, name: String, place: any HubPlace, key: SyncKey, segmentSize: Int = 2000,
-                     clock: any JournalClock = sameInstant) async throws -> Machine {
+                     clock: any JournalClock = sameInstant, invitedBy inviter: Machine? = nil) async throws -> Machine {
         let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock, physicalClock: clock)
         let hub = try await place.hubExists() ? try await place.open(key: key, expecting: nil) : try await place.make(key: key, shared: false)
-        try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location)
-        return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, deviceKeys: DeviceKeys(), segmentSize: segmentSize))
+        let deviceKeys = DeviceKeys()
+        var admission: DeviceCard.Admission?
+        if let inviter {
+            let invitation = Invitations.make()
+            try await inviter.store.recordInvitation(publicKey: invitation.publicKey, at: clock.now(), hubID: hub.id)
+            admission = try Invitations.admission(seed: invitation.seed, hubID: hub.id, device: store.deviceID, keys: deviceKeys.publicKeys)
+        }
+        try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location, admission: admission)
+        return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, deviceKeys: deviceKeys, segmentSize: segmentSize))
     }
 
     @discardableResult

@@ -43,9 +43,11 @@ final class WithholdingHub: Hub {
     func remove(_ segment: SegmentName, of device: DeviceID) async throws {}
     func setAside(_ name: String, of device: DeviceID) async throws {}
     func removeLeftovers(of device: DeviceID) async throws { try await base.removeLeftovers(of: device) }
-    func cards() async throws -> [DeviceID: Result<[UInt8], SyncError>] { try await base.cards() }
+    func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] { try await base.cardList(after: after, limit: limit) }
+    func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] { try await base.cards(of: devices) }
     func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws { try await base.writeCard(bytes, of: device) }
-    func epochRecords() async throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try await base.epochRecords() }
+    func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] { try await base.epochList(after: after, limit: limit) }
+    func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try await base.epochRecords(epochs) }
     func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
         if refusesEpochRecords { throw SyncError.hubUnavailable(hub: location, reason: "no space left on device") }
         try await base.writeEpochRecord(bytes, as: epoch)

@@ -15,9 +15,11 @@ public struct ProcessResult: Sendable {
 
 /// Runs executables built by this package, as a user would from a shell.
 public enum ProcessRunner {
-    /// The folder holding the built products: the test bundle sits next to them.
+    /// The folder holding the built products: the test bundle sits next to them. `JOURNAL_TEST_PRODUCTS`
+    /// names another, to run a test against the programs of an earlier commit and see it fail there.
     public static var productsFolder: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        if let other = ProcessInfo.processInfo.environment["JOURNAL_TEST_PRODUCTS"], !other.isEmpty { return other }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
     }
 
     public static func executable(_ name: String) -> String {

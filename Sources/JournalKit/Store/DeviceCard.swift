@@ -18,10 +18,83 @@ public struct DeviceCard: Sendable, Equatable, Codable {
     /// The first position from which every segment of the device is signed: nil on a card of a journal
     /// from before signing. A device's segments before it, written unsigned, are read as before.
     public var signedFrom: Int64?
+    /// The devices this device vouches for, each by the signing key it knows it by: whom it takes to be
+    /// members of the hub (docs/DESIGN.md, "Who is a member"). nil on a card of a journal from before
+    /// vouching.
+    public var vouches: [Vouch]?
+    /// The invitation this device joined with, and its proof: nil for a device that joined with the key
+    /// alone.
+    public var admission: Admission?
+    /// Not what the card says, but where this journal found it: the key epoch it was sealed under
+    /// ("NUMBER-IDHEX"), nil when not known (this device's own, or a card kept by an earlier journal).
+    public var sealedEpoch: String?
+
+    /// A device vouched for, by its id and the signing key its card showed.
+    public struct Vouch: Sendable, Equatable, Hashable, Codable {
+        public var device: DeviceID
+        public var signingKey: [UInt8]
+
+        public init(device: DeviceID, signingKey: [UInt8]) {
+            self.device = device
+            self.signingKey = signingKey
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case device
+            case signingKey = "signing_key"
+        }
+
+        // The key in hexadecimal: a card holds up to a hundred vouches within its 16 KiB.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let id = try container.decode(String.self, forKey: .device)
+            guard UUIDText.isCanonical(id) else {
+                throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "not a device id")
+            }
+            device = DeviceID(rawValue: id)
+            signingKey = try HexField.decode(container, .signingKey)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(device.rawValue, forKey: .device)
+            try container.encode(Hex.encode(signingKey), forKey: .signingKey)
+        }
+    }
+
+    /// An invitation a device joined with: the invitation's public key, and its signature over the
+    /// hub, the device and the device's keys, which only the holder of the printed secret could make.
+    public struct Admission: Sendable, Equatable, Codable {
+        public var invitationKey: [UInt8]
+        public var signature: [UInt8]
+
+        public init(invitationKey: [UInt8], signature: [UInt8]) {
+            self.invitationKey = invitationKey
+            self.signature = signature
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case invitationKey = "invitation_key"
+            case signature
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            invitationKey = try HexField.decode(container, .invitationKey)
+            signature = try HexField.decode(container, .signature)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(Hex.encode(invitationKey), forKey: .invitationKey)
+            try container.encode(Hex.encode(signature), forKey: .signature)
+        }
+    }
 
     public init(
         device: DeviceID, name: String, agreementKey: [UInt8], signingKey: [UInt8], epoch: Int64, writtenAt: Timestamp,
-        publishedAt: Timestamp?, syncedAt: Timestamp?, signedFrom: Int64? = nil
+        publishedAt: Timestamp?, syncedAt: Timestamp?, signedFrom: Int64? = nil, vouches: [Vouch]? = nil,
+        admission: Admission? = nil
     ) {
         self.device = device
         self.name = name
@@ -32,6 +105,8 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         self.publishedAt = publishedAt
         self.syncedAt = syncedAt
         self.signedFrom = signedFrom
+        self.vouches = vouches
+        self.admission = admission
     }
 
     enum CodingKeys: String, CodingKey {
@@ -42,5 +117,16 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         case publishedAt = "published_at"
         case syncedAt = "synced_at"
         case signedFrom = "signed_from"
+        case vouches, admission
+    }
+}
+
+/// Bytes a card's JSON holds as hexadecimal.
+enum HexField {
+    static func decode<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> [UInt8] {
+        guard let bytes = Hex.decode(Array(try container.decode(String.self, forKey: key).utf8)) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not hexadecimal")
+        }
+        return bytes
     }
 }

@@ -8,7 +8,12 @@ extension SyncKeyCommand {
     func carryOut() async throws {
         let path = try SyncSetup.keyPath()
         guard let key = try SyncSetup.loadKey(path) else { throw SyncError.noKey(path: path) }
-        guard let hub = try await global.openStore().hub() else { throw SyncError.notJoined }
-        Output.line(PrintedKey.text(of: key, hubID: hub.hubID))
+        let store = try await global.openStore()
+        guard let hub = try await store.hub() else { throw SyncError.notJoined }
+        // Each key printed carries an invitation of its own: this device vouches for the first machine
+        // that joins with it (`Invitations`).
+        let invitation = SyncSetup.makeInvitation()
+        try await store.recordInvitation(publicKey: invitation.publicKey, at: store.clock.now(), hubID: hub.hubID)
+        Output.line(PrintedKey.text(of: key, hubID: hub.hubID, invitation: invitation.seed))
     }
 }

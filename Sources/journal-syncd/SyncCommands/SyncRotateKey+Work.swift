@@ -7,27 +7,33 @@ import SyncCommandLine
 extension SyncRotateKey {
     func carryOut() async throws {
         let store = try await global.openStore()
-        let (record, reached) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
-            let record = try await engine.rotateKey()
-            return (record, await engine.names(of: record.reaches))
+        let (epoch, reached) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
+            var kept: [DeviceID] = []
+            for name in keep { kept.append(try await engine.device(named: name)) }
+            let epoch = try await engine.newEpoch(keeping: kept)
+            return (epoch, await engine.names(of: epoch.record.reaches))
         }
-        Output.line("The hub's key was replaced (key epoch \(record.epoch.number)). The new key reaches "
+        Output.line("The hub's key was replaced (key epoch \(epoch.record.epoch.number)). The new key reaches "
             + KeyRotationText.devices(reached) + "; each takes it up at its next sync. `journal sync key` prints it, for a "
             + "machine that joins from now on; the old key admits no one.")
+        KeyRotationText.leftOut(epoch.leftOut, command: "journal sync rotate-key")
     }
 }
 
 extension SyncRevoke {
     func carryOut() async throws {
         let store = try await global.openStore()
-        let (record, reached, name, kind) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
+        let (epoch, reached, name, kind) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
             let device = try await engine.device(named: device)
-            let record = try await engine.rotateKey(revoking: [device])
-            return (record, await engine.names(of: record.reaches), await engine.names(of: [device])[0], engine.hub.kind)
+            var kept: [DeviceID] = []
+            for name in keep { kept.append(try await engine.device(named: name)) }
+            let epoch = try await engine.newEpoch(revoking: [device], keeping: kept)
+            return (epoch, await engine.names(of: epoch.record.reaches), await engine.names(of: [device])[0], engine.hub.kind)
         }
-        Output.line("\(TerminalText.escaped(name)) was revoked (key epoch \(record.epoch.number)): it cannot read anything "
+        Output.line("\(TerminalText.escaped(name)) was revoked (key epoch \(epoch.record.epoch.number)): it cannot read anything "
             + "published from now on, and every device refuses what it publishes from now on. The new key reaches "
             + KeyRotationText.devices(reached) + "; each takes it up at its next sync.")
+        KeyRotationText.leftOut(epoch.leftOut, command: "journal sync rotate-key")
         if kind == .postgres {
             Output.line("""
 
@@ -43,10 +49,36 @@ extension SyncRevoke {
     }
 }
 
-/// How the devices a new key reaches are said.
+/// How the devices a new key reaches, and those it left out, are said.
 enum KeyRotationText {
     static func devices(_ names: [String]) -> String {
         let shown = names.map { TerminalText.escaped($0) }
         return shown.count == 1 ? "this device alone" : "\(shown.count) devices (\(shown.joined(separator: ", ")))"
+    }
+
+    /// Says which devices the new key did not go to, by why, and what brings one back.
+    static func leftOut(_ devices: [NewEpoch.LeftOut], command: String) {
+        func names(_ devices: [NewEpoch.LeftOut], limit: Int = 10) -> String {
+            let shown = devices.prefix(limit).map { TerminalText.escaped($0.name) }.joined(separator: ", ")
+            return devices.count > limit ? shown + " and \(devices.count - limit) more" : shown
+        }
+        let unvouched = devices.filter { $0.reason == .unvouched }
+        if !unvouched.isEmpty {
+            Output.line("Left out: \(names(unvouched)): \(unvouched.count == 1 ? "it" : "they") joined with the key alone and no member "
+                + "vouches for \(unvouched.count == 1 ? "it" : "them"), so whoever held the key could have made \(unvouched.count == 1 ? "it" : "them"). "
+                + "On a machine of yours among them, join again with a key `journal sync key` prints here (`journal sync init --key ...`); "
+                + "or run `\(command) --keep NAME` to vouch for it yourself.")
+        }
+        let beyond = devices.filter { $0.reason == .beyondLimit }
+        if !beyond.isEmpty {
+            Output.line("Left out: \(names(beyond)): a key goes to at most \(EpochRecord.maximumReached) devices, and these were vouched "
+                + "for farthest from this one. So many devices means some member made them up: `journal sync devices` shows who vouches "
+                + "for them, and `journal sync revoke NAME` shuts that member out with every device only it vouched for.")
+        }
+        for device in devices {
+            if case .unusableKeys(let problem) = device.reason {
+                Output.line("Left out: \(TerminalText.escaped(device.name)): \(problem).")
+            }
+        }
     }
 }

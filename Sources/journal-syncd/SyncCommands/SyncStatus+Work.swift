@@ -9,7 +9,7 @@ extension SyncStatus {
         let overview = try await SyncOverview.gather(try await global.openStore(), places: .known)
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
-        Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK1-\(overview.hubLabel)-)")
+        Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK2-\(overview.hubLabel)-)")
         for fact in overview.description?.facts ?? [] {
             Output.line(fact.label + String(repeating: " ", count: max(1, 13 - fact.label.count)) + TerminalText.escaped(fact.value))
         }
@@ -34,6 +34,15 @@ extension SyncStatus {
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         for warning in overview.description?.warnings ?? [] { Output.line("Warning      \(TerminalText.escaped(warning))") }
         if let setAside = overview.setAsideSummary { Output.line("Set aside    \(TerminalText.escaped(setAside))") }
+        for kept in overview.keptFromShutOut { Output.line("Kept         " + TerminalText.escaped(kept.sentence.prefix(1).uppercased() + kept.sentence.dropFirst()) + ".") }
+        let refusedCards = overview.refusedOnHub.filter { $0.kind == .card }.count
+        let refusedRecords = overview.refusedOnHub.filter { $0.kind == .epoch }.count
+        if refusedCards + refusedRecords > 0 {
+            let counted = [(refusedCards, "card"), (refusedRecords, "key epoch record")].filter { $0.0 > 0 }
+                .map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: " and ")
+            Output.line("Refused      \(counted) on the hub that are no device's or epoch's of it (junk, altered, or another device's "
+                + "keys): each was read once and is not read again until it changes (`journal sync devices` names the cards)")
+        }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         let rows: [[String]] = overview.devices.map { state in
             [
