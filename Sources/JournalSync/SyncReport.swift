@@ -58,7 +58,7 @@ public struct SyncReport: Sendable, Equatable {
         if unpublishable > 0 {
             sentences.append("\(plural(unpublishable, "change")) of this journal break the journal's rules and were not published.")
         }
-        if !refused.isEmpty { sentences.append("Refused \(plural(refused.count, "record")) from other devices that break the journal's rules.") }
+        if !refused.isEmpty { sentences.append(refusedSentence()) }
         return sentences.joined(separator: " ")
     }
 
@@ -71,6 +71,14 @@ public struct SyncReport: Sendable, Equatable {
     /// says with its exit status (`SyncError.segmentsFailed`).
     public var outcome: SyncOutcome {
         failures.isEmpty ? .succeeded(result) : SyncOutcome(failure: SyncError.segmentsFailed(failures).kind, message: result)
+    }
+
+    /// The records refused, the first few named with the rule each breaks, the rest counted (`--json`
+    /// lists them all): `sync status` shows it until the next sync, and the records are not read again.
+    private func refusedSentence(named limit: Int = 3) -> String {
+        let named = refused.prefix(limit).map { "\($0.kind) \($0.index) of segment \($0.segment) of device \($0.device) (\($0.reason))" }
+        return "Refused \(plural(refused.count, "record")) from other devices that break the journal's rules: "
+            + named.joined(separator: ", ") + (refused.count > limit ? " and \(refused.count - limit) more" : "") + "."
     }
 
     /// What was set aside or passed over, in a few sentences however many files there were: the first

@@ -38,6 +38,40 @@ import TestSupport
         }
     }
 
+    /// A drink dated after now (entered under a `JOURNAL_NOW` ahead of the clock, or by a device whose
+    /// clock is wrong) has not been had yet: no number of status or stats counts it, and status says
+    /// how many are left out and when the first is. Once its time comes, it counts.
+    @Test func drinksDatedInTheFutureAreLeftOutAndSaidSo() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("add", "espresso", "--at", "9:00")
+            for now in ["2026-11-21T23:00:00Z", "2199-12-31T08:00:00Z"] {
+                var ahead = journal
+                ahead.environment["JOURNAL_NOW"] = now
+                #expect(try ahead.run("add", "quad-espresso").status == 0)
+            }
+            let status = try #require(try journal.json("status", "--json", "--bedtime", "23:30") as? [String: Any])
+            #expect(status["today_mg"] as? Double == 64)
+            #expect(status["drinks_today"] as? Double == 1)
+            #expect(status["sleep_ready_at"] is NSNull)
+            #expect(status["state"] as? String == "sleep-ready")
+            #expect((status["bedtime_mg"] as? Double ?? .infinity) < 10, "\(status)")
+            let plain = try journal.run("status").stdout
+            #expect(plain.contains("Today         64 mg in 1 drink"), "\(plain)")
+            #expect(plain.contains("Sleep-ready   now"), "\(plain)")
+            #expect(plain.contains("Left out      2 drinks dated in the future, the first at 23:00 (see journal list --since now)"), "\(plain)")
+            let stats = try #require(try journal.json("stats", "--days", "1", "--json") as? [String: Any])
+            #expect((stats["days"] as? [[String: Any]])?.map { $0["caffeine_mg"] as? Double } == [64], "\(stats)")
+
+            var later = journal
+            later.environment["JOURNAL_NOW"] = "2026-11-21T23:10:00Z"
+            let then = try #require(try later.json("status", "--json") as? [String: Any])
+            #expect(then["today_mg"] as? Double == 320)
+            let words = try later.run("status").stdout
+            #expect(words.contains("Left out      1 drink dated in the future, at 2199-12-31 08:00 (see journal list --since now)"), "\(words)")
+        }
+    }
+
     @Test func configShowsWhereEachSettingComesFrom() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)

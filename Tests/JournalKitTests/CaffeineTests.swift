@@ -60,6 +60,37 @@ import TestSupport
         }
     }
 
+    /// A drink dated after now has not been had yet, whatever its record's clock says (a member that
+    /// sets both in 2199 breaks no rule a record can be checked by): the level, the day, sleep-ready
+    /// and the bedtime leave it out, so it cannot keep anyone "awake" until 2200.
+    @Test func aDrinkDatedAfterNowCountsInNoNumber() async throws {
+        try await withTemporaryDirectory { folder in
+            let today = LocalTime.components(start).date
+            let noon = try #require(localInstant(today, hour: 12))
+            let store = try await JournalStore(path: folder + "/j.db", clock: FixedClock(noon))
+            _ = try await store.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: noon - .seconds(2 * 3600)))
+            // As a peer's records arrive: tonight, and in 2199, each written when its clock said so.
+            let peer = DeviceID(rawValue: UUIDText.random())
+            let ahead = [noon + .seconds(8 * 3600), Timestamp(milliseconds: 7_258_000_000_000)].map { time in
+                AnyReplicated(Replicated(
+                    payload: Drink(id: DrinkID(rawValue: UUIDText.random()), kind: "quad-espresso", caffeineMg: 256, consumedAt: time),
+                    isDeleted: false, clock: HybridTimestamp(milliseconds: time.milliseconds), origin: peer, sequence: 0))
+            }
+            #expect(try await store.applyReceived(ahead, from: peer, through: 2, hubID: "hub").applied == 2)
+            let bedtime = try #require(ClockTime(hour: 23, minute: 0))
+            let status = try await store.status(settings: JournalSettings(bedtime: bedtime))
+            #expect(status.todayMg == 64 && status.drinksToday == 1)
+            #expect(status.intakes.count == 1)
+            // 48.5 mg at noon, under the 50 mg threshold: sleep-ready now, not from 2200.
+            #expect(status.sleepReadyAt == nil)
+            let night = try #require(status.bedtime)
+            #expect(abs(night.levelMg - 64 * pow(0.5, night.bedtime.hours(since: noon - .seconds(2 * 3600)) / 5)) < 1e-9)
+            #expect(!night.isCurfew)
+            // Left out, and said: how many, and when the first is.
+            #expect(status.futureDrinks == FutureDrinks(count: 2, first: noon + .seconds(8 * 3600)))
+        }
+    }
+
     func localInstant(_ date: LocalDate, hour: Int) -> Timestamp? {
         if case .unique(let instant) = LocalTime.resolve(date, hour: hour, minute: 0) { return instant }
         return nil

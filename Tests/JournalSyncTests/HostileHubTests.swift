@@ -125,6 +125,62 @@ import TestSupport
         }
     }
 
+    /// A device publishes drinks dated after the time their clock says they were written: a person
+    /// can enter a drink only up to 5 minutes ahead of their now, and the record's clock is that now.
+    /// Those are refused alone and named, the same on every device; one within the 5 minutes is applied.
+    @Test func aDrinkDatedAfterItWasWrittenIsRefusedAloneAndTheSameWayEverywhere() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            let c = try await Machine.make(folder, name: "c", hubFolder: folder + "/hub", key: key)
+            try await a.sync()
+            let hub = a.engine.hub as! FolderHub
+            let device = DeviceID(rawValue: UUIDText.random())
+            let written: Int64 = 1_795_262_400_000
+            let clock = "\(HybridTimestamp(milliseconds: written).rawValue)"
+            // An hour before it was written, 5 minutes after, a day after, and in 2199.
+            let plaintext = """
+                {"drinks": [
+                  ["11111111-1111-4111-8111-111111111111", "espresso", 64, \(written - 3_600_000), "before", 0, "\(clock)", "\(device)"],
+                  ["22222222-2222-4222-8222-222222222222", "espresso", 64, \(written + 300_000), "within", 0, "\(clock)", "\(device)"],
+                  ["33333333-3333-4333-8333-333333333333", "espresso", 64, \(written + 86_400_000), "tomorrow", 0, "\(clock)", "\(device)"],
+                  ["44444444-4444-4444-8444-444444444444", "espresso", 64, 7258000000000, "2199", 0, "\(clock)", "\(device)"]],
+                 "kinds": []}
+                """
+            let name = SegmentName(first: 1, last: 4)
+            let sealed = try SegmentSeal.sealUnsigned(Array(plaintext.utf8), format: 2, key: key, device: device, name: name)
+            _ = try hub.write(sealed, as: name, of: device)
+            for machine in [b, c] {
+                let report = try await machine.sync()
+                #expect(report.failures.isEmpty)
+                #expect(report.refused.map(\.index) == [3, 4], "\(report.refused)")
+                #expect(report.refused.allSatisfy { $0.reason.contains("more than 5 minutes after it was written") }, "\(report.refused)")
+                // What `journal sync` and `journal sync status` say: which records, and why.
+                #expect(report.result.contains("Refused 2 records from other devices"), "\(report.result)")
+                #expect(report.result.contains("drink 3 of segment \(name.fileName) of device \(device) (it is dated "), "\(report.result)")
+                #expect(try await machine.store.anchors(hubID: hub.id)[device] == 4)
+                #expect(Set(try await machine.store.drinks().map(\.note)) == ["before", "within"])
+            }
+            #expect(try await b.state() == c.state())
+        }
+    }
+
+    /// A drink this journal dated after the write that made it (a `JOURNAL_NOW` ahead of the
+    /// machine's clock) is never published, since every peer would refuse it; it is counted.
+    @Test func aDrinkDatedAfterItsWriteIsNeverPublished() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _, _) = try await twoMachines(folder, count: 1)
+            _ = try await a.store.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: sameInstant.instant + .seconds(86_400), note: "tomorrow"))
+            _ = try await a.store.add(drink(minute: 30, note: "after it"))
+            let published = try await a.sync()
+            #expect(published.unpublishable == 1)
+            let received = try await b.sync()
+            #expect(received.refused.isEmpty && received.failures.isEmpty)
+            #expect(Set(try await b.store.drinks().map(\.note)) == [nil, "after it"])
+        }
+    }
+
     /// A drink this journal holds but no journal may (an older journal let it in, or a hand with
     /// sqlite3 wrote it) is never published, since every peer would refuse it; it is counted, and
     /// the changes around it still go.

@@ -10,13 +10,15 @@ public struct CaffeineStatus: Sendable, Equatable {
     public var intakes: [CaffeineIntake] = []
     /// The coming night, when a bedtime is set.
     public var bedtime: BedtimeForecast?
+    /// Drinks dated after now that no number here counts; nil when there are none.
+    public var futureDrinks: FutureDrinks?
 
     /// Today's caffeine in 8 oz cups of coffee (96 mg each), as Coffee Tracker counts.
     public var cupsToday: Double { todayMg / CaffeineModel.milligramsPerCup }
 
     public init(
         at: Timestamp, currentMg: Double, todayMg: Double, drinksToday: Int, sleepReadyAt: Timestamp? = nil,
-        intakes: [CaffeineIntake] = [], bedtime: BedtimeForecast? = nil
+        intakes: [CaffeineIntake] = [], bedtime: BedtimeForecast? = nil, futureDrinks: FutureDrinks? = nil
     ) {
         self.at = at
         self.currentMg = currentMg
@@ -25,5 +27,6 @@ public struct CaffeineStatus: Sendable, Equatable {
         self.sleepReadyAt = sleepReadyAt
         self.intakes = intakes
         self.bedtime = bedtime
+        self.futureDrinks = futureDrinks
     }
 }

@@ -14,6 +14,8 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, Codable, CustomSt
 
     public var milliseconds: Int64 { rawValue >> 16 }
     public var counter: Int64 { rawValue & 0xFFFF }
+    /// The real time the reading was taken at, as its device's clock had it: the writer's now.
+    public var physicalTime: Timestamp { Timestamp(milliseconds: milliseconds) }
 
     /// The next reading after this one. A counter past 0xFFFF carries into the milliseconds.
     public var successor: HybridTimestamp { HybridTimestamp(rawValue: rawValue == .max ? rawValue : rawValue + 1) }

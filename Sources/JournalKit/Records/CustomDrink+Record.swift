@@ -8,6 +8,9 @@ extension CustomDrink: StoredPayload {
 
     public var segmentFormat: UInt8 { DrinkName.segmentFormat(of: name, otherwise: Self.kind.format) }
 
+    /// A definition, not something had at a time.
+    public var occurredAt: Timestamp? { nil }
+
     /// A custom drink may not take a built-in drink's name or alias: it would shadow it.
     public func validate() throws(InvalidRecordError) {
         try DrinkRules.check(name: name)

@@ -7,6 +7,8 @@ extension Drink: StoredPayload {
 
     public var segmentFormat: UInt8 { DrinkName.segmentFormat(of: kind, otherwise: Self.kind.format) }
 
+    public var occurredAt: Timestamp? { consumedAt }
+
     public func validate() throws(InvalidRecordError) {
         try DrinkRules.check(id: id.rawValue)
         try DrinkRules.check(name: kind)

@@ -32,6 +32,7 @@ public struct Replicated<Payload: ReplicatedPayload>: Hashable, Sendable {
         guard HybridTimestamp.isPlausible(clock.rawValue) else {
             throw InvalidRecordError(problem: "its clock reading \(clock.rawValue) is not one a real clock gives", kind: .badData)
         }
+        if let occurredAt = payload.occurredAt { try EntryRules.check(time: occurredAt, writtenAt: clock) }
         guard UUIDText.isCanonical(origin.rawValue) else {
             throw InvalidRecordError(problem: "its device id is not a UUID", kind: .badData)
         }

@@ -10,6 +10,9 @@ public protocol ReplicatedPayload: Hashable, Sendable {
     /// The one rule for a record of this kind, whichever way it comes: the command line, an import,
     /// another device.
     func validate() throws(InvalidRecordError)
+    /// When what the record tells of happened, as a person entered it (a drink's time); nil for a kind
+    /// without one. No later than `EntryRules` lets a person enter at the time the record was written.
+    var occurredAt: Timestamp? { get }
     /// The lowest segment format that carries this record: its kind's, or a later one when a field
     /// holds what a journal of the kind's format refuses (a drink name beyond ASCII).
     var segmentFormat: UInt8 { get }

@@ -123,7 +123,8 @@ extension JournalStore {
 
     /// The caffeine in the body at `now`, the day's intake (the day starting at
     /// `settings.dayStartsAt`), when the level will stay under `settings.sleepThresholdMg`, and,
-    /// with a bedtime set, the coming night's forecast.
+    /// with a bedtime set, the coming night's forecast: of the drinks had by `now`, with those dated
+    /// later counted apart (`FutureDrinks`).
     public func status(settings: JournalSettings = .defaults, at now: Timestamp? = nil) throws -> CaffeineStatus {
         let now = now ?? clock.now()
         let model = settings.model
@@ -133,9 +134,12 @@ extension JournalStore {
         // Every drink that still counts, also ones logged a little ahead of now, and every one of
         // today: at a short half-life the window (24 h at 1 h) is shorter than a 25-hour day.
         let since = min(now - model.negligibleAfter, start - .milliseconds(1))
-        let intakes = try connection.query(
+        let window = try connection.query(
             Self.statusWindowSQL, [.integer(since.milliseconds)]
         ) { CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1))) }
+        // One dated later than could be entered now has not been had: counted, it would stand in the
+        // day and in every forecast (a drink in 2199 keeps the level over the threshold until then).
+        let (intakes, future) = FutureDrinks.separate(window, at: now)
         var todayMg = 0.0
         var drinksToday = 0
         for intake in intakes where intake.consumedAt >= start && intake.consumedAt < end {
@@ -146,7 +150,8 @@ extension JournalStore {
             at: now, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
             sleepReadyAt: model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: now, intakes: intakes),
             intakes: intakes,
-            bedtime: settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) })
+            bedtime: settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) },
+            futureDrinks: future)
     }
 
 }

@@ -19,18 +19,23 @@ public struct KindTotal: Sendable, Equatable {
 }
 
 extension JournalStore {
-    /// Every day from `first` through `last`, days without drinks included, each starting at `dayStartsAt`.
-    public func dailyTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight) throws -> [DayTotal] {
+    /// Every day from `first` through `last`, days without drinks included, each starting at
+    /// `dayStartsAt`, of the drinks had by `now`: one dated later than could be entered then has not
+    /// been had yet (`EntryRules`).
+    public func dailyTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight, now: Timestamp) throws
+        -> [DayTotal]
+    {
         // The day of a drink as the daily_totals view reckons it: its local time less the day's start.
         let rows = try connection.query(
             """
             SELECT date(consumed_at / 1000, 'unixepoch', 'localtime', ?) AS day, total(caffeine_mg), count(*)
-            FROM drinks WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?
+            FROM drinks WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ? AND consumed_at <= ?
             GROUP BY day
             """,
             [.text("-\(dayStartsAt.minutes) minutes"),
              .integer(LocalTime.start(of: first, startingAt: dayStartsAt).milliseconds),
-             .integer(LocalTime.start(of: last.adding(days: 1), startingAt: dayStartsAt).milliseconds)]
+             .integer(LocalTime.start(of: last.adding(days: 1), startingAt: dayStartsAt).milliseconds),
+             .integer(EntryRules.latest(at: now).milliseconds)]
         ) { ($0.text(0), $0.double(1), Int($0.int64(2))) }
         var byDay: [String: (Double, Int)] = [:]
         for (day, mg, count) in rows { byDay[day] = (mg, count) }
@@ -44,16 +49,20 @@ extension JournalStore {
         return totals
     }
 
-    /// Caffeine and drinks per kind over the days `first` through `last`, most caffeine first.
-    public func kindTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight) throws -> [KindTotal] {
+    /// Caffeine and drinks per kind over the days `first` through `last`, most caffeine first, of the
+    /// drinks had by `now` (as `dailyTotals`).
+    public func kindTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight, now: Timestamp) throws
+        -> [KindTotal]
+    {
         try connection.query(
             """
             SELECT kind, total(caffeine_mg) AS mg, count(*) FROM drinks
-            WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?
+            WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ? AND consumed_at <= ?
             GROUP BY kind ORDER BY mg DESC, kind
             """,
             [.integer(LocalTime.start(of: first, startingAt: dayStartsAt).milliseconds),
-             .integer(LocalTime.start(of: last.adding(days: 1), startingAt: dayStartsAt).milliseconds)]
+             .integer(LocalTime.start(of: last.adding(days: 1), startingAt: dayStartsAt).milliseconds),
+             .integer(EntryRules.latest(at: now).milliseconds)]
         ) { KindTotal(kind: $0.text(0), caffeineMg: $0.double(1), drinks: Int($0.int64(2))) }
     }
 }

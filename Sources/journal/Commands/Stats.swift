@@ -32,14 +32,15 @@ struct Stats: AsyncParsableCommand {
         let store = try await global.openStore(clock: clock)
         // Best effort: the view's day start is not worth failing the answer over.
         try? await store.keepDayStart(settings.dayStartsAt)
-        let last = LocalTime.day(of: clock.now(), startingAt: settings.dayStartsAt)
+        let now = clock.now()
+        let last = LocalTime.day(of: now, startingAt: settings.dayStartsAt)
         if calendar {
             let first = CalendarChart.firstDay(today: last)
-            return show(try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt), settings: settings)
+            return show(try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt, now: now), settings: settings)
         }
         let first = last.adding(days: -(days - 1))
-        let totals = try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt)
-        let kinds = try await store.kindTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt)
+        let totals = try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt, now: now)
+        let kinds = try await store.kindTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt, now: now)
         let sum = totals.reduce(0) { $0 + $1.caffeineMg }
         let average = sum / Double(totals.count)
         let overLimit = totals.filter { $0.caffeineMg > settings.dailyLimitMg }.count

@@ -130,6 +130,13 @@ struct StatusRequest: Equatable {
                 Output.line("Last cup by   " + (night.lastCupBy.map { "\(when($0, now: status.at)) (a 96 mg cup)" } ?? "too late for a 96 mg cup"))
             }
         }
+        if let future = status.futureDrinks {
+            // Left out of every number above; said, so that a drink dated wrong is seen to be there.
+            let first = when(future.first, now: status.at)
+            Output.line("Left out      " + (future.count == 1
+                ? "1 drink dated in the future, at \(first)"
+                : "\(future.count) drinks dated in the future, the first at \(first)") + " (see journal list --since now)")
+        }
         if Output.isTerminal {
             Output.line("")
             for line in LevelChart(status: status, model: settings.model, threshold: settings.sleepThresholdMg).lines() {
