@@ -101,13 +101,16 @@ man-pages:
 	done
 
 install: build man
+	@# The unit first: a PREFIX it cannot name (relative, or one systemd starts no program from) is
+	@# refused before anything is installed.
+	sh systemd/write-unit.sh "$(BINDIR)" "$(DOCDIR)" > .build/journal-sync.service
 	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)" "$(MANDIR)"
 	install -m 0644 .build/man/*.1 "$(MANDIR)/"
 	install -m 0755 $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS)) "$(BINDIR)/"
 	@# An earlier install had the importer as a program of its own: it goes.
 	rm -f "$(BINDIR)/journal-import"
 	install -m 0644 README.md LICENSE "$(DOCDIR)/"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/journal-sync.service > "$(UNITDIR)/journal-sync.service"
+	install -m 0644 .build/journal-sync.service "$(UNITDIR)/journal-sync.service"
 	install -d "$(DATADIR)/bash-completion/completions" "$(DATADIR)/zsh/site-functions" "$(FISHDIR)"
 	"$(BINDIR)/journal" --generate-completion-script bash > "$(DATADIR)/bash-completion/completions/journal"
 	"$(BINDIR)/journal" --generate-completion-script zsh > "$(DATADIR)/zsh/site-functions/_journal"

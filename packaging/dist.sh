@@ -48,14 +48,14 @@ pack() { # pack FOLDER ENTRY OUTPUT: ENTRY of FOLDER, as a .tar.gz
         -C "$1" -cf - "$2" | gzip -9n > "$3"
 }
 
-# The tarball: programs, pages, completions, the user unit (install.sh fills in its paths), the
-# README and the licence, and install.sh.
+# The tarball: programs, pages, completions, the user unit and write-unit.sh (with which install.sh
+# fills in its paths), the README and the licence, and install.sh.
 tree=$work/tarball/$name
 mkdir -p "$tree/bin" "$tree/share/man/man1" "$tree/completions" "$tree/systemd"
 cp "$work"/bin/* "$tree/bin/"
 cp "$MAN"/*.1 "$tree/share/man/man1/"
 cp "$work"/completions/* "$tree/completions/"
-cp systemd/journal-sync.service "$tree/systemd/"
+cp systemd/journal-sync.service systemd/write-unit.sh "$tree/systemd/"
 cp README.md LICENSE "$tree/"
 cp packaging/install.sh "$tree/install.sh" && chmod 0755 "$tree/install.sh"
 settle "$work/tarball"
@@ -70,7 +70,7 @@ mkdir -p "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/lib/systemd/user"
     "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d"
 cp "$work"/bin/* "$root/usr/bin/"
 for page in "$MAN"/*.1; do gzip -9n < "$page" > "$root/usr/share/man/man1/$(basename "$page").gz"; done
-sed -e 's|@BINDIR@|/usr/bin|g' -e 's|@DOCDIR@|/usr/share/doc/journal|g' systemd/journal-sync.service > "$root/usr/lib/systemd/user/journal-sync.service"
+sh systemd/write-unit.sh /usr/bin /usr/share/doc/journal > "$root/usr/lib/systemd/user/journal-sync.service"
 cp "$work/completions/journal.bash" "$root/usr/share/bash-completion/completions/journal"
 cp "$work/completions/_journal" "$root/usr/share/zsh/vendor-completions/_journal"
 cp "$work/completions/journal.fish" "$root/usr/share/fish/vendor_completions.d/journal.fish"

@@ -18,6 +18,9 @@ MANDIR=$PREFIX/share/man/man1
 UNITDIR=${UNITDIR:-${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user}
 DATADIR=${DATADIR:-${XDG_DATA_HOME:-$HOME/.local/share}}
 FISHDIR=${FISHDIR:-${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions}
+# The unit first: a PREFIX it cannot name (relative, or one systemd starts no program from) is
+# refused before anything is written.
+unit=$(sh "$here/systemd/write-unit.sh" "$BINDIR" "$DOCDIR")
 
 install -d "$BINDIR" "$DOCDIR" "$UNITDIR" "$MANDIR" "$DATADIR/bash-completion/completions" "$DATADIR/zsh/site-functions" "$FISHDIR"
 install -m 0644 "$here"/share/man/man1/*.1 "$MANDIR/"
@@ -25,9 +28,7 @@ install -m 0755 "$here/bin/journal" "$here/bin/journal-syncd" "$BINDIR/"
 # An earlier install had the importer as a program of its own: it goes.
 rm -f "$BINDIR/journal-import"
 install -m 0644 "$here/README.md" "$here/LICENSE" "$DOCDIR/"
-# The paths go in as they are: a PREFIX with a | in it is refused rather than half written.
-case $BINDIR$DOCDIR in *'|'*) echo "install.sh: PREFIX must not contain |" >&2; exit 64 ;; esac
-sed -e "s|@BINDIR@|$BINDIR|g" -e "s|@DOCDIR@|$DOCDIR|g" "$here/systemd/journal-sync.service" > "$UNITDIR/journal-sync.service"
+printf '%s\n' "$unit" > "$UNITDIR/journal-sync.service"
 install -m 0644 "$here/completions/journal.bash" "$DATADIR/bash-completion/completions/journal"
 install -m 0644 "$here/completions/_journal" "$DATADIR/zsh/site-functions/_journal"
 install -m 0644 "$here/completions/journal.fish" "$FISHDIR/journal.fish"

@@ -63,8 +63,9 @@ public protocol Hub: Sendable {
     var kind: HubKind { get }
     /// How the hub tells that another device than `ownDevice` published; `clock` times its rings.
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges
-    /// What `journal sync status` shows about the hub beyond its location.
-    func describe() async -> HubDescription
+    /// What `journal sync status` shows about the hub beyond its location; fails when the hub does not
+    /// answer (a server that stalls, in the time its calls are allowed).
+    func describe() async throws -> HubDescription
     /// When the hub last rang (a server's notification that another device published), if ever.
     func lastNotification() async -> Timestamp?
     /// Takes back this hub, made a moment ago by its place and used by nothing: a join that did not

@@ -71,15 +71,20 @@ public struct SyncOverview: Sendable {
         var description: HubDescription?
         var kept: [KeptChanges] = []
         do {
+            // Once the hub does not answer, it is not asked anything more: each call waits its full
+            // time for a server that stalls (`sync status` bounds its calls by the connect timeout),
+            // and the status says what it found until then.
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
-                description = await engine.hub.describe()
-                // What the cards say is shown as last kept: a card that cannot be read hides nothing else.
-                _ = try? await engine.readCards()
-                kept = try await engine.keptFromShutOut()
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     available[device] = try await engine.hub.log(of: device).highest ?? 0
                 }
+                description = try await engine.hub.describe()
+                // What the cards say is shown as last kept: a card that cannot be read hides nothing else.
+                do { _ = try await engine.readCards() } catch {
+                    if case .hubUnavailable = error as? SyncError { throw error }
+                }
+                kept = try await engine.keptFromShutOut()
             }
         } catch {
             hubProblem = failureMessage(error)

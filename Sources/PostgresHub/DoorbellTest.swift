@@ -21,7 +21,6 @@ final class DoorbellTest: Sendable {
     private struct State {
         var expected: String?
         var cameBack = false
-        var listening = false
         var waiter: Waiter?
         var waits = 0
 
@@ -65,23 +64,9 @@ final class DoorbellTest: Sendable {
         return expected
     }
 
-    /// Notes that the server listens; it ends a wait for that.
-    func listening() {
-        let waiter = state.withLock { state in
-            state.listening = true
-            return state.satisfied()
-        }
-        waiter?.resume(returning: true)
-    }
-
     /// Whether the ring `token` came back within `limit`.
     func cameBack(_ token: String, within limit: Duration) async -> Bool {
         await waitFor(limit) { $0.expected == token && $0.cameBack }
-    }
-
-    /// Whether the server listens within `limit`.
-    func listens(within limit: Duration) async -> Bool {
-        await waitFor(limit) { $0.listening }
     }
 
     /// Waits `duration` (less if cancelled, checked every second).

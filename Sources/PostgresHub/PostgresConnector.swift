@@ -7,14 +7,18 @@ import PostgresNIO
 /// Opens connections to a hub's server as libpq would for the same connection string: its TLS modes
 /// (`PostgresTLS`), its password files and a prompt (`ServerPassword`), its socket folder
 /// (`ServerSocket`); and says every failure as a `PostgresHubError` or as the hub being unavailable
-/// (`ServerFailure`), never with the password.
+/// (`ServerFailure`), never with the password. Each call on its connections is bounded by its
+/// `CallLimit`.
 final class PostgresConnector: Sendable {
     let location: PostgresLocation
     private let password: ServerPassword
+    /// Longest a call on a connection of this connector may take.
+    let callSeconds: Int
 
-    init(location: PostgresLocation, ask: (@Sendable (String) -> String?)? = nil) {
+    init(location: PostgresLocation, ask: (@Sendable (String) -> String?)? = nil, callLimit: CallLimit = .syncing) {
         self.location = location
         password = ServerPassword(location: location, ask: ask)
+        callSeconds = callLimit.seconds(at: location)
     }
 
     /// PostgresNIO logs at debug and trace only; the daemon's own lines say what matters.
@@ -65,9 +69,10 @@ final class PostgresConnector: Sendable {
                 try? await connection.close()
                 throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(location.connectTimeout) s")
             }
-            let link = PostgresLink(connection: connection, channel: channel, location: location)
+            let link = PostgresLink(connection: connection, channel: channel, location: location, callSeconds: callSeconds)
             do {
-                try await link.run { connection in
+                // Still the opening: bounded as the rest of it is.
+                try await link.run(within: location.connectTimeout) { connection in
                     // The anchored read runs in a millisecond, and on a hub of a million rows the
                     // planner's estimate for it stays under jit_above_cost (`PostgresHub.listing`); on
                     // a hub a hundred times larger it would not, and compiling the plan costs 200-350 ms

@@ -65,7 +65,8 @@ extension PostgresHub {
         var unheard = false
         while !Task.isCancelled {
             let token = test.next()
-            await ringFromAnotherConnection(token)
+            // A ring that cannot be sent is one that does not come back.
+            try? await ringFromAnotherConnection(token)
             if await test.cameBack(token, within: DoorbellTest.wait) {
                 if unheard { sign(.heardAgain) }
                 return
@@ -77,31 +78,40 @@ extension PostgresHub {
         }
     }
 
-    /// One NOTIFY of `payload` on a connection of its own, closed after; a failure is a ring that does
-    /// not come back.
-    nonisolated func ringFromAnotherConnection(_ payload: String) async {
-        guard let other = try? await connector.connect() else { return }
-        _ = try? await other.run { connection in
-            try await connection.query("SELECT pg_notify('journal_hub', \(payload))", logger: PostgresConnector.quiet)
+    /// One NOTIFY of `payload` on a connection of its own, closed after.
+    nonisolated func ringFromAnotherConnection(_ payload: String) async throws {
+        let other = try await connector.connect()
+        do {
+            try await other.run { connection in
+                try await connection.query("SELECT pg_notify('journal_hub', \(payload))", logger: PostgresConnector.quiet)
+            }
+        } catch {
+            await other.close()
+            throw error
         }
         await other.close()
     }
 
     /// Whether notifications reach this hub's connection: a test ring from another connection, waited
-    /// for at most `DoorbellTest.wait`. For `sync status`.
-    func notificationsArrive() async -> Bool {
-        guard let link = try? await connected() else { return true }
+    /// for at most `DoorbellTest.wait`. For `sync status`. The server's answer to LISTEN, and the ring,
+    /// are calls like any other: a server that does not answer them in time fails this, rather than
+    /// pass for a pooler that keeps notifications to itself.
+    func notificationsArrive() async throws -> Bool {
+        let link = try await connected()
         let test = DoorbellTest(eventLoop: link.channel.eventLoop)
         let token = test.next()
+        // True once the server listens; false when it refused to (the listening ended without).
+        let listening = FirstOutcome<Bool>()
         let listener = Task(executorPreference: executor) {
-            try await link.connection.listen(on: ServerSchema.channel) { notifications in
-                test.listening()
+            try? await link.connection.listen(on: ServerSchema.channel) { notifications in
+                listening.finish(.success(true))
                 for try await notification in notifications where test.heard(notification.payload) { return }
             }
+            listening.finish(.success(false))
         }
         defer { listener.cancel() }
-        guard await test.listens(within: DoorbellTest.wait) else { return true }
-        await ringFromAnotherConnection(token)
+        guard try await link.run({ _ in try await listening.wait() }) else { return true }
+        try await ringFromAnotherConnection(token)
         return await test.cameBack(token, within: DoorbellTest.wait)
     }
 }

@@ -366,9 +366,10 @@ public actor PostgresHub: Hub {
         }
     }
 
-    public func describe() async -> HubDescription {
-        let facts = await facts()
-        let warnings = await notificationsArrive() ? [] : [
+    /// Fails when the server does not answer a call in time (`CallLimit`), or at all.
+    public func describe() async throws -> HubDescription {
+        let facts = try await facts()
+        let warnings = try await notificationsArrive() ? [] : [
             "notifications do not arrive: a pooler in transaction mode between this machine and the server? journal-syncd "
                 + "syncs every \(DoorbellTest.pollInterval.components.seconds) s instead of at once. Connect to the server directly, "
                 + "or through a pooler in session mode.",
@@ -395,10 +396,9 @@ public actor PostgresHub: Hub {
         await link.close()
     }
 
-    private func facts() async -> [HubFact] {
+    private func facts() async throws -> [HubFact] {
         let location = connector.location
-        var facts = [HubFact(label: "Server", key: "server", value: location.server)]
-        guard let version = try? await call({ connection in
+        let version = try await call { connection in
             var version = "?"
             for try await value in try await connection.query("SELECT current_setting('server_version')", logger: PostgresConnector.quiet)
                 .decode(String.self)
@@ -406,8 +406,8 @@ public actor PostgresHub: Hub {
                 version = value
             }
             return version
-        }) else { return facts }
-        facts[0] = HubFact(label: "Server", key: "server", value: "\(location.server), PostgreSQL \(version)")
+        }
+        var facts = [HubFact(label: "Server", key: "server", value: "\(location.server), PostgreSQL \(version)")]
         // This connection's own TLS, from its channel: the server's pg_stat_ssl would describe a
         // pooler's link to the server, not this machine's to the pooler.
         var tls: TLSVersion?

@@ -7,35 +7,35 @@ struct PostgresLink: Sendable {
     let connection: PostgresConnection
     let channel: any Channel
     let location: PostgresLocation
+    /// Longest a call may take (`CallLimit`).
+    let callSeconds: Int
     /// The channel's event loop, where each call runs.
     private let executor: EventLoopExecutor
 
-    init(connection: PostgresConnection, channel: any Channel, location: PostgresLocation) {
+    init(connection: PostgresConnection, channel: any Channel, location: PostgresLocation, callSeconds: Int) {
         self.connection = connection
         self.channel = channel
         self.location = location
+        self.callSeconds = callSeconds
         executor = EventLoopExecutor(channel.eventLoop)
     }
-
-    /// Longest a call may take: generous for a first sync's large reads over a slow line, short enough
-    /// that a server that stopped answering fails the sync instead of stalling it.
-    static let callSeconds = 120
 
     var isClosed: Bool { connection.isClosed }
 
     /// Runs `body` on the connection, failing (and closing the connection) when it takes longer than
-    /// `callSeconds`, and failing at once when the connection ends first. PostgreSQL's errors become
-    /// the hub's.
+    /// `seconds` (`callSeconds` unless given), and failing at once when the connection ends first.
+    /// PostgreSQL's errors become the hub's.
     ///
     /// PostgresNIO drops a query written to a channel that is closing (the server stopping as the call
     /// begins) and waits for its answer forever: a daemon's sync hung so, for good, its requests
     /// unanswered. So `body` runs as a task of its own, and the call ends with its outcome or, when
     /// the channel closed without one, a moment after (`Channel.whenClosed`); a body the driver never
     /// answers is left waiting, holding nothing.
-    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func run<T: Sendable>(within seconds: Int? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let lost = SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
         guard !connection.isClosed else { throw lost }
-        let deadline = Deadline(on: channel, seconds: Self.callSeconds)
+        let seconds = seconds ?? callSeconds
+        let deadline = Deadline(on: channel, seconds: seconds)
         defer { deadline.cancel() }
         let outcome = FirstOutcome<T>()
         let connection = connection
@@ -52,7 +52,7 @@ struct PostgresLink: Sendable {
             }
         } catch {
             if deadline.expired {
-                throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(Self.callSeconds) s")
+                throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(seconds) s")
             }
             throw ServerFailure.calling(error, location: location)
         }

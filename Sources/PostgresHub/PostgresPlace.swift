@@ -10,13 +10,15 @@ public struct PostgresPlace: HubPlace {
     let migrations: [Migration]
 
     /// The place a connection string names; `ask` asks for a password the files do not have (on a
-    /// terminal, at `sync init`).
-    public init(connectionString: String, ask: (@Sendable (String) -> String?)? = nil) throws {
-        try self.init(connectionString: connectionString, ask: ask, migrations: embeddedMigrations)
+    /// terminal, at `sync init`); `callLimit` bounds each call to the server.
+    public init(connectionString: String, ask: (@Sendable (String) -> String?)? = nil, callLimit: CallLimit = .syncing) throws {
+        try self.init(connectionString: connectionString, ask: ask, callLimit: callLimit, migrations: embeddedMigrations)
     }
 
-    init(connectionString: String, ask: (@Sendable (String) -> String?)? = nil, migrations: [Migration]) throws {
-        connector = PostgresConnector(location: try PostgresLocation.parse(connectionString), ask: ask)
+    init(
+        connectionString: String, ask: (@Sendable (String) -> String?)? = nil, callLimit: CallLimit = .syncing, migrations: [Migration]
+    ) throws {
+        connector = PostgresConnector(location: try PostgresLocation.parse(connectionString), ask: ask, callLimit: callLimit)
         self.migrations = migrations
     }
 

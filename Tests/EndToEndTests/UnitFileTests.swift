@@ -2,17 +2,18 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The systemd user unit, checked offline as `make install` renders it.
+/// The systemd user unit, checked offline as `make install` writes it (`systemd/write-unit.sh`).
 @Suite(.onTestThreads) struct UnitFileTests {
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../systemd/journal-sync.service").standardized.path
 
     func rendered(in folder: String) throws -> String {
-        let text = try String(contentsOfFile: Self.template, encoding: .utf8)
-            .replacingOccurrences(of: "@BINDIR@", with: ProcessRunner.productsFolder)
-            .replacingOccurrences(of: "@DOCDIR@", with: folder)
+        let written = try ProcessRunner.run(
+            "/bin/sh", [(Self.template as NSString).deletingLastPathComponent + "/write-unit.sh", ProcessRunner.productsFolder, folder],
+            environment: [:])
+        guard written.status == 0 else { throw FixtureError("write-unit.sh: \(written.stderr)") }
         let path = folder + "/journal-sync.service"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try written.stdout.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -89,7 +90,7 @@ import TestSupport
 
     @Test func declaresWhatTheIssueAsksFor() throws {
         let text = try String(contentsOfFile: Self.template, encoding: .utf8)
-        for line in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "UMask=0077", "ExecStart=@BINDIR@/journal-syncd",
+        for line in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "UMask=0077", "ExecStart=\"@BINDIR@/journal-syncd\"",
                      "ExecReload=/bin/kill -USR1 $MAINPID"] {
             #expect(text.contains(line), "\(line)")
         }

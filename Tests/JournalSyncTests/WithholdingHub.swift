@@ -53,7 +53,7 @@ final class WithholdingHub: Hub {
         try await base.writeEpochRecord(bytes, as: epoch)
     }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
-    func describe() async -> HubDescription { await base.describe() }
+    func describe() async throws -> HubDescription { try await base.describe() }
     func lastNotification() async -> Timestamp? { await base.lastNotification() }
     func unmake() async {}
     func close() async { await base.close() }

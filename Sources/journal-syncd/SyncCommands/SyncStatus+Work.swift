@@ -6,7 +6,8 @@ import SyncCommandLine
 
 extension SyncStatus {
     func carryOut() async throws {
-        let overview = try await SyncOverview.gather(try await global.openStore(), places: .known)
+        // A status answers within the connect timeout, also when the server stalls mid-answer.
+        let overview = try await SyncOverview.gather(try await global.openStore(), places: .glance)
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
         Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK2-\(overview.hubLabel)-)")
