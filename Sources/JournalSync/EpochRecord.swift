@@ -50,17 +50,14 @@ public struct EpochRecord: Sendable, Equatable {
 
     static let magic: [UInt8] = Array("JEPO".utf8)
     static let format: UInt8 = 1
-    /// The most a record can be: a wrapped key per device takes about 230 bytes, for up to
-    /// `maximumReached` devices.
+    /// The most a record can be: a wrapped key per device takes about 310 bytes of JSON, for up to
+    /// `maximumReached` devices, and what it vouches for of journals from before signing about 60 each.
     public static let maximumBytes = 128 * 1024
-    /// The most devices a record reaches: more than any person has, and few enough for `maximumBytes`.
-    public static let maximumReached = 500
-    /// The most records a sync reads: with `maximumBytes`, what a writer of junk files can make each
-    /// sync read is bounded (32 MiB).
-    public static let maximumRecords = 256
-    /// Why a hub with more records than that is refused.
-    public static let tooMany = "the hub holds more than \(maximumRecords) key epoch records, more than any hub makes: someone put "
-        + "files or rows there that are not records; remove what is not a journal's"
+    /// The most devices a record reaches: more than any person has, and few enough for `maximumBytes`
+    /// (a server's table refuses a larger record; 500, as it was, did not fit).
+    public static let maximumReached = 360
+    /// The most devices a record vouches for the unsigned segments of.
+    static let maximumLegacy = 200
     private static let signatureBytes = 64
     private static let proofBytes = 32
     private static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
@@ -102,7 +99,11 @@ public struct EpochRecord: Sendable, Equatable {
         let message = signed(json, hubID: hubID)
         let signature = Array(try maker.signing.signature(for: message))
         let proof = Array(HMAC<SHA256>.authenticationCode(for: message, using: parentKey.key))
-        return (record, magic + [format] + signature + proof + json, key)
+        let sealed = magic + [format] + signature + proof + json
+        guard sealed.count <= maximumBytes else {
+            throw CardError("the record would be \(sealed.count) bytes, more than a key epoch's record can be")
+        }
+        return (record, sealed, key)
     }
 
     /// The record in `bytes`, found on the hub as `epoch`, with its signature unchecked (its maker's
@@ -264,7 +265,7 @@ public struct EpochRecord: Sendable, Equatable {
                 revocations.append(Revocation(device: device, through: entry.through))
             }
             var vouched: [DeviceID: Int64] = [:]
-            guard (legacy?.count ?? 0) <= EpochRecord.maximumReached else { return nil }
+            guard (legacy?.count ?? 0) <= EpochRecord.maximumLegacy else { return nil }
             for entry in legacy ?? [] {
                 guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
                 vouched[device] = entry.through
@@ -316,7 +317,8 @@ extension EpochRecord {
         ofKey key: SyncKey, records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String, firstKeyCheck: String
     ) -> KeyStanding {
         var parsed: [KeyEpoch: (record: EpochRecord, signed: Signed)] = [:]
-        for (epoch, read) in records.sorted(by: { $0.key < $1.key }).prefix(maximumRecords) {
+        // Every record, whatever its number: junk that comes first in order must not push a real one out.
+        for (epoch, read) in records {
             if let bytes = try? read.get(), let record = try? parse(bytes, as: epoch, hubID: hubID) { parsed[epoch] = record }
         }
         let epoch = epochs(ofKey: key, among: parsed, hubID: hubID, firstKeyCheck: firstKeyCheck).first

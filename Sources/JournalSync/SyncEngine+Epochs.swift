@@ -193,7 +193,8 @@ extension SyncEngine {
             let through = max(min(position, (cards[device]?.signedFrom ?? .max) - 1), epochs.unsignedThrough(device) ?? 0)
             if through > 0 { legacy[device] = through }
         }
-        return legacy
+        // The devices that published most unsigned first, should a hub have had more than a record holds.
+        return Dictionary(uniqueKeysWithValues: legacy.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(EpochRecord.maximumLegacy).map { ($0.key, $0.value) })
     }
 }
 

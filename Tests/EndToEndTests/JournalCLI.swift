@@ -80,9 +80,12 @@ struct JoinedMachines {
         var key = ""
         for name in names {
             let machine = JournalCLI(home: folder + "/" + name, now: now)
+            // Each machine joins with a key the first printed for it, as a person does: each printed key
+            // carries an invitation of its own.
+            let printed = machines.isEmpty ? "" : try machines[0].run("sync", "key").stdout
             let joined = machines.isEmpty
                 ? try machine.run(["sync", "init"] + flavor.arguments(hub))
-                : try machine.run(["sync", "init"] + flavor.arguments(hub) + ["--key-file", "-"], stdin: key)
+                : try machine.run(["sync", "init"] + flavor.arguments(hub) + ["--key-file", "-"], stdin: printed)
             guard joined.status == 0 else { throw CLIFailure(result: joined) }
             if machines.isEmpty { key = try machine.run("sync", "key").stdout }
             machines.append(machine)
@@ -90,6 +93,12 @@ struct JoinedMachines {
         self.key = key
         self.machines = machines
     }
+}
+
+/// A printed key without its invitation (`JK2-`, the hub's label and the key's 13 groups): what two
+/// machines holding one key print alike, each with an invitation of its own.
+func keyPart(_ printed: String) -> String {
+    printed.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "-").prefix(15).joined(separator: "-")
 }
 
 /// The kinds of hub an end-to-end test runs against.

@@ -19,14 +19,14 @@ import TestSupport
             #expect(revoked.stdout.contains("2 devices"), "\(revoked.stdout)")
             #expect(revoked.stdout.contains("REVOKE ALL ON ALL TABLES IN SCHEMA journal_hub") == (flavor == .postgres), "\(revoked.stdout)")
             let newKey = try a.run("sync", "key").stdout
-            #expect(newKey != joined.key && newKey.hasPrefix("JK1-"))
+            #expect(keyPart(newKey) != keyPart(joined.key) && newKey.hasPrefix("JK2-"))
 
             // B takes the new key up by itself, and reads what A publishes under it.
             try a.run("add", "espresso", "--note", "after the revocation")
             #expect(try a.run("sync").status == 0)
             let synced = try b.run("sync")
             #expect(synced.status == 0, "\(synced.stderr)")
-            #expect(try b.run("sync", "key").stdout == newKey)
+            #expect(keyPart(try b.run("sync", "key").stdout) == keyPart(newKey))
             #expect(try b.run("list").stdout.contains("after the revocation"))
 
             // C is told plainly, changes nothing, and exits as for a setup to fix (78).
@@ -73,7 +73,7 @@ import TestSupport
             #expect(try b.run("sync").status == 0)
             #expect(try a.run("sync").status == 0)
             #expect(try a.run("list").stdout.contains("from b, after"))
-            #expect(try a.run("sync", "key").stdout == b.run("sync", "key").stdout)
+            #expect(keyPart(try a.run("sync", "key").stdout) == keyPart(try b.run("sync", "key").stdout))
         }
     }
 }

@@ -66,9 +66,9 @@ import TestSupport
             }
             // Both machines hold the same key, the last rotation's; the first admits no one once replaced.
             let current = try a.run("sync", "key").stdout
-            #expect(try b.run("sync", "key").stdout == current, "\(generator.replay)")
+            #expect(keyPart(try b.run("sync", "key").stdout) == keyPart(current), "\(generator.replay)")
             let fresh = JournalCLI(home: folder + "/fresh")
-            if current != key {
+            if keyPart(current) != keyPart(key) {
                 let refused = try fresh.run(["sync", "init"] + flavor.arguments(hub) + ["--key-file", "-"], stdin: key)
                 #expect(refused.status == 65 && refused.stderr.contains("it was replaced on"), "\(refused.stderr)")
             }

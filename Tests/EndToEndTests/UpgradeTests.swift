@@ -42,7 +42,7 @@ import TestSupport
             #expect(try Self.history(b) == (try String(contentsOfFile: copy + "/b-history.csv", encoding: .utf8)))
             #expect(try a.run("status", "--format", "{sync_state}").stdout == "waiting\n")
             // The key file the earlier release wrote is read, and printed in today's form.
-            #expect(try a.run("sync", "key").stdout.hasPrefix("JK1-"))
+            #expect(try a.run("sync", "key").stdout.hasPrefix("JK2-"))
             for machine in [a, b, a, b] {
                 let synced = try machine.run("sync")
                 #expect(synced.status == 0, "\(machine.home): \(synced.stderr)")
