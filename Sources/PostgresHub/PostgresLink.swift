@@ -11,6 +11,8 @@ struct PostgresLink: Sendable {
     let callSeconds: Int
     /// The channel's event loop, where each call runs.
     private let executor: EventLoopExecutor
+    /// The calls under way, each failed when the channel closes.
+    private let pending: PendingCalls
 
     init(connection: PostgresConnection, channel: any Channel, location: PostgresLocation, callSeconds: Int) {
         self.connection = connection
@@ -18,6 +20,7 @@ struct PostgresLink: Sendable {
         self.location = location
         self.callSeconds = callSeconds
         executor = EventLoopExecutor(channel.eventLoop)
+        pending = PendingCalls(watching: channel)
     }
 
     var isClosed: Bool { connection.isClosed }
@@ -42,7 +45,8 @@ struct PostgresLink: Sendable {
         let call = Task(executorPreference: executor) {
             do { outcome.finish(.success(try await body(connection))) } catch { outcome.finish(.failure(error)) }
         }
-        channel.whenClosed { outcome.finish(.failure(lost)) }
+        let watched = pending.watch { outcome.finish(.failure(lost)) }
+        defer { pending.finished(watched) }
         do {
             return try await withTaskCancellationHandler {
                 try await outcome.wait()
