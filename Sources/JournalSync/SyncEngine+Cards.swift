@@ -34,9 +34,6 @@ extension SyncEngine {
                 // with the cards this journal keeps. Kept in the journal at the sync's end: until the
                 // pull, a sync with nothing new writes nothing.
                 cardsRead = try await takeUpEpochs(leftInPlace: leftInPlace, into: &report)
-                for (device, reason) in cardsRead.refused where !leftInPlace.contains(device.rawValue + "/card") {
-                    report.setAside.append(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at))
-                }
                 if let unreachable = cardsRead.unreachable { throw unreachable }
             case .announceSigning:
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
@@ -104,7 +101,7 @@ extension SyncEngine {
     /// Keeps the cards the last reading found, and remembers what came of each card it read.
     func keepCardsRead() async throws {
         try await store.keepDeviceCards(cardsRead.cards, hubID: hub.id)
-        try await store.recordHubItems(cardsRead.cardItems, forgetting: cardsRead.goneCards, of: .card, hubID: hub.id)
+        try await store.recordHubItems(cardsRead.cardItems, hubID: hub.id)
         cardsRead = HubReading()
     }
 

@@ -7,10 +7,8 @@ struct HubReading: Sendable {
     var cards: [DeviceCard] = []
     /// Cards refused now, by device, with why.
     var refused: [DeviceID: String] = [:]
-    /// What each card read now came to, to remember with the cards kept.
+    /// What each card taken now came to, to remember with the cards kept.
     var cardItems: [HubItem] = []
-    /// Names of cards remembered that are no longer on the hub.
-    var goneCards: [String] = []
     /// Why the cards could not be listed or read, when they could not: the records were read all the
     /// same, with the cards kept.
     var unreachable: CardsUnreachable?
@@ -19,150 +17,247 @@ struct HubReading: Sendable {
 extension SyncEngine {
     /// How many cards or records are read from the hub at once.
     static let readingBatch = 64
+    /// How many names a page of the hub's listings holds.
+    static var listingPage: Int { 1000 }
+    /// The most records new on the hub a reading keeps in hand before it knows whether they hold: those
+    /// whose parent's key is not held yet (a rotation and its child made since the last sync). Past
+    /// that, they wait for the next sync, which holds more keys.
+    static let recordsInHand = 1024
+    /// The most cards that did not open for want of a key a reading keeps in hand, to try again with
+    /// the keys its cards give.
+    static let cardsInHand = 1024
+    /// The most cards and records refused a sync names one by one; the rest are counted
+    /// (`SyncReport.moreSetAside`), and `sync status` counts them all.
+    static let namedRefusals = 100
 
     /// Reads the hub's key epochs and cards together, each helping to read the other: a card sealed
     /// under a newer key opens once a record gives that key, and a record counts once its maker's card
-    /// checks its signature. Only what is new or changed on the hub since the last reading is read
-    /// (`sync_hub_items`); records whose proof checked are kept in the journal, and junk (anything
-    /// that is no record or card of this hub) is read once, said once, and counted, whatever its name
-    /// or number: no amount of it pushes a record or card out of view. Sets `epochs` and `membership`,
-    /// and returns the cards read. The records' listing failing ends the sync: without it, which key
-    /// seals what is not known; the cards' (`CardsUnreachable`) does not, as cards are what devices
-    /// say of themselves.
+    /// checks its signature. Both are listed page by page beside what the journal remembers of them
+    /// (`sync_hub_items`), and only what is new or changed on the hub is read; records whose proof
+    /// checked are kept in the journal (`sync_epoch_records`). Junk (anything that is no record or card
+    /// of this hub) is read once, said once and counted, whatever its name or number: no amount of it
+    /// pushes a record or card out of view, and a reading holds a page of names and the cards and records
+    /// that count, never every name on the hub. Sets `epochs` and `membership`, and returns the cards
+    /// read. The records' listing failing ends the sync: without it, which key seals what is not known;
+    /// the cards' (`CardsUnreachable`) does not, as cards are what devices say of themselves.
     func takeUpEpochs(leftInPlace: Set<String>, into report: inout SyncReport) async throws -> HubReading {
-        // The records: those kept, and those new on the hub.
-        let listedEpochs = try await epochsListed()
-        let kept = try await store.epochRecordBytes(hubID: hub.id)
-        let epochItems = try await store.hubItems(.epoch, hubID: hub.id)
+        let keptCards = try await store.deviceCards(hubID: hub.id)
+        for card in keptCards { knownNames[card.device] = card.name }
+        let keptRecords = try await store.epochRecordBytes(hubID: hub.id)
         var parsed: [KeyEpoch: EpochChain.Parsed] = [:]
-        for (name, bytes) in kept {
+        for (name, bytes) in keptRecords {
             guard let epoch = KeyEpoch(fileName: name), let record = try? EpochRecord.parse(bytes, as: epoch, hubID: hub.id) else { continue }
             parsed[epoch] = record
         }
-        var newItems: [HubItem] = []
-        var fetched: [KeyEpoch: [UInt8]] = [:]
-        var waitingRecords: [KeyEpoch: String] = [:]
-        var toFetch: [KeyEpoch] = []
-        for (epoch, fingerprint) in listedEpochs.sorted(by: { $0.key < $1.key }) {
-            let item = epochItems[epoch.fileName]
-            if kept[epoch.fileName] != nil {
-                // Records never change: one that did is not its epoch's any more, and the copy kept stands.
-                if let item, item.fingerprint != fingerprint {
-                    newItems.append(HubItem(kind: .epoch, name: epoch.fileName, fingerprint: fingerprint, outcome: .taken))
-                    note(epoch, "it was changed on the hub after it was written: the record as this journal first read it is kept", into: &report, leftInPlace)
-                }
-                continue
-            }
-            if let item, item.fingerprint == fingerprint {
-                if item.outcome == .refused { continue }
-                if item.outcome == .waiting, let keys = item.keys {
-                    waitingRecords[epoch] = keys
-                    continue
-                }
-            }
-            toFetch.append(epoch)
-        }
-        try await fetchRecords(
-            toFetch, fingerprints: listedEpochs, into: &fetched, parsed: &parsed, items: &newItems, report: &report, leftInPlace: leftInPlace)
-        // A record kept here but gone from the hub goes back: another device may need it, and records
-        // are written once and never removed by a journal.
-        for (name, bytes) in kept where KeyEpoch(fileName: name).map({ listedEpochs[$0] == nil }) ?? false {
-            if let epoch = KeyEpoch(fileName: name) { try? await hub.writeEpochRecord(bytes, as: epoch) }
-        }
-
-        // The cards: those kept, and those new or changed on the hub.
-        let keptCards = try await store.deviceCards(hubID: hub.id)
-        for card in keptCards { knownNames[card.device] = card.name }
-        var reading = HubReading()
-        var listedCards: [DeviceID: String] = [:]
-        var unreachable: CardsUnreachable?
-        do { listedCards = try await cardsListed() } catch let error as CardsUnreachable { unreachable = error }
-        let cardItems = try await store.hubItems(.card, hubID: hub.id)
-        reading.goneCards = unreachable == nil ? cardItems.keys.filter { listedCards[DeviceID(rawValue: $0)] == nil } : []
-        var toRead: [DeviceID] = []
-        var waitingCards: [DeviceID: String] = [:]
-        for (device, fingerprint) in listedCards.sorted(by: { $0.key < $1.key }) where device != store.deviceID {
-            if let item = cardItems[device.rawValue], item.fingerprint == fingerprint {
-                if item.outcome == .waiting, let keys = item.keys {
-                    waitingCards[device] = keys
-                    continue
-                }
-                if keptCards.contains(where: { $0.device == device && $0.sealedEpoch != nil }) || item.outcome == .refused { continue }
-            }
-            toRead.append(device)
-        }
-
-        // The epoch of this device's key, then the chain, with the cards as they come.
         var (ownEpoch, settled) = ownEpochCandidates(parsed).settled { chain(records: parsed, cards: keptCards, ownEpoch: $0) }
+
+        // The records new or changed on the hub, page by page.
+        var fetched: [KeyEpoch: (bytes: [UInt8], fingerprint: String)] = [:]
+        let heldBefore = Self.keysDigest(settled.keys)
+        try await walk(
+            .epoch, name: Self.itemName, list: { after in try await self.epochCall { try await self.hub.epochList(after: after, limit: Self.listingPage) } },
+            visit: { page, remembered in
+                var items: [HubItem] = []
+                var toFetch: [HubListing<KeyEpoch>] = []
+                for entry in page {
+                    let item = remembered[Self.itemName(entry.name)]
+                    if keptRecords[entry.name.fileName] != nil {
+                        // Records never change: one that did is not its epoch's any more, and the copy kept stands.
+                        if item?.fingerprint != entry.fingerprint {
+                            items.append(HubItem(kind: .epoch, name: Self.itemName(entry.name), fingerprint: entry.fingerprint, outcome: .taken))
+                            if item != nil {
+                                note(epoch: entry.name, "it was changed on the hub after it was written: the record as this journal first read it is kept",
+                                     into: &report, leftInPlace)
+                            }
+                        }
+                        continue
+                    }
+                    if let item, item.fingerprint == entry.fingerprint {
+                        if item.outcome == .refused || (item.outcome == .waiting && item.keys == heldBefore) { continue }
+                    }
+                    toFetch.append(entry)
+                }
+                for start in stride(from: 0, to: toFetch.count, by: Self.readingBatch) {
+                    let batch = Array(toFetch[start..<min(start + Self.readingBatch, toFetch.count)])
+                    let read = try await epochCall { try await hub.epochRecords(batch.map(\.name)) }
+                    for entry in batch {
+                        guard let result = read[entry.name] else { continue }
+                        let name = Self.itemName(entry.name)
+                        do {
+                            let bytes = try result.get()
+                            let record = try EpochRecord.parse(bytes, as: entry.name, hubID: hub.id)
+                            // Junk is told at once by a key known to be its parent's (one that matches that
+                            // epoch's check: before the records are read, this device's key may be taken
+                            // for the first one's); a record whose parent's key is not held yet stays in hand.
+                            let parentKey = settled.keys[record.record.parent].flatMap { key in
+                                key.check == (record.record.parent == .first ? hub.firstKeyCheck : parsed[record.record.parent]?.record.keyCheck)
+                                    ? key : nil
+                            }
+                            if let parentKey, !record.signed.isProved(by: parentKey) {
+                                let reason = "it was not made with the key of the epoch before it: not by a member of the hub"
+                                items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
+                                note(epoch: entry.name, reason, into: &report, leftInPlace)
+                            } else if parentKey != nil || fetched.count < Self.recordsInHand {
+                                parsed[entry.name] = record
+                                fetched[entry.name] = (bytes, entry.fingerprint)
+                            } else {
+                                items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .waiting, keys: heldBefore))
+                            }
+                        } catch {
+                            let reason = (error as? CardError)?.description ?? failureClause(error)
+                            items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
+                            note(epoch: entry.name, reason, into: &report, leftInPlace)
+                        }
+                    }
+                }
+                try await store.recordHubItems(items, hubID: hub.id)
+            },
+            gone: { names in
+                // A record kept here but gone from the hub goes back: another device may need it, and
+                // records are written once and never removed by a journal.
+                for name in names {
+                    guard let epoch = Self.epoch(itemName: name), let bytes = keptRecords[epoch.fileName] else { continue }
+                    try? await hub.writeEpochRecord(bytes, as: epoch)
+                }
+            })
+
+        // The epoch of this device's key, and the chain, with the records read now.
+        if !fetched.isEmpty {
+            (ownEpoch, settled) = ownEpochCandidates(parsed).settled { chain(records: parsed, cards: keptCards, ownEpoch: $0) }
+        }
         // Whether a kept card's device is a member, before any card is read: a card under its id with
         // other keys is refused when it is.
         let members = Membership(chain: settled, cards: keptCards, device: store.deviceID)
+        var known: [DeviceID: DeviceCard] = [:]
+        for card in keptCards { known[card.device] = card }
+
+        // The cards new or changed on the hub, page by page, opened with the keys held.
+        var reading = HubReading()
         var opened = CardsOpened()
-        while true {
-            // Records and cards that waited for a key now held are read again.
+        do {
             let held = Self.keysDigest(settled.keys)
-            let retryRecords = waitingRecords.filter { $0.value != held }.map(\.key)
-            if !retryRecords.isEmpty {
-                for epoch in retryRecords { waitingRecords[epoch] = nil }
-                try await fetchRecords(
-                    retryRecords, fingerprints: listedEpochs, into: &fetched, parsed: &parsed, items: &newItems, report: &report,
-                    leftInPlace: leftInPlace)
-                (ownEpoch, settled) = ownEpochCandidates(parsed).settled { chain(records: parsed, cards: keptCards + opened.cards, ownEpoch: $0) }
+            try await walk(
+                .card, name: \.rawValue, list: { after in try await self.cardsOnHub { try await self.hub.cardList(after: after, limit: Self.listingPage) } },
+                visit: { page, remembered in
+                    let toRead = page.filter { entry in
+                        guard entry.name != store.deviceID else { return false }
+                        guard let item = remembered[entry.name.rawValue], item.fingerprint == entry.fingerprint else { return true }
+                        switch item.outcome {
+                        case .refused: return false
+                        case .waiting: return item.keys != held
+                        // Read again once, after an update, to learn the epoch a card kept before was sealed under.
+                        case .taken: return known[entry.name]?.sealedEpoch == nil
+                        }
+                    }
+                    opened.merge(try await openCards(toRead, keys: settled.keys, known: known, members: members, into: &report, leftInPlace))
+                },
+                gone: { _ in })
+            // Keys found through the cards read (a record's maker known only by its card) open more.
+            while true {
+                let next = chain(records: parsed, cards: Self.latest(keptCards, opened.taken.values.map(\.card)), ownEpoch: ownEpoch)
+                let more = next.keys.count > settled.keys.count
+                settled = next
+                guard more, !opened.waiting.isEmpty else { break }
+                let retry = opened.waiting
+                opened.waiting = []
+                opened.merge(try await openCards(retry, keys: settled.keys, known: known, members: members, into: &report, leftInPlace))
             }
-            let retryCards = waitingCards.filter { $0.value != held }.map(\.key)
-            for device in retryCards { waitingCards[device] = nil }
-            try await openCards(toRead + retryCards, keys: settled.keys, kept: keptCards, members: members, into: &opened)
-            let next = chain(records: parsed, cards: keptCards + opened.cards, ownEpoch: ownEpoch)
-            let more = next.keys.count > settled.keys.count
-            settled = next
-            if !more { break }
-            // Cards that did not open for want of a key are tried again with the keys found.
-            toRead = opened.waiting.keys.sorted()
-            opened.waiting = [:]
+        } catch let error as CardsUnreachable {
+            reading.unreachable = error
         }
+        reading.refused = opened.refused
         self.ownEpoch = ownEpoch
         epochs = settled
 
         // What came of each record read now.
         let held = Self.keysDigest(epochs.keys)
         var keep: [String: [UInt8]] = [:]
-        for (epoch, bytes) in fetched {
-            let fingerprint = listedEpochs[epoch] ?? ""
+        var items: [HubItem] = []
+        for (epoch, (bytes, fingerprint)) in fetched {
             if epochs.proved[epoch] != nil {
                 keep[epoch.fileName] = bytes
-                newItems.append(HubItem(kind: .epoch, name: epoch.fileName, fingerprint: fingerprint, outcome: .taken))
+                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .taken))
             } else if let parent = parsed[epoch]?.record.parent, epochs.keys[parent] != nil {
                 let reason = "it was not made with the key of the epoch before it: not by a member of the hub"
-                newItems.append(HubItem(kind: .epoch, name: epoch.fileName, fingerprint: fingerprint, outcome: .refused, reason: reason))
-                note(epoch, reason, into: &report, leftInPlace)
+                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .refused, reason: reason))
+                note(epoch: epoch, reason, into: &report, leftInPlace)
             } else {
-                newItems.append(HubItem(kind: .epoch, name: epoch.fileName, fingerprint: fingerprint, outcome: .waiting, keys: held))
+                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .waiting, keys: held))
             }
         }
         try await store.keepEpochRecords(keep, hubID: hub.id)
-        try await store.recordHubItems(
-            newItems, forgetting: epochItems.keys.filter { KeyEpoch(fileName: $0).map { listedEpochs[$0] == nil } ?? true }, of: .epoch, hubID: hub.id)
-        for (epoch, reason) in epochs.refused { note(epoch, reason, into: &report, leftInPlace) }
+        try await store.recordHubItems(items, hubID: hub.id)
+        for (epoch, reason) in epochs.refused { note(epoch: epoch, reason, into: &report, leftInPlace) }
 
-        // What came of each card read now: remembered with the cards, at the sync's end.
-        for (device, card) in opened.taken {
+        // The cards taken now: kept, and remembered as read, at the sync's end.
+        for (device, (card, fingerprint)) in opened.taken.sorted(by: { $0.key < $1.key }) {
             reading.cards.append(card)
-            reading.cardItems.append(HubItem(kind: .card, name: device.rawValue, fingerprint: listedCards[device] ?? "", outcome: .taken))
-        }
-        for device in opened.unchanged {
-            reading.cardItems.append(HubItem(kind: .card, name: device.rawValue, fingerprint: listedCards[device] ?? "", outcome: .taken))
-        }
-        for (device, reason) in opened.refused {
-            reading.refused[device] = reason
-            reading.cardItems.append(HubItem(kind: .card, name: device.rawValue, fingerprint: listedCards[device] ?? "", outcome: .refused, reason: reason))
-        }
-        for (device, reason) in opened.waiting {
-            reading.cardItems.append(HubItem(
-                kind: .card, name: device.rawValue, fingerprint: listedCards[device] ?? "", outcome: .waiting, reason: reason, keys: held))
+            reading.cardItems.append(HubItem(kind: .card, name: device.rawValue, fingerprint: fingerprint, outcome: .taken))
         }
         membership = Membership(chain: epochs, cards: Self.latest(keptCards, reading.cards), device: store.deviceID)
-        reading.unreachable = unreachable
         return reading
+    }
+
+    /// Opens the cards of `entries` with `keys` (`known`: the cards kept, `members`: whose kept card binds
+    /// its device to its keys): those taken are returned, to be kept at the sync's end; what came of the
+    /// others is remembered now, and a refusal said once.
+    private func openCards(
+        _ entries: [HubListing<DeviceID>], keys: [KeyEpoch: SyncKey], known: [DeviceID: DeviceCard], members: Membership,
+        into report: inout SyncReport, _ leftInPlace: Set<String>
+    ) async throws -> CardsOpened {
+        let held = Self.keysDigest(keys)
+        var opened = CardsOpened()
+        for start in stride(from: 0, to: entries.count, by: Self.readingBatch) {
+            let batch = Array(entries[start..<min(start + Self.readingBatch, entries.count)])
+            let read = try await cardsOnHub { try await hub.cards(of: batch.map(\.name)) }
+            var items: [HubItem] = []
+            for entry in batch {
+                guard let result = read[entry.name] else { continue }
+                switch openCard(result, of: entry.name, keys: keys, known: known[entry.name], bound: members.admits(entry.name)) {
+                case .taken(let card):
+                    opened.taken[entry.name] = (card, entry.fingerprint)
+                case .unchanged:
+                    items.append(HubItem(kind: .card, name: entry.name.rawValue, fingerprint: entry.fingerprint, outcome: .taken))
+                case .refused(let reason):
+                    opened.refused[entry.name] = reason
+                    items.append(HubItem(kind: .card, name: entry.name.rawValue, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
+                    note(card: entry.name, reason, into: &report, leftInPlace)
+                case .waiting(let reason):
+                    items.append(HubItem(
+                        kind: .card, name: entry.name.rawValue, fingerprint: entry.fingerprint, outcome: .waiting, reason: reason, keys: held))
+                    opened.waiting.append(entry)
+                }
+            }
+            try await store.recordHubItems(items, hubID: hub.id)
+        }
+        return opened
+    }
+
+    /// Walks the hub's listing of `kind` page by page beside what the journal remembers of it, in the
+    /// same order (`name` gives an item's name, whose order as text is the listing's): `visit` gets each
+    /// page with what is remembered of the names it spans, and `gone` the names remembered there that
+    /// the hub no longer lists, which are then forgotten. A page at a time: however many names the hub
+    /// lists, a reading holds one page of them.
+    private func walk<Name: Sendable>(
+        _ kind: HubItem.Kind, name: (Name) -> String, list: (Name?) async throws -> [HubListing<Name>],
+        visit: ([HubListing<Name>], [String: HubItem]) async throws -> Void, gone: ([String]) async throws -> Void
+    ) async throws {
+        var after: Name?
+        while true {
+            let page = try await list(after)
+            let last = page.count >= Self.listingPage ? page.last : nil
+            let remembered = try await store.hubItems(
+                kind, hubID: hub.id, after: after.map(name), through: last.map { name($0.name) })
+            let listed = Set(page.map { name($0.name) })
+            let missing = remembered.keys.filter { !listed.contains($0) }.sorted()
+            try await visit(page, remembered)
+            if !missing.isEmpty {
+                try await gone(missing)
+                try await store.recordHubItems([], forgetting: missing, of: kind, hubID: hub.id)
+            }
+            guard let last else { return }
+            after = last.name
+        }
     }
 
     /// The kept cards with the ones read now in place of older ones of the same device.
@@ -177,6 +272,20 @@ extension SyncEngine {
         Hex.encode(SHA256.hash(data: Array(keys.keys.sorted().map(\.text).joined(separator: ",").utf8)).prefix(16))
     }
 
+    /// How a record's epoch is named in `sync_hub_items`: its number padded, so that the names' order as
+    /// text is the epochs' order, as a hub lists them.
+    static func itemName(_ epoch: KeyEpoch) -> String {
+        let number = String(epoch.number)
+        return String(repeating: "0", count: 10 - number.count) + number + "-" + Hex.encode(epoch.id)
+    }
+
+    /// The epoch an item name (`itemName`) names.
+    static func epoch(itemName: String) -> KeyEpoch? {
+        let parts = itemName.split(separator: "-")
+        guard parts.count == 2, let number = UInt32(parts[0]) else { return nil }
+        return KeyEpoch(text: "\(number)-\(parts[1])")
+    }
+
     /// The chain `records` make with the signing keys of `cards`, for this device holding its key as the
     /// key of `ownEpoch`.
     private func chain(records: [KeyEpoch: EpochChain.Parsed], cards: [DeviceCard], ownEpoch: KeyEpoch) -> EpochChain {
@@ -187,82 +296,9 @@ extension SyncEngine {
             deviceKeys: deviceKeys, hubID: hub.id)
     }
 
-    /// The epochs this device's key may be the key of (the first record that can be its epoch and is
-    /// valid; one a holder of an older key made with the same check is not): with none valid, the first
-    /// that can be, so that a record of it gone or altered is said as such.
+    /// The epochs this device's key may be the key of.
     private func ownEpochCandidates(_ records: [KeyEpoch: EpochChain.Parsed]) -> OwnEpochCandidates {
         OwnEpochCandidates(candidates: EpochRecord.epochs(ofKey: key, among: records, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck))
-    }
-
-    /// Reads and parses the records of `epochs`: those that parse join `parsed` (their bytes kept in
-    /// `fetched` until their proof is known); the others are refused, said once and remembered with the
-    /// fingerprint the listing gave them (`fingerprints`).
-    private func fetchRecords(
-        _ epochs: [KeyEpoch], fingerprints: [KeyEpoch: String], into fetched: inout [KeyEpoch: [UInt8]],
-        parsed: inout [KeyEpoch: EpochChain.Parsed], items: inout [HubItem], report: inout SyncReport, leftInPlace: Set<String>
-    ) async throws {
-        for start in stride(from: 0, to: epochs.count, by: Self.readingBatch) {
-            let batch = Array(epochs[start..<min(start + Self.readingBatch, epochs.count)])
-            let read = try await epochCall { try await hub.epochRecords(batch) }
-            for epoch in batch {
-                guard let result = read[epoch] else { continue }
-                do {
-                    let bytes = try result.get()
-                    parsed[epoch] = try EpochRecord.parse(bytes, as: epoch, hubID: hub.id)
-                    fetched[epoch] = bytes
-                } catch {
-                    let reason = (error as? CardError)?.description ?? failureClause(error)
-                    items.append(HubItem(kind: .epoch, name: epoch.fileName, fingerprint: fingerprints[epoch] ?? "", outcome: .refused, reason: reason))
-                    note(epoch, reason, into: &report, leftInPlace)
-                }
-            }
-        }
-    }
-
-    /// Every record the hub lists, with its fingerprint, page by page.
-    private func epochsListed() async throws -> [KeyEpoch: String] {
-        var listed: [KeyEpoch: String] = [:]
-        var after: KeyEpoch?
-        while true {
-            let page = try await epochCall { try await hub.epochList(after: after, limit: Self.listingPage) }
-            for entry in page { listed[entry.name] = entry.fingerprint }
-            guard let last = page.last, page.count >= Self.listingPage else { break }
-            after = last.name
-        }
-        return listed
-    }
-
-    /// Every card the hub lists, with its fingerprint, page by page.
-    private func cardsListed() async throws -> [DeviceID: String] {
-        var listed: [DeviceID: String] = [:]
-        var after: DeviceID?
-        while true {
-            let page = try await cardsOnHub { try await hub.cardList(after: after, limit: Self.listingPage) }
-            for entry in page { listed[entry.name] = entry.fingerprint }
-            guard let last = page.last, page.count >= Self.listingPage else { break }
-            after = last.name
-        }
-        return listed
-    }
-
-    /// How many names a page of the hub's listings holds.
-    static var listingPage: Int { 1000 }
-
-    /// Opens the cards of `devices` with `keys`, in batches, into `opened`; `members` says whose kept card
-    /// binds its device to its keys.
-    private func openCards(
-        _ devices: [DeviceID], keys: [KeyEpoch: SyncKey], kept: [DeviceCard], members: Membership, into opened: inout CardsOpened
-    ) async throws {
-        var known: [DeviceID: DeviceCard] = [:]
-        for card in kept { known[card.device] = card }
-        for start in stride(from: 0, to: devices.count, by: Self.readingBatch) {
-            let batch = Array(devices[start..<min(start + Self.readingBatch, devices.count)])
-            let read = try await cardsOnHub { try await hub.cards(of: batch) }
-            for device in batch {
-                guard let result = read[device] else { continue }
-                opened.record(device, openCard(result, of: device, keys: keys, known: known[device], bound: members.admits(device)))
-            }
-        }
     }
 
     /// What the card `read` of `device` comes to, opened with `keys`, against the card kept of it
@@ -292,10 +328,22 @@ extension SyncEngine {
     }
 
     /// Says once that the record of `epoch` is not taken, and why.
-    private func note(_ epoch: KeyEpoch, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<String>) {
-        let name = "epochs/" + epoch.fileName
-        guard !leftInPlace.contains(store.deviceID.rawValue + "/" + name), !report.setAside.contains(where: { $0.name == name }) else { return }
-        report.setAside.append(SetAsideFile(device: store.deviceID, name: name, reason: reason, outcome: .passedOver, at: report.at))
+    private func note(epoch: KeyEpoch, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<String>) {
+        note(SetAsideFile(device: store.deviceID, name: "epochs/" + epoch.fileName, reason: reason, outcome: .passedOver, at: report.at),
+             into: &report, leftInPlace)
+    }
+
+    /// Says once that `device`'s card is not taken, and why.
+    private func note(card device: DeviceID, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<String>) {
+        note(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at), into: &report, leftInPlace)
+    }
+
+    /// Says `file` once: the first `namedRefusals` of a sync by name, the rest counted.
+    private func note(_ file: SetAsideFile, into report: inout SyncReport, _ leftInPlace: Set<String>) {
+        guard !leftInPlace.contains(file.device.rawValue + "/" + file.name),
+            !report.setAside.contains(where: { $0.device == file.device && $0.name == file.name })
+        else { return }
+        if report.setAside.count < Self.namedRefusals { report.setAside.append(file) } else { report.moreSetAside += 1 }
     }
 
     /// Calls the hub for its records: a failure other than the hub out of reach is said as the records'.
@@ -309,6 +357,23 @@ extension SyncEngine {
     }
 }
 
+/// What opening cards came to, beyond what is remembered of them at once.
+struct CardsOpened {
+    /// Cards that verify, with their fingerprints: kept at the sync's end.
+    var taken: [DeviceID: (card: DeviceCard, fingerprint: String)] = [:]
+    var refused: [DeviceID: String] = [:]
+    /// Cards that did not open for want of a key, to try again with keys the others give (at most
+    /// `SyncEngine.cardsInHand`; the rest wait for the next sync).
+    var waiting: [HubListing<DeviceID>] = []
+
+    mutating func merge(_ other: CardsOpened) {
+        taken.merge(other.taken) { _, new in new }
+        refused.merge(other.refused) { _, new in new }
+        waiting += other.waiting.prefix(max(0, SyncEngine.cardsInHand - waiting.count))
+        for device in other.taken.keys { refused[device] = nil }
+    }
+}
+
 /// What opening one card came to.
 enum CardOpening {
     /// It verifies: kept at the sync's end.
@@ -319,28 +384,6 @@ enum CardOpening {
     case refused(String)
     /// Sealed under a key this device does not hold: read again once it holds more.
     case waiting(String)
-}
-
-/// The cards a reading opened, by what came of each.
-struct CardsOpened {
-    var taken: [DeviceID: DeviceCard] = [:]
-    /// Read, and no later than the card kept.
-    var unchanged: Set<DeviceID> = []
-    var refused: [DeviceID: String] = [:]
-    var waiting: [DeviceID: String] = [:]
-
-    var cards: [DeviceCard] { taken.values.sorted { $0.device < $1.device } }
-
-    mutating func record(_ device: DeviceID, _ opening: CardOpening) {
-        switch opening {
-        case .taken(let card):
-            taken[device] = card
-            refused[device] = nil
-        case .unchanged: unchanged.insert(device)
-        case .refused(let reason): refused[device] = reason
-        case .waiting(let reason): waiting[device] = reason
-        }
-    }
 }
 
 /// The epochs this device's key may be the key of, in order.

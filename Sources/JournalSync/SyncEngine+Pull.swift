@@ -14,12 +14,12 @@ extension SyncEngine {
     func pull(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         let refused = try await store.refusedLogs(hubID: hub.id)
-        // Cards on the hub that were refused: their devices' signed segments will not be checked.
-        var refusedCards: [DeviceID: String] = [:]
-        for (name, item) in try await store.hubItems(.card, hubID: hub.id) where item.outcome == .refused {
-            refusedCards[DeviceID(rawValue: name)] = item.reason ?? ""
+        /// Why `device`'s card on the hub was refused, when it was: its signed segments will not be checked.
+        func cardRefusal(_ device: DeviceID) async throws -> String? {
+            if let reason = cardsRead.refused[device] { return reason }
+            let item = try await store.hubItems(.card, hubID: hub.id, after: nil, through: device.rawValue, only: device.rawValue)[device.rawValue]
+            return item?.outcome == .refused ? item?.reason ?? "" : nil
         }
-        for (device, reason) in cardsRead.refused { refusedCards[device] = reason }
         /// Says once that `device`'s log is passed over, and why.
         func passOver(_ device: DeviceID, _ reason: String) {
             if !leftInPlace.contains(device.rawValue + "/"), !report.setAside.contains(where: { $0.device == device && $0.name.isEmpty }) {
@@ -73,7 +73,7 @@ extension SyncEngine {
                         if error.cause == .notAdmitted {
                             notAdmitted = error.description
                             break
-                        } else if error.cause == .awaitingCard, let cardRefused = refusedCards[device] {
+                        } else if error.cause == .awaitingCard, let cardRefused = try await cardRefusal(device) {
                             // Its card is on the hub but was refused: it will not come.
                             notAdmitted = "its device's card was refused (\(cardRefused)), so its signatures cannot be checked"
                             break

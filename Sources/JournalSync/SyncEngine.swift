@@ -109,8 +109,8 @@ public actor SyncEngine {
     /// applied it before the revocation reached it (offline, or its copy of a folder behind) keeps it,
     /// and is told so rather than "this journal and the hub agree".
     private func noteKeptFromShutOut(leftInPlace: Set<String>, into report: inout SyncReport) async throws {
-        for kept in try await keptFromShutOut() where !leftInPlace.contains(kept.device.rawValue + "/kept") {
-            report.setAside.append(SetAsideFile(device: kept.device, name: "kept", reason: kept.sentence, outcome: .left, at: report.at))
+        for kept in try await keptFromShutOut() where !leftInPlace.contains(kept.device.rawValue + "/" + SetAsideFile.keptName) {
+            report.setAside.append(SetAsideFile(device: kept.device, name: SetAsideFile.keptName, reason: kept.sentence, outcome: .left, at: report.at))
         }
     }
 

@@ -21,6 +21,9 @@ public struct SyncReport: Sendable, Equatable {
     public var unpublishable = 0
     /// Files this device found in its own log and moved out of it.
     public var setAside: [SetAsideFile] = []
+    /// Cards and key epoch records refused on the hub beyond those named in `setAside`: counted, not
+    /// named, however many junk files or rows there are (`sync status` counts them all).
+    public var moreSetAside = 0
     /// This device's segments that were missing or damaged on the hub, written again.
     public var republished: [String] = []
     /// Pairs of this device's segments replaced by one, keeping its log small.
@@ -48,13 +51,17 @@ public struct SyncReport: Sendable, Equatable {
         if !moved.isEmpty {
             let sentence = moved.joined(separator: "; ")
             sentences.append(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
-        } else if waiting.isEmpty && failures.isEmpty && setAside.isEmpty {
+        } else if waiting.isEmpty && failures.isEmpty && setAside.isEmpty && moreSetAside == 0 {
             sentences.append("Nothing to sync: this journal and the hub agree.")
         } else {
             sentences.append("Nothing new to apply.")
         }
         for gap in waiting { sentences.append(gap.sentence(at: at)) }
         sentences += Self.setAsideSentences(setAside)
+        if moreSetAside > 0 {
+            sentences.append("Refused \(plural(moreSetAside, "more card or key record", "more cards or key records")) on the hub that "
+                + "are no device's or epoch's of it (`journal sync status` counts them).")
+        }
         if unpublishable > 0 {
             sentences.append("\(plural(unpublishable, "change")) of this journal break the journal's rules and were not published.")
         }
@@ -92,13 +99,20 @@ public struct SyncReport: Sendable, Equatable {
             return named.joined(separator: ", ") + (files.count > limit ? " and \(files.count - limit) more" : "")
         }
         func count(_ files: [SetAsideFile]) -> String { files.count == 1 ? "a file" : "\(files.count) files" }
-        let moved = files.filter { $0.outcome == .moved }
-        let stuck = files.filter { $0.outcome == .left }
+        // What this journal applied of a revoked device before the revocation reached it: said as it is.
+        let kept = files.filter { $0.name == SetAsideFile.keptName }
+        let moved = files.filter { $0.outcome == .moved && $0.name != SetAsideFile.keptName }
+        let stuck = files.filter { $0.outcome == .left && $0.name != SetAsideFile.keptName }
         let others = files.filter { $0.outcome == .passedOver }
-        var sentences: [String] = []
+        var sentences = kept.map { $0.reason.prefix(1).uppercased() + $0.reason.dropFirst() + "." }
         if !moved.isEmpty { sentences.append("Set aside \(count(moved)) from this device's log, which it did not write: \(list(moved, own: true)).") }
         if !stuck.isEmpty { sentences.append("Left \(count(stuck)) in this device's log, not read: \(list(stuck, own: true)).") }
-        if !others.isEmpty { sentences.append("Passed over \(count(others)) that cannot be read in other devices' logs: \(list(others, own: false)).") }
+        let logs = others.filter { $0.name != "card" && !$0.name.hasPrefix("epochs/") }
+        let onHub = others.filter { $0.name == "card" || $0.name.hasPrefix("epochs/") }
+        if !logs.isEmpty { sentences.append("Passed over \(count(logs)) that cannot be read in other devices' logs: \(list(logs, own: false)).") }
+        if !onHub.isEmpty {
+            sentences.append("Refused \(onHub.count == 1 ? "a card or key record" : "\(onHub.count) cards or key records") on the hub: \(list(onHub, own: false)).")
+        }
         return sentences
     }
 
@@ -117,6 +131,8 @@ public struct SyncReport: Sendable, Equatable {
     }
 
     private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    private func plural(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
 }
 
 extension WaitingPositions {
@@ -156,4 +172,9 @@ public struct RefusedRecord: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         "\(kind) \(index) of segment \(segment) of device \(device) was refused: \(reason)"
     }
+}
+
+extension SetAsideFile {
+    /// The name of what `journal sync` notes of a revoked device whose changes this journal kept.
+    public static let keptName = "kept"
 }

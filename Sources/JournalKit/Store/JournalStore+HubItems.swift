@@ -1,12 +1,18 @@
 /// What this journal remembers of the hub's cards and key epoch records between syncs, so that each is
 /// read and checked once (`sync_hub_items`, `sync_epoch_records`), and the invitations it printed.
 extension JournalStore {
-    /// What the last sync that read them found of the hub's items of `kind`, by name.
-    public func hubItems(_ kind: HubItem.Kind, hubID: String) throws -> [String: HubItem] {
+    /// What the last sync that read them found of the hub's items of `kind`, by name: those named after
+    /// `after` and up to `through` (in the names' order as text), or the one named `name`, or all of them.
+    public func hubItems(
+        _ kind: HubItem.Kind, hubID: String, after: String? = nil, through: String? = nil, only name: String? = nil
+    ) throws -> [String: HubItem] {
         var items: [String: HubItem] = [:]
         for item in try connection.query(
-            "SELECT name, fingerprint, outcome, reason, keys FROM sync_hub_items WHERE hub_id = ? AND kind = ?",
-            [.text(hubID), .text(kind.rawValue)],
+            """
+            SELECT name, fingerprint, outcome, reason, keys FROM sync_hub_items
+            WHERE hub_id = ?1 AND kind = ?2 AND (?3 IS NULL OR name > ?3) AND (?4 IS NULL OR name <= ?4) AND (?5 IS NULL OR name = ?5)
+            """,
+            [.text(hubID), .text(kind.rawValue), after.map { .text($0) } ?? .null, through.map { .text($0) } ?? .null, name.map { .text($0) } ?? .null],
             row: {
                 HubItem(
                     kind: kind, name: $0.text(0), fingerprint: $0.text(1), outcome: HubItem.Outcome(rawValue: $0.text(2)) ?? .refused,
@@ -41,7 +47,7 @@ extension JournalStore {
         }
     }
 
-    /// How many of the hub's items of each kind were refused, for `journal sync status`.
+    /// The hub's items that were refused, for `journal sync status`.
     public func refusedHubItems(hubID: String) throws -> [HubItem] {
         try connection.query(
             "SELECT kind, name, fingerprint, outcome, reason, keys FROM sync_hub_items WHERE hub_id = ? AND outcome = 'refused' ORDER BY kind, name",
