@@ -41,6 +41,48 @@ import TestSupport
         }
     }
 
+    /// Issue 31: a ligature is the letters it joins, so "ﬀ-latte" is the drink "ff-latte", not a second one.
+    @Test func aLigatureNamesTheDrinkOfItsLetters() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home)
+            #expect(try cli.run("drinks", "add", "ff-latte", "--mg", "80").status == 0)
+            let again = try cli.run("drinks", "add", "\u{FB00}-latte", "--mg", "90")
+            #expect(again.status == 0, "\(again.stderr)")
+            let own = try #require(try cli.json("drinks", "--json") as? [[String: Any]]).filter { $0["custom"] as? Bool == true }
+            #expect(own.map { $0["name"] as? String } == ["ff-latte"])
+            #expect(own.map { $0["caffeine_mg"] as? Double } == [90])
+            let added = try cli.run("add", "\u{FB00}-latte")
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stdout.contains("ff-latte"), "\(added.stdout)")
+        }
+    }
+
+    /// Issue 31: a name defined in capitals is found in small letters, final sigma included.
+    @Test func aNameInCapitalsIsFoundWithAFinalSigma() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home)
+            #expect(try cli.run("drinks", "add", "ΣΟΦΙΑΣ", "--mg", "50").status == 0)
+            for typed in ["σοφιας", "ΣΟΦΙΑΣ", "Σοφιας"] {
+                let added = try cli.run("add", typed)
+                #expect(added.status == 0, "\(typed): \(added.stderr)")
+            }
+        }
+    }
+
+    /// Issue 31: "istanbul-çay" finds the drink defined as "İstanbul-çay".
+    @Test func theTurkishDottedCapitalIIsFoundWithoutItsDot() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home)
+            #expect(try cli.run("drinks", "add", "İstanbul-çay", "--mg", "30").status == 0)
+            for typed in ["istanbul-çay", "İstanbul-çay", "ISTANBUL-ÇAY"] {
+                let added = try cli.run("add", typed)
+                #expect(added.status == 0, "\(typed): \(added.stderr)")
+            }
+            let listed = try #require(try cli.json("list", "--json") as? [[String: Any]])
+            #expect(Set(listed.compactMap { $0["drink"] as? String }) == ["istanbul-çay"])
+        }
+    }
+
     @Test(arguments: ["☕", "tea\u{202E}x", "a b c d e f g h i j k l m n o p q r s t u", "9-lives", "mat\u{7}cha", "👍👍", "抹茶·ラテ", "\u{3164}", "espresso\u{FE0F}",
                       String(repeating: "抹", count: 41), "x\u{200D}y"])
     func whatCannotNameADrinkIsRefusedWithTheRule(name: String) async throws {
