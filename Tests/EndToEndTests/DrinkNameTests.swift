@@ -41,6 +41,25 @@ import TestSupport
         }
     }
 
+    /// Issue 31: a name that looks like a catalog drink's (a Cyrillic е in espresso) is refused, and
+    /// so is one that looks like another of one's own drinks.
+    @Test func aNameThatLooksLikeAnotherDrinksIsRefused() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home)
+            try cli.run("drinks", "add", "mate", "--mg", "80")
+            let before = try cli.fingerprint()
+            let drinksBefore = try cli.run("drinks", "--json").stdout
+            let catalogs = try cli.run("drinks", "add", "\u{435}spresso", "--mg", "10")
+            #expect(catalogs.status == 64, "\(catalogs.stderr)")
+            #expect(catalogs.stderr.contains("'\u{435}spresso' looks like the catalog's espresso: choose another name"), "\(catalogs.stderr)")
+            let own = try cli.run("drinks", "add", "M\u{430}te", "--mg", "10")
+            #expect(own.status == 64, "\(own.stderr)")
+            #expect(own.stderr.contains("'m\u{430}te' looks like your drink mate: choose another name"), "\(own.stderr)")
+            #expect(try cli.fingerprint() == before)
+            #expect(try cli.run("drinks", "--json").stdout == drinksBefore)
+        }
+    }
+
     /// Issue 31: a ligature is the letters it joins, so "ﬀ-latte" is the drink "ff-latte", not a second one.
     @Test func aLigatureNamesTheDrinkOfItsLetters() async throws {
         try await withTemporaryDirectory { home in
@@ -80,6 +99,21 @@ import TestSupport
             }
             let listed = try #require(try cli.json("list", "--json") as? [[String: Any]])
             #expect(Set(listed.compactMap { $0["drink"] as? String }) == ["istanbul-çay"])
+        }
+    }
+
+    /// An import cannot bring in a drink whose name looks like another's either.
+    @Test func anImportedLookalikeIsRefused() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home)
+            try cli.run("add", "espresso")
+            let before = try cli.fingerprint()
+            let csv = "id,drink,caffeine_mg,consumed_at,drink_serving_mg\n"
+                + "0b7c9c1e-0b1a-4c3e-9a57-5a8f3f0c2d11,\u{435}spresso,10,2026-11-20T08:00:00Z,10\n"
+            let refused = try cli.run(["import", "-"], stdin: csv)
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("line 2: '\u{435}spresso' looks like the catalog's espresso"), "\(refused.stderr)")
+            #expect(try cli.fingerprint() == before)
         }
     }
 

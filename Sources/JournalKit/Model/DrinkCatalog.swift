@@ -51,6 +51,21 @@ public struct DrinkCatalog: Sendable {
         return nil
     }
 
+    /// Refuses `name` (canonical) for a new drink when it looks like the name or an alias of one of
+    /// this catalog's drinks without being it: the same skeleton (Unicode TS #39) under another
+    /// canonical name, such as "еspresso" with a Cyrillic е, which every table would show as espresso.
+    public func refuseLookalike(of name: String) throws(LookalikeNameError) {
+        let key = skeleton(name)
+        for kind in kinds {
+            for other in [kind.name] + kind.aliases {
+                let otherName = DrinkName.canonical(other)
+                if otherName != name && skeleton(otherName) == key {
+                    throw LookalikeNameError(name: name, lookalike: other, lookalikeIsOwn: kind.isCustom)
+                }
+            }
+        }
+    }
+
     /// Like `kind(named:)`, but an unknown name is an error that suggests the closest names.
     public func resolve(_ name: String) throws(UnknownDrinkError) -> DrinkKind {
         guard let kind = kind(named: name) else {

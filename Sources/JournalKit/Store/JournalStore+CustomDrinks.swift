@@ -29,13 +29,19 @@ extension JournalStore {
         return servings
     }
 
-    /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does.
+    /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does. A
+    /// new name that looks like another drink's (`DrinkCatalog.refuseLookalike`) is refused.
     public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkKind {
         let canonical = DrinkCatalog.normalized(name)
         return try write(nil) { context in
             let drink = CustomDrink(name: try storedName(ofOwnDrink: canonical), caffeineMg: caffeineMg)
             let current = try CustomDrink.table.find(drink.name, in: connection)
             if let current, !current.isDeleted, current.payload == drink { return current.payload.catalogKind }
+            if current == nil {
+                // A name that cannot be one is told so first, whatever it looks like.
+                try drink.validate()
+                try importCatalog().refuseLookalike(of: canonical)
+            }
             return try context.writeLocal(drink, deleted: false, replacing: current).payload.catalogKind
         }
     }
