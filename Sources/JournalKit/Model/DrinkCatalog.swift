@@ -36,8 +36,9 @@ public struct DrinkCatalog: Sendable {
         let wanted = DrinkCatalog.normalized(name)
         // A few dozen names: a scan is cheaper than building a dictionary on every start.
         if let kind = kind(canonicallyNamed: wanted) { return kind }
-        // Only a name beyond ASCII can differ from its canonical form; the catalog's own are all ASCII.
-        for kind in kinds where !kind.name.utf8.allSatisfy({ $0 < 0x80 }) && DrinkName.canonical(kind.name) == wanted {
+        // Only a drink of one's own can be stored under an earlier form (the catalog's names are
+        // ASCII, and were canonical then too), and only when its name goes beyond ASCII.
+        for kind in kinds where kind.isCustom && !kind.name.utf8.allSatisfy({ $0 < 0x80 }) && DrinkName.canonical(kind.name) == wanted {
             return kind
         }
         return nil
