@@ -36,6 +36,31 @@ import TestSupport
         #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
     }
 
+    /// The binary search finds every line of both tables as a plain reading of them does, runs and
+    /// the scalars between entries included.
+    @Test func lookupsAgreeWithAPlainReadingOfTheTables() {
+        for (table, mappings) in [(NFKCCasefold.table, NFKCCasefold.mappings), (ConfusablePrototypes.table, ConfusablePrototypes.mappings)] {
+            var expected: [UInt32: [UInt32]] = [:]
+            for line in table.description.split(separator: "\n") {
+                let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+                let source = fields[0].split(separator: "+")
+                let targets = fields[1].split(separator: " ").map { UInt32($0, radix: 16)! }
+                let first = UInt32(source[0], radix: 16)!
+                let count = source.count > 1 ? UInt32(source[1], radix: 16)! : 1
+                for offset in 0..<count { expected[first + offset] = count > 1 ? [targets[0] + offset] : targets }
+            }
+            #expect(expected.count > 6000)
+            var wrong: [UInt32] = []
+            for value in expected.keys.flatMap({ [$0 - 1, $0, $0 + 1] }) {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                var mapped = String.UnicodeScalarView()
+                mappings.append(scalar, to: &mapped)
+                if !mapped.map(\.value).elementsEqual(expected[value] ?? [value]) { wrong.append(value) }
+            }
+            #expect(wrong.isEmpty, "\(wrong.prefix(10).map { String($0, radix: 16) })")
+        }
+    }
+
     @Test(arguments: [
         ("раураl", "paypal"), ("оld laptop", "old laptop"), ("\u{435}spresso", "espresso"), ("ıstanbul", "istanbul"),
         ("\u{FB00}-latte", "ff-latte"), ("m\u{430}te", "mate"), ("c1a", "cla"), ("\u{2010}", "-"), ("x\u{200B}y", "xy"),

@@ -20,8 +20,8 @@ pairs and that the NFKC_Casefold table agrees with the standard library's change
 
 Each table is one string, a line per entry, in hexadecimal: `S:T1 T2` maps the scalar S to T1 T2 (an
 empty list maps it to nothing), and `S+N:T` maps the N (hex) scalars from S to the N scalars from T
-(runs such as the full-width letters). Entries are sorted by S. `ScalarMappingTable` reads it the first
-time a name beyond ASCII needs it.
+(runs such as the full-width letters). Entries are sorted by S: `ScalarMappingTable` finds one by a
+binary search over the lines, in place.
 """
 
 import os

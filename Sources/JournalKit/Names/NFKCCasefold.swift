@@ -3,7 +3,7 @@
 /// "ΣΟΦΙΑΣ"/"σοφιας" each compare as one text, ß as ss and ﬀ as ff. From a table of its own
 /// (`NFKCCasefoldTable.swift`, generated from Unicode 14): the everyday program links no ICU.
 public enum NFKCCasefold {
-    /// The NFKC_CF property (`table`), read the first time a text beyond ASCII is folded.
+    /// The NFKC_CF property (`table`), looked up in place, only when a text beyond ASCII is folded.
     static let mappings = ScalarMappingTable(table)
 
     /// `text` folded. Default-ignorable scalars (zero-width joiners, variation selectors), which

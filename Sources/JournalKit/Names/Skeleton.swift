@@ -13,12 +13,12 @@ public func skeleton(_ text: String) -> String {
         ConfusablePrototypes.mappings.append(scalar, to: &mapped)
     }
     var decomposed = String.UnicodeScalarView()
-    decomposed.append(contentsOf: String(mapped)._nfd)
+    for scalar in String(mapped)._nfd { decomposed.append(scalar) }
     return String(decomposed)
 }
 
 /// The prototypes of confusables.txt (`table`, generated from its version 13.0.0).
 enum ConfusablePrototypes {
-    /// Read the first time a skeleton is taken.
+    /// Looked up in place, line by line, only when a skeleton is taken.
     static let mappings = ScalarMappingTable(table)
 }
