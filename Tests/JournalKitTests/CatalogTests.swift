@@ -36,6 +36,10 @@ import TestSupport
         ("Double Espresso", "double-espresso"), ("double_espresso", "double-espresso"), ("  oat--latte  ", "oat-latte"),
         ("ＤＯＵＢＬＥ-espresso", "double-espresso"), ("ｶﾞｰﾅ", "ガーナ"), ("Cafe\u{301}", "café"), ("CAFÉ", "café"),
         ("抹茶ラテ", "抹茶ラテ"), ("抹茶　ラテ", "抹茶-ラテ"), ("ΚΑΦΕ", "καφε"),
+        // Issue 31: NFKC_Casefold, with İ as i.
+        ("\u{FB00}-latte", "ff-latte"), ("ΣΟΦΙΑΣ", "σοφιασ"), ("σοφιας", "σοφιασ"), ("İstanbul-çay", "istanbul-çay"),
+        ("i\u{307}stanbul-çay", "istanbul-çay"), ("Weiß-Bier", "weiss-bier"), ("\u{3314}", "キロ"), ("\u{2167}-tea", "viii-tea"),
+        ("\u{13A0}\u{AB71}", "\u{AB70}\u{AB71}"), ("I\u{307}\u{301}", "í"),
     ])
     func canonical(typed: String, name: String) throws {
         #expect(DrinkName.canonical(typed) == name)
@@ -46,7 +50,9 @@ import TestSupport
     /// Names earlier journals took stay valid; what is not canonical is refused as a record.
     @Test func recordsKeepTheirNamesOrAreRefused() throws {
         for kept in ["tea-", "a--b", "oat-latte", "x9"] { try DrinkName.check(kept) }
-        for refused in ["Café", "cafe\u{301}", "ａ", "9x", "", "-tea", "tea latte"] {
+        // Issue 31: as earlier journals stored them before names were folded fully.
+        for kept in ["weiß-bier", "\u{FB00}-latte", "σοφιασ", "σοφιας", "i\u{307}stanbul-çay", "\u{AB70}"] { try DrinkName.check(kept) }
+        for refused in ["Café", "cafe\u{301}", "ａ", "9x", "", "-tea", "tea latte", "\u{13A0}", "İstanbul"] {
             #expect(throws: InvalidRecordError.self, "\(refused)") { try DrinkName.check(refused) }
         }
     }

@@ -37,6 +37,28 @@ import TestSupport
         }
     }
 
+    /// Issue 31: drinks an earlier journal stored under the form their names had then (before names
+    /// were folded fully) answer to every form of their names, and keep their stored names when
+    /// changed or removed, which is what their other machines know them by.
+    @Test func drinksStoredUnderAnEarlierFormOfTheirNameAreFound() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
+            let earlier = ["weiß-bier", "\u{FB00}-latte", "σοφιασ", "i\u{307}stanbul-çay"]
+            _ = try await store.importDrinks([], defining: earlier.map { CustomDrink(name: $0, caffeineMg: 10) })
+            let catalog = try await store.catalog()
+            for (typed, stored) in [
+                ("Weiss-Bier", "weiß-bier"), ("weiß-bier", "weiß-bier"), ("ff-latte", "\u{FB00}-latte"), ("\u{FB00}-latte", "\u{FB00}-latte"),
+                ("σοφιας", "σοφιασ"), ("istanbul-çay", "i\u{307}stanbul-çay"), ("İstanbul-çay", "i\u{307}stanbul-çay"),
+            ] {
+                #expect(catalog.kind(named: typed)?.name == stored, "\(typed)")
+            }
+            #expect(try await store.defineDrink(named: "weiss-bier", caffeineMg: 12).name == "weiß-bier")
+            #expect(try await store.removeDrinkKind(named: "FF-LATTE").name == "\u{FB00}-latte")
+            #expect(try await store.customDrinkKinds().map(\.name).sorted() == ["i\u{307}stanbul-çay", "σοφιασ", "weiß-bier"].sorted())
+            #expect(try await store.catalog().kind(named: "weiss-bier")?.caffeineMg == 12)
+        }
+    }
+
     @Test func customDrinksShareTheChangeSequenceWithDrinks() async throws {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())

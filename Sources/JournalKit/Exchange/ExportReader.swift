@@ -109,6 +109,7 @@ extension DrinkExchange {
             let mg = try amount("drink_serving_mg", serving.trimmingSpaces)
             let custom = CustomDrink(name: DrinkCatalog.normalized(name), caffeineMg: mg)
             do { try custom.validate() } catch { throw ImportFormatError(location: location, failure: error) }
+            do { try catalog.refuseLookalike(of: custom.name) } catch { throw ImportFormatError(location: location, failure: error) }
             definition = custom
             kind = custom.name
         } else {

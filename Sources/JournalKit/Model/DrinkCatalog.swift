@@ -28,12 +28,43 @@ public struct DrinkCatalog: Sendable {
         DrinkKind(name: "energy-shot", caffeineMg: 200, source: "Mayo Clinic"),
     ])
 
-    /// The drink called `name` (or one of its aliases), ignoring case and surrounding spaces.
+    /// The drink called `name` (or one of its aliases), whatever the case, width or compatibility forms
+    /// it is typed in (`DrinkName.canonical`) and the spaces around it. A drink an earlier journal stored
+    /// under the form its name had then (weiß-bier, before names were folded fully) answers to today's
+    /// form of that name (weiss-bier) too.
     public func kind(named name: String) -> DrinkKind? {
-        // A few dozen names: a scan is cheaper than building a dictionary on every start.
         let wanted = DrinkCatalog.normalized(name)
-        for kind in kinds where kind.name == wanted || kind.aliases.contains(wanted) { return kind }
+        // A few dozen names: a scan is cheaper than building a dictionary on every start.
+        if let kind = kind(canonicallyNamed: wanted) { return kind }
+        // Only a drink of one's own can be stored under an earlier form (the catalog's names are
+        // ASCII, and were canonical then too), and only when its name goes beyond ASCII.
+        for kind in kinds where kind.isCustom && !kind.name.utf8.allSatisfy({ $0 < 0x80 }) && DrinkName.canonical(kind.name) == wanted {
+            return kind
+        }
         return nil
+    }
+
+    /// The drink whose name or alias is `canonicalName`, as it is. Inlined: `journal add espresso`
+    /// takes no call more than it did before earlier forms were looked for.
+    @inline(__always)
+    func kind(canonicallyNamed canonicalName: String) -> DrinkKind? {
+        for kind in kinds where kind.name == canonicalName || kind.aliases.contains(canonicalName) { return kind }
+        return nil
+    }
+
+    /// Refuses `name` (canonical) for a new drink when it looks like the name or an alias of one of
+    /// this catalog's drinks without being it: the same skeleton (Unicode TS #39) under another
+    /// canonical name, such as "еspresso" with a Cyrillic е, which every table would show as espresso.
+    public func refuseLookalike(of name: String) throws(LookalikeNameError) {
+        let key = skeleton(name)
+        for kind in kinds {
+            for other in [kind.name] + kind.aliases {
+                let otherName = DrinkName.canonical(other)
+                if otherName != name && skeleton(otherName) == key {
+                    throw LookalikeNameError(name: name, lookalike: other, lookalikeIsOwn: kind.isCustom)
+                }
+            }
+        }
     }
 
     /// Like `kind(named:)`, but an unknown name is an error that suggests the closest names.

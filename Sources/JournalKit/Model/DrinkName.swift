@@ -1,7 +1,8 @@
 /// What a drink may be called, in any script: 抹茶ラテ, café-crème, oat-latte. A name is kept as one
 /// canonical text (`canonical`), which is what the catalog, the journal, sync and exports all hold,
-/// so that a name typed in another case, in full-width letters or with its accents decomposed finds
-/// the same drink.
+/// so that a name typed in another case or width, with a ligature or with its accents decomposed
+/// finds the same drink. Names earlier journals stored in the form their `canonical` had then
+/// (`earlierCanonical`) stay valid, and are found by today's form.
 public enum DrinkName {
     /// The longest name, in Unicode scalars of its canonical text (a count that does not change with
     /// Unicode versions, unlike the grapheme clusters a terminal draws).
@@ -17,23 +18,28 @@ public enum DrinkName {
         name.utf8.allSatisfy { $0 < 0x80 } ? otherwise : max(otherwise, anyScriptFormat)
     }
 
-    /// The name `typed` means: composed (NFC), full-width and half-width forms as their usual width
-    /// (ａ is a, ｶﾞ is ガ), lowercase, and words (split at spaces, underscores and dashes) joined by
-    /// single dashes. "Double Espresso", "double_espresso" and "ＤＯＵＢＬＥ-espresso" are one name.
+    /// The name `typed` means: its NFKC_Casefold (`NFKCCasefold`: case, width and compatibility forms
+    /// folded, so ａ is a, ｶﾞ is ガ, ß is ss, ﬀ is ff, and ΣΟΦΙΑΣ and σοφιας are both σοφιασ), with İ as
+    /// i (`DotAboveI`), and words (split at spaces, underscores and dashes) joined by single dashes.
+    /// "Double Espresso", "double_espresso" and "ＤＯＵＢＬＥ-espresso" are one name.
     public static func canonical(_ typed: String) -> String {
-        // ASCII, the usual case, needs none of the Unicode steps.
+        // ASCII, the usual case, needs none of the Unicode steps (and never reads their tables).
         if typed.utf8.allSatisfy({ $0 < 0x80 }) { return joinedWords(typed.lowercased()) }
-        var folded = ""
-        for scalar in composed(typed).unicodeScalars { folded.unicodeScalars.append(widthFolded(scalar)) }
-        // Lowercasing can decompose (İ is i and a combining dot), and folding half-width kana gives
-        // combining voiced marks: composed again after both.
-        return joinedWords(composed(folded.lowercased()))
+        // Default-ignorable scalars stay, for `check` to refuse with the rule.
+        let folded = NFKCCasefold.folded(typed, droppingIgnorables: false)
+        // Lowercased too: case folding takes Cherokee to its capitals, where every journal has kept (and
+        // `check` wants) the small letters; and the standard library knows letters newer than the table.
+        return joinedWords(DotAboveI.removed(from: composed(folded.lowercased())))
     }
 
     /// Refuses what cannot be a drink's name: anything but letters (of any script), combining marks,
     /// digits and dashes, or one that does not start with a letter, is longer than `maximumLength`, or
-    /// is not in its canonical form (a record from an import or another device must already be). Where
-    /// its dashes are is not checked: earlier journals took `tea-` from an import.
+    /// is not in the form every journal has stored names in (a record from an import or another device
+    /// must already be): its `earlierCanonical` form, which every `canonical` name is in too. That a
+    /// name is not canonical today is no reason to refuse it: earlier journals stored weiß-bier and
+    /// ﬀ-latte, their peers and files still hold them, and every journal, old or new, must take the same
+    /// records to converge. Where its dashes are is not checked either: earlier journals took `tea-`
+    /// from an import.
     public static func check(_ name: String) throws(InvalidRecordError) {
         let scalars = name.unicodeScalars
         guard (1...maximumLength).contains(scalars.count), let first = scalars.first, isLetter(first),
@@ -43,7 +49,7 @@ public enum DrinkName {
                     && (isLetter($0) || isMark($0) || $0.properties.generalCategory == .decimalNumber || $0 == "-")
             }),
             // Scalar by scalar: Swift's == takes "café" composed and decomposed as one string.
-            canonical(name).unicodeScalars.elementsEqual(joinedWords(name).unicodeScalars)
+            earlierCanonical(name).unicodeScalars.elementsEqual(joinedWords(name).unicodeScalars)
         else {
             throw InvalidRecordError(
                 problem: "'\(TerminalText.quoted(name))' cannot name a drink: use 1 to \(maximumLength) letters (of any script), "
@@ -63,6 +69,19 @@ public enum DrinkName {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return false
         }
+    }
+
+    /// What `canonical` made of a name before it folded case and compatibility forms fully: composed,
+    /// full-width and half-width forms as their usual width, lowercase (weiß-bier, ﬀ-latte, σοφιασ,
+    /// i̇stanbul), words joined by dashes. The rule records are held to (`check`), unchanged so that
+    /// every journal takes the same records; today's `canonical` names are all in this form too.
+    static func earlierCanonical(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return joinedWords(name.lowercased()) }
+        var folded = ""
+        for scalar in composed(name).unicodeScalars { folded.unicodeScalars.append(widthFolded(scalar)) }
+        // Lowercasing can decompose (İ is i and a combining dot), and folding half-width kana gives
+        // combining voiced marks: composed again after both.
+        return joinedWords(composed(folded.lowercased()))
     }
 
     /// `text` in Normalization Form C, from the standard library's own Unicode tables (no ICU).

@@ -11,11 +11,13 @@ extension CustomDrink: StoredPayload {
     /// A definition, not something had at a time.
     public var occurredAt: Timestamp? { nil }
 
-    /// A custom drink may not take a built-in drink's name or alias: it would shadow it.
+    /// A custom drink may not take a built-in drink's name or alias: it would shadow it. Compared as
+    /// every journal compares a record's name (`DrinkName.earlierCanonical`), so that they all refuse
+    /// the same records.
     public func validate() throws(InvalidRecordError) {
         try DrinkRules.check(name: name)
         try DrinkRules.check(caffeineMg: caffeineMg)
-        guard DrinkCatalog.builtIn.kind(named: name) == nil else {
+        guard DrinkCatalog.builtIn.kind(canonicallyNamed: DrinkName.earlierCanonical(name)) == nil else {
             throw InvalidRecordError(
                 problem: "'\(name)' is a built-in drink, so a drink of your own cannot have that name", kind: .usage,
                 remedy: .renameOrGiveCaffeine)

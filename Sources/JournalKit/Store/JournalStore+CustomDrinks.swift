@@ -29,12 +29,19 @@ extension JournalStore {
         return servings
     }
 
-    /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does.
+    /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does. A
+    /// new name that looks like another drink's (`DrinkCatalog.refuseLookalike`) is refused.
     public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkKind {
-        let drink = CustomDrink(name: DrinkCatalog.normalized(name), caffeineMg: caffeineMg)
+        let canonical = DrinkCatalog.normalized(name)
         return try write(nil) { context in
+            let drink = CustomDrink(name: try storedName(ofOwnDrink: canonical), caffeineMg: caffeineMg)
             let current = try CustomDrink.table.find(drink.name, in: connection)
             if let current, !current.isDeleted, current.payload == drink { return current.payload.catalogKind }
+            if current == nil {
+                // A name that cannot be one is told so first, whatever it looks like.
+                try drink.validate()
+                try importCatalog().refuseLookalike(of: canonical)
+            }
             return try context.writeLocal(drink, deleted: false, replacing: current).payload.catalogKind
         }
     }
@@ -44,11 +51,19 @@ extension JournalStore {
         let normalized = DrinkCatalog.normalized(name)
         if DrinkCatalog.builtIn.kind(named: normalized) != nil { throw CustomDrinkError.builtInCannotBeRemoved(normalized) }
         return try write(nil) { context in
-            guard let current = try CustomDrink.table.find(normalized, in: connection), !current.isDeleted else {
+            guard let current = try CustomDrink.table.find(try storedName(ofOwnDrink: normalized), in: connection), !current.isDeleted else {
                 let own = DrinkCatalog(kinds: try customDrinkKinds())
                 throw CustomDrinkError.notFound(normalized, suggestions: own.suggestions(for: normalized))
             }
             return try context.writeLocal(current.payload, deleted: true, replacing: current).payload.catalogKind
         }
+    }
+
+    /// The name the user's drink `canonical` is stored under: `canonical`, unless only an earlier
+    /// journal's form of it is stored (weiß-bier for weiss-bier), which then stays its name, the one its
+    /// other machines know it by.
+    private func storedName(ofOwnDrink canonical: String) throws -> String {
+        if try CustomDrink.table.find(canonical, in: connection) != nil { return canonical }
+        return try customDrinks(includingRemoved: true).first { DrinkName.canonical($0.name) == canonical }?.name ?? canonical
     }
 }

@@ -9,7 +9,8 @@ public struct ImportSummary: Sendable, Equatable {
 extension JournalStore {
     /// Adds the drinks whose ids the journal does not have, and the custom drinks they need that it
     /// does not have either, in one transaction: all or nothing. Importing the same file again
-    /// changes nothing; a drink deleted here stays deleted.
+    /// changes nothing; a drink deleted here stays deleted. A custom drink new to the journal whose
+    /// name looks like another drink's (`DrinkCatalog.refuseLookalike`) fails the import.
     /// `progress` hears how many of the drinks were gone through, every thousand, for a long import.
     public func importDrinks(
         _ drinks: [Drink], defining customDrinks: [CustomDrink] = [], progress: (@Sendable (Int) -> Void)? = nil
@@ -28,6 +29,7 @@ extension JournalStore {
             try customDrinks { custom in
                 let current = try CustomDrink.table.find(custom.name, in: connection)
                 if current == nil || current?.isDeleted == true {
+                    if current == nil { try importCatalog().refuseLookalike(of: custom.name) }
                     _ = try context.writeLocal(custom, deleted: false, replacing: current)
                 }
             }
