@@ -44,9 +44,10 @@ public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
         return digits.count >= 8 && text.unicodeScalars.allSatisfy { $0 == "-" || $0.properties.isASCIIHexDigit }
     }
 
-    /// What two names are compared by: names that look the same on a terminal (letter case, width,
-    /// look-alike letters of other scripts aside) have one key, and a hub holds one device per key.
-    public static func key(_ text: String) -> String { text.lowercased() }
+    /// What two names are compared by (`DeviceNameKey`): names that look the same on a terminal (letter
+    /// case, width, look-alike letters of other scripts aside) have one key, and a hub holds one
+    /// device per key.
+    public static func key(_ text: String) -> DeviceNameKey { DeviceNameKey(text) }
 
     /// Scalars no name holds: controls, format characters (bidi overrides, zero-width joiners and
     /// spaces), what Unicode says to draw as nothing (Hangul fillers, the combining grapheme joiner),

@@ -121,8 +121,10 @@ extension SyncEngine {
     ) async throws {
         try checkKeys(of: previous)
         let keys = deviceKeys.publicKeys
+        let chosenName: String
+        if let name { chosenName = name.text } else if let previous { chosenName = previous.name } else { chosenName = try await unusedHostName().text }
         let card = DeviceCard(
-            device: store.deviceID, name: name?.text ?? previous?.name ?? DeviceName.host(fallback: store.deviceID).text,
+            device: store.deviceID, name: chosenName,
             agreementKey: keys.agreement, signingKey: keys.signing, epoch: Int64(epochs.current.number),
             // Later than the card before it, whatever the clock did: the later card is the one kept.
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
@@ -142,6 +144,20 @@ extension SyncEngine {
         var kept = card
         kept.sealedEpoch = epoch.text
         try await store.keepDeviceCard(kept, hubID: hub.id)
+    }
+
+    /// The name a device's first card gives it: the host name, or, when another device of the hub
+    /// goes by a name that looks the same (machines made from one image), the host name and a number.
+    private func unusedHostName() async throws -> DeviceName {
+        let host = DeviceName.host(fallback: store.deviceID)
+        let taken = Set(try await store.deviceCards(hubID: hub.id).filter { $0.device != store.deviceID }.map { DeviceName.key($0.name) })
+        guard taken.contains(DeviceName.key(host.text)) else { return host }
+        for number in 2...taken.count + 2 {
+            if let numbered = try? DeviceName("\(host.text.prefix(DeviceName.maximumLength - 4)) \(number)"), !taken.contains(DeviceName.key(numbered.text)) {
+                return numbered
+            }
+        }
+        return host
     }
 
     /// Writes this device's card as `writeOwnCard` does, for a step that has no report to tell.

@@ -21,6 +21,7 @@ import TestSupport
 
             let copy = folder + "/copy"
             try FileManager.default.copyItem(atPath: joined.hub, toPath: copy)
+            // Without the record that shut the laptop out.
             try FileManager.default.removeItem(atPath: copy + "/journal-hub-v1/epochs")
             let thief = JournalCLI(home: folder + "/thief")
             let join = try thief.run("sync", "init", "--folder", copy, "--key-file", folder + "/laptop/.config/journal/sync.key")
@@ -158,6 +159,6 @@ import TestSupport
     /// This machine's device id, from its journal.
     private func deviceID(of machine: JournalCLI) throws -> String {
         try machine.run("sql", "select value from meta where key = 'device_id'", "--format", "csv").stdout
-            .split(separator: "\n").dropFirst().first.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            .split(whereSeparator: \.isNewline).dropFirst().first.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 }
