@@ -8,13 +8,50 @@ import TestSupport
 
 /// Rotations and revocations interleaved with writes, syncs and a sync tool delivering files in any
 /// order between each machine's own copy of a folder hub: rotations made at once on different copies,
-/// a revocation crossing a rotation or another revocation, machines that sync rarely.
+/// a revocation crossing a rotation or another revocation, machines that sync rarely; and a revoked
+/// machine as an adversary, keeping every key it can work out from the hub and writing anything it can.
 @Suite(.onTestThreads) struct KeyEpochPropertyTests {
     /// The tool copying one file (0-5), a sync (6-8), a rotation (9), the revocation of machine 3 or 4
-    /// (10), or a write (11-17, `ConvergenceTests.write`'s actions 0-6); machines 0-2 rotate and revoke.
-    static let moves = zip(Gen.int(in: 0...17), Gen.int(in: 0...4), Gen.int(in: 0...40), Gen.int(in: 0...4))
+    /// (10), a write (11-17, `ConvergenceTests.write`'s actions 0-6), or a revoked machine forging (18);
+    /// machines 0-2 rotate and revoke.
+    static let moves = zip(Gen.int(in: 0...18), Gen.int(in: 0...4), Gen.int(in: 0...40), Gen.int(in: 0...4))
         .map { Step(action: $0, replica: $1, pick: $2, other: $3) }
         .array(of: 1...50)
+
+    /// What a revoked machine can write into its copy of the hub with every key it can work out from it,
+    /// once the records that revoked it are on every copy (so a member reads the revocation before any
+    /// of this): for each key, a device of its own under a new id (its card sealed under that key, a
+    /// signed segment adding a drink and deleting one of the members'); an unsigned, old-format segment
+    /// under another new id, sealed under the first key; and a segment under its own id past its
+    /// revocation. Returns the ids it made up.
+    static func forge(_ spare: Machine, victim: Drink?, firstKey: SyncKey, position: Int64) async throws -> [DeviceID] {
+        let hub = spare.engine.hub
+        let keys = try await KeyEpochTests.reachableKeys(of: spare)
+        let drinks = [
+            "\"\(UUIDText.random())\", \"espresso\", 999, 1795300000000, \"forged\", 0",
+        ] + (victim.map { ["\"\($0.id.rawValue)\", \"\($0.kind)\", \($0.caffeineMg), \($0.consumedAt.milliseconds), null, 1"] } ?? [])
+        var made: [DeviceID] = []
+        let name = SegmentName(first: position, last: position)
+        for (epoch, key) in keys.sorted(by: { $0.key < $1.key }) {
+            let forger = RevocationHoldsTests.Forger()
+            try await hub.writeCard(try forger.card(epoch: epoch, key: key, hubID: hub.id), of: forger.device)
+            _ = try? await hub.write(try forger.segment(drinks, name: name, epoch: epoch, key: key, hubID: hub.id), as: name, of: forger.device)
+            made.append(forger.device)
+        }
+        let unsigned = DeviceID(rawValue: UUIDText.random())
+        let plaintext = RevocationHoldsTests.listing(drinks, origin: unsigned)
+        _ = try? await hub.write(try SegmentSeal.sealUnsigned(Array(plaintext.utf8), format: 2, key: firstKey, device: unsigned, name: name), as: name, of: unsigned)
+        made.append(unsigned)
+        if let (epoch, key) = keys.max(by: { $0.key < $1.key }) {
+            let own = SegmentName(first: 1_000_000 + position, last: 1_000_000 + position)
+            let plaintext = RevocationHoldsTests.listing(drinks, origin: spare.store.deviceID)
+            _ = try? await hub.write(
+                try SegmentSeal.seal(
+                    Array(plaintext.utf8), format: 3, epoch: epoch, key: key, signer: spare.engine.deviceKeys, hubID: hub.id,
+                    device: spare.store.deviceID, name: own), as: own, of: spare.store.deviceID)
+        }
+        return made
+    }
 
     @Test func rotationsAndRevocationsInAnyDeliveryOrderConverge() async throws {
         await checkProperty(count: 25, input: Self.moves) { moves in
@@ -38,6 +75,8 @@ import TestSupport
                 }
                 let spares = Array(machines[3...])
                 var revoked: Set<DeviceID> = []
+                var forged: Set<DeviceID> = []
+                var forgeries = 0
                 /// A sync, where a spare machine, once revoked, is refused.
                 func sync(_ machine: Machine) async throws -> SyncReport? {
                     do { return try await machine.sync() } catch SyncError.deviceRevoked where revoked.contains(machine.store.deviceID) {
@@ -54,6 +93,14 @@ import TestSupport
                         let spare = spares[move.other % spares.count].store.deviceID
                         _ = try await member.engine.rotateKey(revoking: [spare])
                         revoked.insert(spare)
+                    case 18:
+                        // Only a spare already revoked forges, once the records revoking it are on every copy.
+                        guard let spare = spares.first(where: { revoked.contains($0.store.deviceID) && $0.store.deviceID == spares[move.other % spares.count].store.deviceID })
+                        else { break }
+                        try tool.copyEpochsEverywhere()
+                        forgeries += 1
+                        let victim = try await machines[0].store.drinks().first
+                        forged.formUnion(try await Self.forge(spare, victim: victim, firstKey: key, position: Int64(forgeries)))
                     default:
                         try await ConvergenceTests.write(
                             Step(action: move.action - 11, replica: move.replica, pick: move.pick, other: move.other),
@@ -71,7 +118,18 @@ import TestSupport
                 for member in members { _ = try await sync(member) }
                 try tool.copyAll()
                 for member in members { reports.append(try #require(try await sync(member))) }
-                for report in reports { #expect(report.failures.isEmpty && report.waiting.isEmpty, "\(report) after \(moves)") }
+                // A signed segment a forger sent without its card waits for the card, as one a sync tool
+                // copied first does; nothing real waits.
+                for report in reports {
+                    #expect(report.failures.isEmpty && report.waiting.allSatisfy { forged.contains($0.device) }, "\(report) after \(moves)")
+                }
+                // Nothing a revoked spare forged after its revocation was on every copy reached any member.
+                for member in members {
+                    let origins = Set(try await member.state().map(\.origin))
+                    #expect(origins.isDisjoint(with: forged), "moves \(moves)")
+                    #expect(!(try await member.store.drinks().contains { $0.caffeineMg == 999 }), "moves \(moves)")
+                    for device in forged { #expect(await member.engine.standing(of: device) == .outside, "moves \(moves)") }
+                }
                 // What a spare published past its revocation reached the devices that synced before the
                 // revocation reached them, and not the others: the rest agrees.
                 func state(of machine: Machine) async throws -> Set<RecordState> { try await machine.state().filter { !revoked.contains($0.origin) } }
@@ -82,7 +140,7 @@ import TestSupport
                 for spare in spares {
                     guard revoked.contains(spare.store.deviceID) else {
                         let report = try #require(try await sync(spare))
-                        #expect(report.failures.isEmpty && report.waiting.isEmpty, "\(report) after \(moves)")
+                        #expect(report.failures.isEmpty && report.waiting.allSatisfy { forged.contains($0.device) }, "\(report) after \(moves)")
                         #expect(try await state(of: spare) == state(of: machines[0]), "moves \(moves)")
                         continue
                     }

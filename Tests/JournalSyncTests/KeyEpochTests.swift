@@ -39,7 +39,10 @@ import TestSupport
     /// Every epoch whose key `machine` can work out from the records on its hub with a program of its
     /// own, whatever its journal makes of them: the keys it holds, each key any record wraps for it,
     /// and every parent's key through them.
-    static func keysWithinReach(of machine: Machine) async throws -> Set<KeyEpoch> {
+    static func keysWithinReach(of machine: Machine) async throws -> Set<KeyEpoch> { Set(try await reachableKeys(of: machine).keys) }
+
+    /// The keys `keysWithinReach` finds, by epoch: what a revoked machine can seal and open with.
+    static func reachableKeys(of machine: Machine) async throws -> [KeyEpoch: SyncKey] {
         let hub = machine.engine.hub
         let records = try await hub.allEpochRecords().compactMap { epoch, read in
             (try? read.get()).flatMap { try? EpochRecord.parse($0, as: epoch, hubID: hub.id).record }
@@ -59,7 +62,7 @@ import TestSupport
                 }
             }
         }
-        return Set(keys.keys)
+        return keys
     }
 
     /// The epoch each of `device`'s segments on `hub` is sealed under, newest last.

@@ -105,6 +105,16 @@ struct SyncTool {
         }
     }
 
+    /// Copies every key epoch record from every copy to every other: what a revoked machine waits for
+    /// before it forges, in a test of what it can do once its revocation is known everywhere.
+    func copyEpochsEverywhere() throws {
+        for source in copies.indices {
+            for target in copies.indices where target != source {
+                for path in try missing(from: source, to: target) where path.hasPrefix("epochs/") { try copy(path, from: source, to: target) }
+            }
+        }
+    }
+
     private func copy(_ path: String, from source: Int, to target: Int) throws {
         let destination = copies[target] + "/" + path
         try FileManager.default.createDirectory(
