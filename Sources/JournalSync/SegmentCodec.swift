@@ -131,9 +131,12 @@ struct SegmentContentError: Error, CustomStringConvertible {
         /// The file itself: not a regular file, or one this user may not read (a shared hub's member can
         /// plant either). Not a segment at all.
         case unusableFile
-        /// Its device is not a member of the hub (`Membership`), or it is unsigned past what a member
-        /// vouched for: the device's log is passed over, said once, until that changes.
+        /// Its device is not a member of the hub (`Membership`): the device's log is passed over, said
+        /// once, until that changes.
         case notAdmitted
+        /// Unsigned, past what a member vouched for of its device's unsigned segments since the hub's key
+        /// first changed (`EpochChain.unsignedThrough`): whoever held the first key could have written it.
+        case unvouched
     }
 
     let description: String

@@ -60,7 +60,7 @@ enum SegmentSeal {
             if let through = author.unsignedThrough, name.last > through {
                 throw SegmentContentError(
                     "it is not signed, and since the hub's key first changed an unsigned segment is taken only as far as a member vouched "
-                        + "for it (position \(through) of this device): anyone who held the first key could have written it", cause: .notAdmitted)
+                        + "for it (position \(through) of this device): anyone who held the first key could have written it", cause: .unvouched)
             }
             guard let key = keys(.first) else { throw SegmentContentError("it is sealed under the hub's first key, which this device does not have") }
             return (format, try decrypt(sealed[5...], key: key, associatedData: legacyAssociatedData(format: format, device: device, name: name)))

@@ -211,7 +211,7 @@ extension SyncEngine {
                     device: store.deviceID, name: "invitation " + Hex.encode(invitation.publicKey.prefix(4)),
                     reason: "the invitation printed here on \(LocalTime.display(invitation.madeAt)) was used by \(names): this device vouches for "
                         + "neither, as one of them is not the machine it was printed for (`journal sync rotate-key --keep NAME` keeps yours)",
-                    outcome: .left, at: report.at))
+                    outcome: .noted, at: report.at))
                 continue
             }
             guard let sealed = joiner.sealedEpoch.flatMap(KeyEpoch.init(text:)), epochs.admitting.contains(sealed) else { continue }

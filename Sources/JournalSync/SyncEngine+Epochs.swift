@@ -142,9 +142,11 @@ extension SyncEngine {
         for card in cards { byDevice[card.device] = card }
         let shutOut = Set(revoking)
         let reached = Membership.vouched(chain: epochs, cards: cards, device: store.deviceID, revoking: shutOut)
-        // A device that joined a moment ago knows no member's vouch yet: a key it made now would go to
-        // it alone, and every other member would be left out.
-        guard reached.count > 1 || membership.admitted.subtracting(shutOut).subtracting([store.deviceID]).isEmpty else {
+        // A device that joined with an invitation a moment ago knows no member's vouch yet: a key it
+        // made now would go to it alone, and every other member would be left out.
+        if reached.count == 1, try await store.ownAdmission() != nil,
+            !membership.admitted.subtracting(shutOut).subtracting([store.deviceID]).isEmpty
+        {
             throw SyncError.notVouchedYet
         }
         var members: [DeviceID: DevicePublicKeys] = [store.deviceID: deviceKeys.publicKeys]

@@ -53,6 +53,8 @@ extension SyncEngine {
 
         // The records new or changed on the hub, page by page.
         var fetched: [KeyEpoch: (bytes: [UInt8], fingerprint: String)] = [:]
+        // Records that waited for their parent: read again once anything new comes, which may be the parent.
+        var waited: [HubListing<KeyEpoch>] = []
         let heldBefore = Self.keysDigest(settled.keys)
         try await walk(
             .epoch, name: Self.itemName, list: { after in try await self.epochCall { try await self.hub.epochList(after: after, limit: Self.listingPage) } },
@@ -73,44 +75,19 @@ extension SyncEngine {
                         continue
                     }
                     if let item, item.fingerprint == entry.fingerprint {
-                        if item.outcome == .refused || (item.outcome == .waiting && item.keys == heldBefore) { continue }
+                        if item.outcome == .refused { continue }
+                        if item.outcome == .waiting, item.keys == heldBefore {
+                            if waited.count < Self.recordsInHand { waited.append(entry) }
+                            continue
+                        }
                     }
                     toFetch.append(entry)
                 }
-                for start in stride(from: 0, to: toFetch.count, by: Self.readingBatch) {
-                    let batch = Array(toFetch[start..<min(start + Self.readingBatch, toFetch.count)])
-                    let read = try await epochCall { try await hub.epochRecords(batch.map(\.name)) }
-                    for entry in batch {
-                        guard let result = read[entry.name] else { continue }
-                        let name = Self.itemName(entry.name)
-                        do {
-                            let bytes = try result.get()
-                            let record = try EpochRecord.parse(bytes, as: entry.name, hubID: hub.id)
-                            // Junk is told at once by a key known to be its parent's (one that matches that
-                            // epoch's check: before the records are read, this device's key may be taken
-                            // for the first one's); a record whose parent's key is not held yet stays in hand.
-                            let parentKey = settled.keys[record.record.parent].flatMap { key in
-                                key.check == (record.record.parent == .first ? hub.firstKeyCheck : parsed[record.record.parent]?.record.keyCheck)
-                                    ? key : nil
-                            }
-                            if let parentKey, !record.signed.isProved(by: parentKey) {
-                                let reason = "it was not made with the key of the epoch before it: not by a member of the hub"
-                                items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
-                                note(epoch: entry.name, reason, into: &report, leftInPlace)
-                            } else if parentKey != nil || fetched.count < Self.recordsInHand {
-                                parsed[entry.name] = record
-                                fetched[entry.name] = (bytes, entry.fingerprint)
-                            } else {
-                                items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .waiting, keys: heldBefore))
-                            }
-                        } catch {
-                            let reason = (error as? CardError)?.description ?? failureClause(error)
-                            items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
-                            note(epoch: entry.name, reason, into: &report, leftInPlace)
-                        }
-                    }
-                }
                 try await store.recordHubItems(items, hubID: hub.id)
+                for (epoch, read) in try await fetchRecords(toFetch, keys: settled.keys, parsed: parsed, inHand: fetched.count, into: &report, leftInPlace) {
+                    parsed[epoch] = read.record
+                    fetched[epoch] = (read.bytes, read.fingerprint)
+                }
             },
             gone: { names in
                 // A record kept here but gone from the hub goes back: another device may need it, and
@@ -120,6 +97,12 @@ extension SyncEngine {
                     try? await hub.writeEpochRecord(bytes, as: epoch)
                 }
             })
+        if !fetched.isEmpty {
+            for (epoch, read) in try await fetchRecords(waited, keys: settled.keys, parsed: parsed, inHand: fetched.count, into: &report, leftInPlace) {
+                parsed[epoch] = read.record
+                fetched[epoch] = (read.bytes, read.fingerprint)
+            }
+        }
 
         // The epoch of this device's key, and the chain, with the records read now.
         if !fetched.isEmpty {
@@ -196,6 +179,52 @@ extension SyncEngine {
         }
         membership = Membership(chain: epochs, cards: Self.latest(keptCards, reading.cards), device: store.deviceID)
         return reading
+    }
+
+    /// Reads and parses the records of `entries`: returns those that may hold (made with their parent's
+    /// key, or whose parent's key is not held yet), to be kept in hand until the chain says, at most
+    /// `recordsInHand` with the `inHand` already held; what came of the others is remembered now, and
+    /// a refusal said once. `keys` and `parsed` tell a parent's key, known to be its when it matches
+    /// that epoch's check (before the records are read, this device's key may be taken for the first
+    /// one's).
+    private func fetchRecords(
+        _ entries: [HubListing<KeyEpoch>], keys: [KeyEpoch: SyncKey], parsed: [KeyEpoch: EpochChain.Parsed], inHand: Int,
+        into report: inout SyncReport, _ leftInPlace: Set<String>
+    ) async throws -> [KeyEpoch: (record: EpochChain.Parsed, bytes: [UInt8], fingerprint: String)] {
+        let held = Self.keysDigest(keys)
+        var kept: [KeyEpoch: (record: EpochChain.Parsed, bytes: [UInt8], fingerprint: String)] = [:]
+        var items: [HubItem] = []
+        for start in stride(from: 0, to: entries.count, by: Self.readingBatch) {
+            let batch = Array(entries[start..<min(start + Self.readingBatch, entries.count)])
+            let read = try await epochCall { try await hub.epochRecords(batch.map(\.name)) }
+            for entry in batch {
+                guard let result = read[entry.name] else { continue }
+                let name = Self.itemName(entry.name)
+                do {
+                    let bytes = try result.get()
+                    let record = try EpochRecord.parse(bytes, as: entry.name, hubID: hub.id)
+                    let parent = record.record.parent
+                    let parentKey = keys[parent].flatMap { key in
+                        key.check == (parent == .first ? hub.firstKeyCheck : parsed[parent]?.record.keyCheck) ? key : nil
+                    }
+                    if let parentKey, !record.signed.isProved(by: parentKey) {
+                        let reason = "it was not made with the key of the epoch before it: not by a member of the hub"
+                        items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
+                        note(epoch: entry.name, reason, into: &report, leftInPlace)
+                    } else if parentKey != nil || inHand + kept.count < Self.recordsInHand {
+                        kept[entry.name] = (record, bytes, entry.fingerprint)
+                    } else {
+                        items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .waiting, keys: held))
+                    }
+                } catch {
+                    let reason = (error as? CardError)?.description ?? failureClause(error)
+                    items.append(HubItem(kind: .epoch, name: name, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
+                    note(epoch: entry.name, reason, into: &report, leftInPlace)
+                }
+            }
+        }
+        try await store.recordHubItems(items, hubID: hub.id)
+        return kept
     }
 
     /// Opens the cards of `entries` with `keys` (`known`: the cards kept, `members`: whose kept card binds

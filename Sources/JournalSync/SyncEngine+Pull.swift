@@ -67,12 +67,20 @@ extension SyncEngine {
                 var applied = false
                 var awaitingCard: SegmentName?
                 var notAdmitted: String?
+                var unvouched: [(segment: SegmentName, reason: String)] = []
                 for segment in candidates {
                     let content: SegmentContent
                     do { content = try await open(segment, of: device) } catch let error as SegmentContentError {
                         if error.cause == .notAdmitted {
                             notAdmitted = error.description
                             break
+                        } else if error.cause == .unvouched {
+                            // A log without a card is unsigned throughout: not a member's past what was vouched for.
+                            guard try await card(of: device) != nil else {
+                                notAdmitted = error.description
+                                break
+                            }
+                            unvouched.append((segment, error.description))
                         } else if error.cause == .awaitingCard, let cardRefused = try await cardRefusal(device) {
                             // Its card is on the hub but was refused: it will not come.
                             notAdmitted = "its device's card was refused (\(cardRefused)), so its signatures cannot be checked"
@@ -116,6 +124,16 @@ extension SyncEngine {
                     // way is, and applied when it comes.
                     waiting = (anchor + 1, awaitingCard.last)
                     break
+                } else if failures.isEmpty, let skipped = unvouched.min(by: { $0.segment.last < $1.segment.last }) {
+                    // A member's unsigned segment that no record vouched for, and nothing else there opens:
+                    // passed over, said once, and its log read on past it (its signed segments are its own).
+                    _ = try await store.applyReceived([], from: device, through: skipped.segment.last, hubID: hub.id)
+                    if !leftInPlace.contains(device.rawValue + "/" + skipped.segment.fileName) {
+                        report.setAside.append(SetAsideFile(
+                            device: device, name: skipped.segment.fileName, reason: skipped.reason, outcome: .passedOver, at: report.at))
+                    }
+                    anchor = skipped.segment.last
+                    continue
                 } else if failures.isEmpty {
                     // Only files that are no segments were there: look again at the log without them.
                     continue

@@ -110,7 +110,7 @@ public actor SyncEngine {
     /// and is told so rather than "this journal and the hub agree".
     private func noteKeptFromShutOut(leftInPlace: Set<String>, into report: inout SyncReport) async throws {
         for kept in try await keptFromShutOut() where !leftInPlace.contains(kept.device.rawValue + "/" + SetAsideFile.keptName) {
-            report.setAside.append(SetAsideFile(device: kept.device, name: SetAsideFile.keptName, reason: kept.sentence, outcome: .left, at: report.at))
+            report.setAside.append(SetAsideFile(device: kept.device, name: SetAsideFile.keptName, reason: kept.sentence, outcome: .noted, at: report.at))
         }
     }
 

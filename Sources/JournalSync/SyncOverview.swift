@@ -77,7 +77,9 @@ public struct SyncOverview: Sendable {
             try await SyncSetup.withEngine(for: store, places: places) { engine in
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 for device in try await engine.hub.devices() where device != store.deviceID {
-                    available[device] = try await engine.hub.log(of: device).highest ?? 0
+                    // One device's log that cannot be read (a link, another user's folder) is that log's
+                    // problem alone: the sync passes it over, and the hub's description names it.
+                    do { available[device] = try await engine.hub.log(of: device).highest ?? 0 } catch SyncError.unusableFile { continue }
                 }
                 description = try await engine.hub.describe()
                 // What the cards say is shown as last kept: a card that cannot be read hides nothing else.

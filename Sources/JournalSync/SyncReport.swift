@@ -99,12 +99,11 @@ public struct SyncReport: Sendable, Equatable {
             return named.joined(separator: ", ") + (files.count > limit ? " and \(files.count - limit) more" : "")
         }
         func count(_ files: [SetAsideFile]) -> String { files.count == 1 ? "a file" : "\(files.count) files" }
-        // What this journal applied of a revoked device before the revocation reached it: said as it is.
-        let kept = files.filter { $0.name == SetAsideFile.keptName }
-        let moved = files.filter { $0.outcome == .moved && $0.name != SetAsideFile.keptName }
-        let stuck = files.filter { $0.outcome == .left && $0.name != SetAsideFile.keptName }
+        let moved = files.filter { $0.outcome == .moved }
+        let stuck = files.filter { $0.outcome == .left }
         let others = files.filter { $0.outcome == .passedOver }
-        var sentences = kept.map { $0.reason.prefix(1).uppercased() + $0.reason.dropFirst() + "." }
+        // Notes about the hub are said as they are.
+        var sentences = files.filter { $0.outcome == .noted }.map { $0.reason.prefix(1).uppercased() + $0.reason.dropFirst() + "." }
         if !moved.isEmpty { sentences.append("Set aside \(count(moved)) from this device's log, which it did not write: \(list(moved, own: true)).") }
         if !stuck.isEmpty { sentences.append("Left \(count(stuck)) in this device's log, not read: \(list(stuck, own: true)).") }
         let logs = others.filter { $0.name != "card" && !$0.name.hasPrefix("epochs/") }
@@ -175,6 +174,6 @@ public struct RefusedRecord: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SetAsideFile {
-    /// The name of what `journal sync` notes of a revoked device whose changes this journal kept.
+    /// The name of the note `journal sync` makes of a revoked device whose changes this journal kept.
     public static let keptName = "kept"
 }

@@ -235,4 +235,55 @@ import TestSupport
             for machine in [a, b, c] { await machine.engine.close() }
         }
     }
+
+    /// A device updated from a journal before signing: its unsigned history (positions 1-2, sealed under
+    /// the first key), then signed segments. Once the hub's key changed, a device that joins later takes
+    /// that history only as far as a record vouches for it: all of it when the record was made by a
+    /// member that had read it; none when the record vouches for nothing (as an earlier journal's do),
+    /// passed over and said, and its signed segments all the same.
+    @Test(arguments: [true, false])
+    func unsignedHistoryIsTakenAsFarAsARecordVouchesForIt(_ vouched: Bool) async throws {
+        try await withTemporaryDirectory { folder in
+            let place = try HubFlavor.folder.newPlace(in: folder)
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", place: place, key: key)
+            try await a.sync()
+            let hub = a.engine.hub
+            // The updated device: a card saying it signs from position 3, unsigned history before.
+            let old = Forger()
+            var card = DeviceCardTests.card(old.device, keys: old.keys, name: "old desk", at: 1_795_262_400_000)
+            card.signedFrom = 3
+            try await hub.writeCard(try CardSeal.seal(card, keys: old.keys, epoch: .first, key: key, hubID: hub.id), of: old.device)
+            let history = Self.listing(["\"\(UUIDText.random())\", \"espresso\", 64, 1795200000000, \"from before signing\", 0"], origin: old.device)
+            let first = SegmentName(first: 1, last: 2)
+            _ = try await hub.write(try SegmentSeal.sealUnsigned(Array(history.utf8), format: 2, key: key, device: old.device, name: first), as: first, of: old.device)
+            try await a.sync()
+            #expect(try await a.store.drinks().contains { $0.note == "from before signing" })
+            // The new key goes to the updated device too: a person keeps it, or a record wraps it.
+            if vouched {
+                try await a.engine.rotateKey(keeping: [old.device])
+            } else {
+                let (epoch, current) = try await a.engine.sealingKey()
+                let made = try EpochRecord.make(
+                    parent: epoch, parentKey: current, members: [a.store.deviceID: a.engine.deviceKeys.publicKeys, old.device: old.keys.publicKeys],
+                    revoked: [],
+                    maker: a.engine.deviceKeys, makerID: a.store.deviceID, at: sameInstant.now(), hubID: hub.id)
+                try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
+            }
+            try await a.sync()
+            let (epoch, current) = try await a.engine.sealingKey()
+            let signed = SegmentName(first: 3, last: 3)
+            _ = try await hub.write(
+                try old.segment(["\"\(UUIDText.random())\", \"black-tea\", 47, 1795200000000, \"signed\", 0"], name: signed, epoch: epoch, key: current, hubID: hub.id),
+                as: signed, of: old.device)
+            let late = try await Machine.make(folder, name: "late", place: place, key: await a.engine.key, invitedBy: a)
+            let report = try await late.sync()
+            let notes = Set(try await late.store.drinks().compactMap(\.note))
+            #expect(notes.contains("signed"), "\(report)")
+            #expect(notes.contains("from before signing") == vouched, "\(report)")
+            #expect(report.setAside.contains { $0.device == old.device && $0.name == first.fileName } != vouched, "\(report)")
+            #expect(report.failures.isEmpty, "\(report)")
+            for machine in [a, late] { await machine.engine.close() }
+        }
+    }
 }

@@ -113,6 +113,9 @@ public struct SetAsideFile: Sendable, Equatable {
         case left
         /// Found in another device's log, and not readable as a file by this user: passed over.
         case passedOver = "passed-over"
+        /// Not a file: something about the hub said once, its reason a sentence (changes of a revoked
+        /// device this journal kept, an invitation two devices used).
+        case noted
     }
 
     /// The device whose log held it.
