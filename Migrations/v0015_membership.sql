@@ -47,3 +47,22 @@ CREATE TABLE sync_epoch_records (
     bytes  BLOB NOT NULL,
     PRIMARY KEY (hub_id, name)
 ) STRICT, WITHOUT ROWID;
+
+-- Notes about the hub a sync says once beside the files it set aside: changes of a revoked device this
+-- journal kept, an invitation two devices used ('noted'). SQLite changes a CHECK only by making the
+-- table anew.
+CREATE TABLE sync_set_aside_new (
+    hub_id     TEXT NOT NULL,
+    device_id  TEXT NOT NULL,      -- the device whose log held it, or that the note is about
+    name       TEXT NOT NULL,      -- its name in that log, or what the note is about
+    reason     TEXT NOT NULL,
+    outcome    TEXT NOT NULL CHECK (outcome IN ('moved', 'left', 'passed-over', 'noted')),
+                                   -- moved to set-aside/ in the hub; left in this device's log, which the
+                                   -- hub would not let it move; passed over in another device's log, or a
+                                   -- card or key record refused; a note, said once
+    at         INTEGER NOT NULL    -- UTC Unix milliseconds of the sync that found it
+) STRICT;
+INSERT INTO sync_set_aside_new (rowid, hub_id, device_id, name, reason, outcome, at)
+    SELECT rowid, hub_id, device_id, name, reason, outcome, at FROM sync_set_aside;
+DROP TABLE sync_set_aside;
+ALTER TABLE sync_set_aside_new RENAME TO sync_set_aside;
