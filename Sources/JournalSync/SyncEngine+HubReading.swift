@@ -317,12 +317,19 @@ extension SyncEngine {
 
     /// The chain `records` make with the signing keys of `cards`, for this device holding its key as the
     /// key of `ownEpoch`.
+    /// Worked out once for the same records, key and makers' cards: a daemon's sync that brings a drink
+    /// checks no record's proof or signature again, nor unwraps a key again (`ChainMemo`).
     private func chain(records: [KeyEpoch: EpochChain.Parsed], cards: [DeviceCard], ownEpoch: KeyEpoch) -> EpochChain {
+        let makers = Set(records.values.map(\.record.maker))
         var signers: [DeviceID: [UInt8]] = [store.deviceID: deviceKeys.publicKeys.signing]
-        for card in cards where card.device != store.deviceID { signers[card.device] = card.signingKey }
-        return EpochChain(
+        for card in cards where card.device != store.deviceID && makers.contains(card.device) { signers[card.device] = card.signingKey }
+        let memo = ChainMemo(records: Set(records.keys), signers: signers, ownEpoch: ownEpoch, key: key.check)
+        if let known = chainMemos.first(where: { $0.memo == memo }) { return known.chain }
+        let chain = EpochChain(
             records: records, own: key, ownEpoch: ownEpoch, firstKeyCheck: hub.firstKeyCheck, signers: signers, device: store.deviceID,
             deviceKeys: deviceKeys, hubID: hub.id)
+        chainMemos = Array(([(memo, chain)] + chainMemos).prefix(4))
+        return chain
     }
 
     /// The epochs this device's key may be the key of.
@@ -433,4 +440,13 @@ struct OwnEpochCandidates {
         }
         return (epoch, first)
     }
+}
+
+/// What a key epoch chain was worked out from: the records (which never change once kept), the signing
+/// keys of their makers' cards, the epoch this device's key was taken for, and that key's check.
+struct ChainMemo: Equatable, Sendable {
+    let records: Set<KeyEpoch>
+    let signers: [DeviceID: [UInt8]]
+    let ownEpoch: KeyEpoch
+    let key: String
 }

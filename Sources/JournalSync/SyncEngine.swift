@@ -26,6 +26,8 @@ public actor SyncEngine {
     var cardsRead = HubReading()
     /// Who is a member of the hub, as the last reading of its cards and records found it.
     var membership: Membership
+    /// The last key epoch chains worked out, and from what: the same again is not worked out again.
+    var chainMemos: [(memo: ChainMemo, chain: EpochChain)] = []
     /// Every device's name as the journal keeps its card, for messages.
     var knownNames: [DeviceID: String] = [:]
 
