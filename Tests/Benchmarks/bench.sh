@@ -179,6 +179,14 @@ sync_home a add espresso --note "counted" >/dev/null
 sync_home a sync >/dev/null
 printf '%-34s %9s M  (millions of instructions)\n' "sync receiving one drink" "$(sync_instructions)"
 printf '%-34s %9s M\n' "sync, nothing to do" "$(sync_instructions)"
+# What junk on the hub costs a sync (issue 31): 1,000 card files anyone who can write the folder can put
+# there, each read once and remembered (the first sync), then only listed (every later one).
+for ((i = 0; i < 1000; i++)); do
+    printf 'junk' >"$work/hub/journal-hub-v1/cards/$(printf '00000000-0000-4000-8000-%012x' "$i").card"
+done
+printf '%-34s %9s M  (each read once, said once)\n' "sync, 1,000 junk cards new" "$(sync_instructions)"
+printf '%-34s %9s M  (listed, not read again)\n' "sync, 1,000 junk cards known" "$(sync_instructions)"
+rm -f "$work"/hub/journal-hub-v1/cards/00000000-0000-4000-8000-*.card
 
 # A key rotation on a hub of 20 devices (each with a card, none with drinks): the new key wrapped
 # (HPKE) for each, signed; then one device taking it up at its next sync.
