@@ -18,7 +18,7 @@ public final class HeldTableLock: @unchecked Sendable {
         holder.standardInput = commands.reading
         holder.standardOutput = answers.writing
         holder.standardError = FileHandle.nullDevice
-        try holder.run()
+        try ProcessRunner.launch(holder)
         for end in [commands.reading, answers.writing] { try end.close() }
         commands.send(Data("BEGIN;\nLOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE;\nSELECT 'holding';\n".utf8))
         let answer = String(decoding: answers.reading.availableData, as: UTF8.self)

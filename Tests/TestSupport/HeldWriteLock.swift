@@ -17,7 +17,7 @@ public final class HeldWriteLock: @unchecked Sendable {
         holder.arguments = ["-bail", "-cmd", ".timeout 60000", database]
         holder.standardInput = commands.reading
         holder.standardOutput = answers.writing
-        try holder.run()
+        try ProcessRunner.launch(holder)
         for end in [commands.reading, answers.writing] { try end.close() }
         commands.send(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
         let answer = String(decoding: answers.reading.availableData, as: UTF8.self)

@@ -75,7 +75,7 @@ public final class PgBouncer: Sendable {
             bouncer=$!
             echo $bouncer > '\(folder)/watched.pid'
             while kill -0 \(getpid()) 2>/dev/null && kill -0 $bouncer 2>/dev/null; do sleep 0.5; done
-            kill -INT $bouncer 2>/dev/null; wait $bouncer
+            kill -KILL $bouncer 2>/dev/null; wait $bouncer
             """
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -83,7 +83,7 @@ public final class PgBouncer: Sendable {
         watcher.standardOutput = FileHandle.nullDevice
         watcher.standardError = FileHandle.nullDevice
         watcher.standardInput = FileHandle.nullDevice
-        try watcher.run()
+        try ProcessRunner.launch(watcher)
         // Ready when it takes connections.
         for _ in 0..<500 {
             if Self.accepts(port: port) { return }
@@ -94,12 +94,14 @@ public final class PgBouncer: Sendable {
         throw FixtureError("pgbouncer did not start:\n\(log)\(stderr)")
     }
 
-    /// Stops the pooler: its clients' connections are cut.
+    /// Stops the pooler: its clients' connections are cut. Killed, as its watcher kills it: what a
+    /// signal asks of pgbouncer changes with its version (SIGINT waits for servers to be released, and
+    /// since 1.23 SIGTERM for clients to leave), and it has nothing to keep.
     public func stop() {
         guard let text = try? String(contentsOfFile: folder + "/watched.pid", encoding: .utf8),
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return }
-        kill(pid, SIGINT)
+        kill(pid, SIGKILL)
         for _ in 0..<500 where kill(pid, 0) == 0 { usleep(20_000) }
     }
 

@@ -79,7 +79,7 @@ public final class PostgresServer: Sendable {
         watcher.standardOutput = FileHandle.nullDevice
         watcher.standardError = FileHandle.nullDevice
         watcher.standardInput = FileHandle.nullDevice
-        try watcher.run()
+        try ProcessRunner.launch(watcher)
         let deadline = ContinuousClock.now + .seconds(60)
         while !FileManager.default.fileExists(atPath: folder + "/server.pid") {
             guard ContinuousClock.now < deadline else { throw FixtureError("the server's watcher did not start within 60 s") }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a finished process printed and how it exited.
 public struct ProcessResult: Sendable {
@@ -38,7 +39,7 @@ public enum ProcessRunner {
         process.standardOutput = output.writing
         process.standardError = errors.writing
         process.standardInput = input.reading
-        try process.run()
+        try launch(process)
         // The process has its copies: with these closed, reading to the end ends when it does.
         for end in [output.writing, errors.writing, input.reading] { try end.close() }
         if let stdin { input.send(stdin) }
@@ -75,9 +76,19 @@ extension ProcessRunner {
             process.standardError = FileHandle.nullDevice
         }
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         return process
     }
+
+    /// Starts `process`, one at a time in the test run. Foundation's Process learns that a child ended
+    /// when its end of a socket pair closes; that end has no close-on-exec, so a child another thread
+    /// starts meanwhile inherits it too, and a long-lived one (a server's watcher) keeps it open: that
+    /// process's waitUntilExit never returned, and a whole test run hung so, its children zombies.
+    public static func launch(_ process: Process) throws {
+        try launching.withLock { _ in try process.run() }
+    }
+
+    private static let launching = Mutex(())
 
     /// A process for `executable` with only `environment` (plus PATH), not started yet.
     private static func prepare(_ executable: String, _ arguments: [String], environment: [String: String]) -> Process {

@@ -23,7 +23,7 @@ public final class TerminalSession {
         process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
         process.standardInput = keyboard.reading
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: screenPath))
-        try process.run()
+        try ProcessRunner.launch(process)
         try keyboard.reading.close()
     }
 
