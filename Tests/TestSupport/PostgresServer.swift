@@ -71,7 +71,10 @@ public final class PostgresServer: Sendable {
             echo $server > '\(folder)/server.pid'
             while kill -0 \(getpid()) 2>/dev/null && kill -0 $server 2>/dev/null; do sleep 0.5; done
             kill -INT $server 2>/dev/null; wait $server
-            kill -0 \(getpid()) 2>/dev/null || rm -rf '\(folder)'
+            # A server a test stopped keeps its folder until the test process ends: then it goes, unless
+            # a later start made a server of its own there, whose watcher removes it.
+            while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
+            [ -e '\(folder)/server.pid' ] && [ "$(cat '\(folder)/server.pid')" != "$server" ] || rm -rf '\(folder)'
             """
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
