@@ -3,21 +3,26 @@
 -- What each kept card says beyond v0012's columns, and where it lay: the key epoch it was sealed
 -- under ("NUMBER-IDHEX"; NULL for a card kept before this version, until it is read again), the
 -- devices it vouches for (a line "DEVICE SIGNINGKEYHEX" each; NULL on a card of a journal from
--- before vouching), and the invitation it joined with ("INVITATIONKEYHEX SIGNATUREHEX").
+-- before vouching), the invitation it joined with ("INVITATIONKEYHEX SIGNATUREHEX"), and the claims
+-- of the invitations its device printed (a line of hex each).
 ALTER TABLE sync_devices ADD COLUMN sealed_epoch TEXT;
 ALTER TABLE sync_devices ADD COLUMN vouches TEXT;
 ALTER TABLE sync_devices ADD COLUMN admission TEXT;
+ALTER TABLE sync_devices ADD COLUMN invitations TEXT;
 
--- The invitation this journal joined its hub with, as its first card shows it: NULL when it joined
--- with the key alone.
+-- The invitation this journal joined its hub with, as its first card shows it, and what tells the
+-- device that printed it (`Invitations.tag`: it finds the card claiming it): NULL when it joined with
+-- the key alone.
 ALTER TABLE sync_hub ADD COLUMN admission TEXT;
+ALTER TABLE sync_hub ADD COLUMN invitation_tag BLOB;
 
--- Invitations this device printed (`journal sync key`): only their public halves, the secret is on
--- the paper alone. The first device that joins with one and shows it is vouched for by this device;
--- a second is not.
+-- Invitations this device printed (`journal sync key`): their public halves and the claim this
+-- device's card makes of each; the secret is on the paper alone. The first device that joins with one
+-- and shows it is vouched for by this device; a second is not.
 CREATE TABLE sync_invitations (
     hub_id     TEXT NOT NULL,
     public_key BLOB NOT NULL,
+    claim      BLOB NOT NULL,
     made_at    INTEGER NOT NULL,
     used_by    TEXT,
     PRIMARY KEY (hub_id, public_key)

@@ -33,13 +33,14 @@ public struct DeviceName: Sendable, Hashable, CustomStringConvertible {
         if text.count > maximumLength || text.utf8.count > maximumBytes { return .tooLong(text.count) }
         if let bad = text.unicodeScalars.first(where: isRefused) { return .character(bad) }
         if text.contains("  ") { return .doubleSpace }
-        if UUIDText.isCanonical(text.lowercased()) || readsAsDeviceID(text) { return .deviceID }
+        // The name as it reads, look-alike letters of other scripts as the letters they look like.
+        if UUIDText.isCanonical(text.lowercased()) || readsAsDeviceID(text) || readsAsDeviceID(DeviceNameKey(text).text) { return .deviceID }
         return nil
     }
 
     /// True when `text` could be taken for a device id as `journal sync devices` shows it (8 hex
     /// digits or more, dashes aside): `revoke` would not know which is meant.
-    private static func readsAsDeviceID(_ text: String) -> Bool {
+    static func readsAsDeviceID(_ text: String) -> Bool {
         let digits = text.unicodeScalars.filter { $0 != "-" }
         return digits.count >= 8 && text.unicodeScalars.allSatisfy { $0 == "-" || $0.properties.isASCIIHexDigit }
     }

@@ -70,8 +70,10 @@ struct EpochChain: Sendable {
         var checks = Checks()
         while true {
             // Keys reach further keys: a newer one opens its parent's (whatever the record's standing:
-            // the seal authenticates it, and the parent's check confirms it), and a valid record may
-            // wrap one for this device.
+            // the seal authenticates it, and the parent's check confirms it), and a record may wrap one
+            // for this device: whatever its standing too, as a device left out of one epoch is given the
+            // next one's key by a record it can check only with the key it unwraps (a key held says
+            // nothing of standing: what is sealed under it, and who is admitted, follow the valid records).
             var found = true
             while found {
                 found = false
@@ -83,17 +85,14 @@ struct EpochChain: Sendable {
                     keys[record.parent] = parentKey
                     found = true
                 }
-                for record in valid where keys[record.epoch] == nil {
+                for (epoch, (record, _)) in ordered where keys[epoch] == nil {
                     guard let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) else { continue }
-                    keys[record.epoch] = key
+                    keys[epoch] = key
                     found = true
                 }
             }
             let held = keys.count
             settle(ordered, signers: signers, checks: &checks)
-            for record in valid where keys[record.epoch] == nil {
-                if let key = record.unwrap(for: device, keys: deviceKeys, hubID: hubID) { keys[record.epoch] = key }
-            }
             if keys.count == held { break }
         }
         expose()
@@ -249,13 +248,14 @@ struct EpochChain: Sendable {
         valid.contains { admitting.contains($0.epoch) && revoked[$0.maker] == nil && $0.keeps(device, signingWith: signingKey) }
     }
 
-    /// How far `device`'s unsigned segments are taken: without limit while the hub has no valid record
-    /// (the first key is then the only key, held by members alone); after, as far as a valid record of
-    /// a maker not revoked vouches for them (`EpochRecord.legacy`), as whoever held the first key could
-    /// write one.
-    func unsignedThrough(_ device: DeviceID) -> Int64? {
+    /// How far `device`'s log is taken whatever comes after (`EpochRecord.taken`): its unsigned segments,
+    /// and all of it while it is no member. Without limit while the hub has no valid record (the first
+    /// key is then the only key, held by members alone); after, as far as a valid record of a maker not
+    /// revoked vouches for it, as whoever held the first key could write an unsigned segment, and a
+    /// device that is no member now may have been one.
+    func takenThrough(_ device: DeviceID) -> Int64? {
         guard !valid.isEmpty else { return nil }
-        return valid.filter { revoked[$0.maker] == nil }.compactMap { $0.legacy[device] }.max() ?? 0
+        return valid.filter { revoked[$0.maker] == nil }.compactMap { $0.taken[device] }.max() ?? 0
     }
 
     /// The valid records whose key no revoked device can reach: a rotation made at the moment another

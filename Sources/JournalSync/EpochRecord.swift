@@ -28,10 +28,12 @@ public struct EpochRecord: Sendable, Equatable {
     let parentKey: [UInt8]
     /// `SyncKey.check` of this epoch's key: what tells a printed key's epoch.
     public let keyCheck: String
-    /// How far the maker had applied each device's unsigned segments (journals from before signing,
-    /// sealed under the first key): from the hub's first record on, an unsigned segment is taken only
-    /// as far as a valid record vouches for it, as everyone who held the first key could write one.
-    let legacy: [DeviceID: Int64]
+    /// How far the maker had applied each device's log: what it vouches every device takes of that log
+    /// whatever comes after, a device left out of the new key and unsigned segments (journals from before
+    /// signing, sealed under the first key) included. From the hub's first record on, an unsigned
+    /// segment is taken only as far as a valid record vouches for it, as everyone who held the first key
+    /// could write one; a device that is no member now is read as far.
+    let taken: [DeviceID: Int64]
 
     /// A device shut out, and how far its log is still taken.
     public struct Revocation: Sendable, Equatable {
@@ -56,8 +58,8 @@ public struct EpochRecord: Sendable, Equatable {
     /// The most devices a record reaches: more than any person has, and few enough for `maximumBytes`
     /// (a server's table refuses a larger record; 500, as it was, did not fit).
     public static let maximumReached = 360
-    /// The most devices a record vouches for the unsigned segments of.
-    static let maximumLegacy = 200
+    /// The most devices whose logs a record vouches for (`taken`).
+    static let maximumTaken = 200
     private static let signatureBytes = 64
     private static let proofBytes = 32
     private static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
@@ -73,7 +75,7 @@ public struct EpochRecord: Sendable, Equatable {
     /// of `members` (this device among them), revoking `revoked`.
     static func make(
         parent: KeyEpoch, parentKey: SyncKey, members: [DeviceID: DevicePublicKeys], revoked: [Revocation], maker: DeviceKeys,
-        makerID: DeviceID, at now: Timestamp, hubID: String, legacy: [DeviceID: Int64] = [:], id chosen: [UInt8]? = nil,
+        makerID: DeviceID, at now: Timestamp, hubID: String, taken: [DeviceID: Int64] = [:], id chosen: [UInt8]? = nil,
         key chosenKey: SyncKey? = nil
     ) throws -> (record: EpochRecord, sealed: [UInt8], key: SyncKey) {
         // Random, unless a test chooses them (to order a record before another, or forge one).
@@ -94,7 +96,7 @@ public struct EpochRecord: Sendable, Equatable {
             parentKey.key.withUnsafeBytes { Array($0) }, using: key.key, authenticating: parentAssociatedData(hubID: hubID, epoch: epoch)).combined)
         let record = EpochRecord(
             epoch: epoch, parent: parent, maker: makerID, makerSigningKey: Array(maker.signing.publicKey.rawRepresentation), madeAt: now,
-            revoked: revoked, wrapped: wrapped, parentKey: parentSealed, keyCheck: key.check, legacy: legacy)
+            revoked: revoked, wrapped: wrapped, parentKey: parentSealed, keyCheck: key.check, taken: taken)
         let json = Array(try JSONEncoder().encode(Body(record)))
         let message = signed(json, hubID: hubID)
         let signature = Array(try maker.signing.signature(for: message))
@@ -197,8 +199,8 @@ public struct EpochRecord: Sendable, Equatable {
         let keys: [Wrap]
         let parentKey: String
         let keyCheck: String
-        /// Absent from records of journals before it: they vouch for no unsigned segment.
-        let legacy: [Revoked]?
+        /// Absent from records of journals before it: they vouch for no log.
+        let taken: [Revoked]?
 
         struct Revoked: Codable {
             let device: String
@@ -220,7 +222,7 @@ public struct EpochRecord: Sendable, Equatable {
             case makerKey = "maker_key"
             case parentKey = "parent_key"
             case keyCheck = "key_check"
-            case legacy
+            case taken
         }
 
         init(_ record: EpochRecord) {
@@ -239,7 +241,7 @@ public struct EpochRecord: Sendable, Equatable {
             }
             parentKey = Hex.encode(record.parentKey)
             keyCheck = record.keyCheck
-            legacy = record.legacy.isEmpty ? nil : record.legacy.sorted { $0.key < $1.key }.map { Revoked(device: $0.key.rawValue, through: $0.value) }
+            taken = record.taken.isEmpty ? nil : record.taken.sorted { $0.key < $1.key }.map { Revoked(device: $0.key.rawValue, through: $0.value) }
         }
 
         private static func device(_ text: String) -> DeviceID? { UUIDText.isCanonical(text) ? DeviceID(rawValue: text) : nil }
@@ -265,15 +267,15 @@ public struct EpochRecord: Sendable, Equatable {
                 revocations.append(Revocation(device: device, through: entry.through))
             }
             var vouched: [DeviceID: Int64] = [:]
-            guard (legacy?.count ?? 0) <= EpochRecord.maximumLegacy else { return nil }
-            for entry in legacy ?? [] {
+            guard (taken?.count ?? 0) <= EpochRecord.maximumTaken else { return nil }
+            for entry in taken ?? [] {
                 guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
                 vouched[device] = entry.through
             }
             return EpochRecord(
                 epoch: KeyEpoch(number: number, id: id), parent: KeyEpoch(number: parentNumber, id: parentID), maker: maker,
                 makerSigningKey: makerKey, madeAt: Timestamp(milliseconds: madeAt), revoked: revocations, wrapped: wrapped, parentKey: parentKey,
-                keyCheck: keyCheck, legacy: vouched)
+                keyCheck: keyCheck, taken: vouched)
         }
     }
 }

@@ -74,6 +74,29 @@ struct FolderAccess: Sendable {
         return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
+    /// `identity(of:in:)` of each of `names`, the folder opened once.
+    func identities(of names: [String], in components: [String]) throws(FileSystem.Failure) -> [String?] {
+        let folder = try folder(components)
+        var found: [String?] = []
+        for name in names {
+            var info = stat()
+            guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                if errno == ENOENT {
+                    found.append(nil)
+                    continue
+                }
+                throw FileSystem.failure(folder.path + "/" + name)
+            }
+            found.append(Self.identity(info))
+        }
+        return found
+    }
+
+    /// What tells a file's version apart (`identity(of:in:)`), from what `stat` said of it.
+    private static func identity(_ info: stat) -> String {
+        "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec):\(info.st_ino)"
+    }
+
     /// What tells whether the file `name` was changed or replaced since it was last looked at: its
     /// size, modification and status-change times and inode (no one sets a status-change time, and
     /// a file written anew has an inode of its own); nil when it is missing.
@@ -84,7 +107,7 @@ struct FolderAccess: Sendable {
             if errno == ENOENT { return nil }
             throw FileSystem.failure(folder.path + "/" + name)
         }
-        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec):\(info.st_ino)"
+        return Self.identity(info)
     }
 
     /// Writes `bytes` as `name` in the folder at `components` (made when missing), whole or not at all

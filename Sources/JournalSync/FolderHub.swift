@@ -27,6 +27,8 @@ public struct FolderHub: Hub {
     /// git's `core.sharedRepository = group`; otherwise by its owner alone.
     public let isShared: Bool
     let files: FolderAccess
+    /// The cards' and records' folders as last listed, for paging through them.
+    let listings = FolderListings()
 
     init(id: String, location: String, firstKeyCheck: String, shared: Bool = false) {
         self.id = id
@@ -106,10 +108,13 @@ public struct FolderHub: Hub {
         }
         if let hubID, descriptor.hubID != hubID { throw SyncError.hubReplaced(hub: location) }
         let hub = FolderHub(id: descriptor.hubID, location: location, firstKeyCheck: descriptor.keyCheck, shared: descriptor.shared ?? false)
-        // A key of a later epoch than the hub's first opens it too.
-        guard descriptor.keyCheck == key.check
-            || EpochRecord.standing(ofKey: key, records: (try? hub.allEpochRecordsNow()) ?? [:], hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
-        else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
+        // A key of a later epoch than the hub's first opens it too. A journal joined to this hub has its
+        // key from a sync, and its engine tells it from the records it keeps (`SyncError.wrongKey`): only a
+        // join reads every record for it, as junk there costs a reading each.
+        if descriptor.keyCheck != key.check, hubID == nil {
+            guard EpochRecord.standing(ofKey: key, records: try hub.allEpochRecordsNow(), hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
+            else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
+        }
         return hub
     }
 
@@ -176,9 +181,9 @@ public struct FolderHub: Hub {
     /// A folder's files can be replaced (a sync tool's conflict copy, a damaged copy mended).
     public var segmentsNeverChange: Bool { false }
 
-    /// A folder is read afresh at every call, and a log listed whole: a folder has no index to list
-    /// part of one by.
-    public func refresh(after positions: [DeviceID: Int64]) {}
+    /// A log is read afresh at every call, and listed whole: a folder has no index to list part of one
+    /// by. The cards' and records' listings kept for paging through them are forgotten.
+    public func refresh(after positions: [DeviceID: Int64]) { listings.forget() }
 
     public func devices() throws -> [DeviceID] {
         try available()
@@ -278,24 +283,34 @@ public struct FolderHub: Hub {
     /// The names in the hub's folder `folder` that `parse` takes, past `after` in their order, at most
     /// `limit`, each with its fingerprint (`FolderAccess.identity`): a missing folder holds none.
     private func listing<Name: Comparable>(
-        in folder: String, after: Name?, limit: Int, _ parse: (String) -> Name?
+        in folder: String, after: Name?, limit: Int, _ parse: @Sendable (String) -> Name?
     ) throws(SyncError) -> [HubListing<Name>] {
         try available()
-        let names: [String]
-        do { names = try files.names(in: [Self.folderName, folder]) } catch where error.isMissing { return [] } catch {
+        // The folder's names in order, read again only when the folder changed: paging through a hundred
+        // thousand junk names lists and sorts them once, not once a page.
+        let sorted: [String]
+        do {
+            sorted = try listings.names(of: folder, in: files, parentComponents: [Self.folderName]) { names in
+                names.compactMap { name in parse(name).map { (name, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+        } catch where error.isMissing { return [] } catch {
             throw hubFailure(error)
         }
-        let taken = names.compactMap { name in parse(name).map { (name: name, parsed: $0) } }
-            .filter { entry in after.map { entry.parsed > $0 } ?? true }
-            .sorted { $0.parsed < $1.parsed }
-        var listed: [HubListing<Name>] = []
-        for entry in taken {
-            guard listed.count < limit else { break }
-            // A file gone between the listing and its look is not listed.
-            guard let identity = try hubCall({ try files.identity(of: entry.name, in: [Self.folderName, folder]) }) else { continue }
-            listed.append(HubListing(name: entry.parsed, fingerprint: identity))
+        // The first name past `after`, by halves.
+        var low = 0, high = sorted.count
+        if let after {
+            while low < high {
+                let middle = (low + high) / 2
+                if let parsed = parse(sorted[middle]), parsed <= after { low = middle + 1 } else { high = middle }
+            }
         }
-        return listed
+        let page = Array(sorted[low..<min(low + limit, sorted.count)])
+        // A file gone between the listing and its look is not listed.
+        let identities = try hubCall { try files.identities(of: page, in: [Self.folderName, folder]) }
+        return zip(page, identities).compactMap { name, identity in
+            guard let identity, let parsed = parse(name) else { return nil }
+            return HubListing(name: parsed, fingerprint: identity)
+        }
     }
 
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) throws {

@@ -4,11 +4,13 @@ import JournalKit
 
 /// Invitations: how a member admits the machine a person joins with the key it printed, so that every
 /// device knows who admitted whom (`Membership`). `journal sync key` prints, with the hub's key, a
-/// secret of its own (`seedBytes`), and the device that printed it keeps only its public key. The
-/// joining device signs its own keys with the secret (`DeviceCard.Admission`, on its card); the
-/// device that printed it sees the proof, and vouches for the first device that shows it. Nobody else
-/// holds the secret: a member cannot pass a device of its own off as invited by another, and revoking
-/// a member shuts out the devices only it admitted.
+/// secret of its own (`seedBytes`), and the device that printed it keeps only its public key and a
+/// claim of it. The joining device signs its own keys with the secret (`DeviceCard.Admission`, on its
+/// card); the device that printed it sees the proof, and vouches for the first device that shows it.
+/// The joining device vouches for the device whose card shows the claim (`claim`), which only a holder
+/// of the secret can tell from another device's. Nobody else holds the secret: a member cannot pass a
+/// device of its own off as invited by another, nor as the one that invited another, and revoking a
+/// member shuts out the devices only it admitted.
 enum Invitations {
     /// The secret's length: 120 bits, on top of the hub's key the same paper carries.
     static let seedBytes = 15
@@ -24,6 +26,17 @@ enum Invitations {
         let material = Array(SHA256.hash(data: Array("journal-hub invitation key v1\0".utf8) + seed))
         // 32 bytes of a hash are a valid Ed25519 seed: this cannot fail.
         return try! Curve25519.Signing.PrivateKey(rawRepresentation: material)
+    }
+
+    /// What the joining device keeps of the secret `seed`: enough to tell the claim of the device that
+    /// printed it, nothing that signs.
+    static func tag(seed: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: Array("journal-hub invitation tag v1\0".utf8) + seed)) }
+
+    /// The claim `device`'s card makes of the invitation whose tag is `tag`: bound to that device, so
+    /// another cannot show it as its own.
+    static func claim(tag: [UInt8], device: DeviceID) -> [UInt8] {
+        let message = Array("journal-hub invitation claim v1 device \(device.rawValue)".utf8)
+        return Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: tag)).prefix(16))
     }
 
     /// The proof that `device`, whose keys are `keys`, joined the hub `hubID` with the invitation whose

@@ -135,7 +135,7 @@ struct SegmentContentError: Error, CustomStringConvertible {
         /// once, until that changes.
         case notAdmitted
         /// Unsigned, past what a member vouched for of its device's unsigned segments since the hub's key
-        /// first changed (`EpochChain.unsignedThrough`): whoever held the first key could have written it.
+        /// first changed (`EpochChain.takenThrough`): whoever held the first key could have written it.
         case unvouched
     }
 

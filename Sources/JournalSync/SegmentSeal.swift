@@ -57,13 +57,15 @@ enum SegmentSeal {
                 throw SegmentContentError(
                     "it is not signed, and its device signs everything from position \(signedFrom) on: it was not written by that device")
             }
-            if let through = author.unsignedThrough, name.last > through {
+            guard let key = keys(.first) else { throw SegmentContentError("it is sealed under the hub's first key, which this device does not have") }
+            // Opened first: what does not open is damage or junk, and does not hold a log back as unvouched.
+            let plaintext = try decrypt(sealed[5...], key: key, associatedData: legacyAssociatedData(format: format, device: device, name: name))
+            if let through = author.takenThrough, name.last > through {
                 throw SegmentContentError(
                     "it is not signed, and since the hub's key first changed an unsigned segment is taken only as far as a member vouched "
                         + "for it (position \(through) of this device): anyone who held the first key could have written it", cause: .unvouched)
             }
-            guard let key = keys(.first) else { throw SegmentContentError("it is sealed under the hub's first key, which this device does not have") }
-            return (format, try decrypt(sealed[5...], key: key, associatedData: legacyAssociatedData(format: format, device: device, name: name)))
+            return (format, plaintext)
         }
         let headerBytes = magic.count + 1 + 20
         guard sealed.count >= headerBytes + 12 + 16 + signatureBytes, let epoch = KeyEpoch(bytes: sealed[5..<headerBytes]) else {
@@ -117,8 +119,9 @@ enum SegmentSeal {
 struct SegmentAuthor {
     var signingKey: Curve25519.Signing.PublicKey?
     var signedFrom: Int64?
-    /// How far its unsigned segments are taken (`EpochChain.unsignedThrough`): nil for without limit.
-    var unsignedThrough: Int64?
+    /// How far its log is taken whatever comes after, unsigned segments included (`EpochChain.takenThrough`):
+    /// nil for without limit.
+    var takenThrough: Int64?
 
     init(signingKey: Curve25519.Signing.PublicKey?, signedFrom: Int64?) {
         self.signingKey = signingKey

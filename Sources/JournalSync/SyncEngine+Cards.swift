@@ -114,7 +114,9 @@ extension SyncEngine {
     /// Writes this device's card, unless the one written last says the same and is recent. `name`
     /// replaces the name the card had (the host name, for a device's first card); `signedFrom` says
     /// from where this device signs, where the card before did not. The card says whom this device
-    /// vouches for (`vouches(previous:)`); what changed in that is said in `report`.
+    /// vouches for (`vouches(previous:)`) and the claims of the invitations it printed; what that
+    /// changed is acted on once the card is kept (an invitation used is not honoured again), and said
+    /// in `report`.
     func writeOwnCard(
         previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil, signedFrom: Int64? = nil,
         into report: inout SyncReport
@@ -123,16 +125,19 @@ extension SyncEngine {
         let keys = deviceKeys.publicKeys
         let chosenName: String
         if let name { chosenName = name.text } else if let previous { chosenName = previous.name } else { chosenName = try await unusedHostName().text }
+        let update = try await vouches(previous: previous)
+        let invitations = try await store.invitations(hubID: hub.id)
         let card = DeviceCard(
             device: store.deviceID, name: chosenName,
             agreementKey: keys.agreement, signingKey: keys.signing, epoch: Int64(epochs.current.number),
             // Later than the card before it, whatever the clock did: the later card is the one kept.
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
-            signedFrom: previous?.signedFrom ?? signedFrom, vouches: try await vouches(previous: previous, into: &report),
-            admission: try await store.ownAdmission())
+            signedFrom: previous?.signedFrom ?? signedFrom, vouches: update.vouches, admission: try await store.ownAdmission(),
+            invitations: invitations.isEmpty ? nil : invitations.prefix(Self.claimsShown).map(\.claim))
         if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch,
             previous.publishedAt == card.publishedAt, previous.vouches == card.vouches, previous.admission == card.admission,
+            previous.invitations == card.invitations,
             // Either way: a clock stepped back must not keep the card from being refreshed for good.
             let synced = previous.syncedAt, abs(now.milliseconds - synced.milliseconds) < Self.cardRefreshInterval
         {
@@ -144,7 +149,21 @@ extension SyncEngine {
         var kept = card
         kept.sealedEpoch = epoch.text
         try await store.keepDeviceCard(kept, hubID: hub.id)
+        // Only now that the card saying so is on the hub and kept: an invitation is used once.
+        for (publicKey, device) in update.used { try await store.markInvitationUsed(publicKey: publicKey, by: device, hubID: hub.id) }
+        for (invitation, devices) in update.conflicts {
+            try await store.markInvitationUsed(publicKey: invitation.publicKey, by: devices[0], hubID: hub.id)
+            let names = devices.map { TerminalText.quoted(self.name(of: $0)) }.joined(separator: " and ")
+            report.setAside.append(SetAsideFile(
+                device: store.deviceID, name: "invitation " + Hex.encode(invitation.publicKey.prefix(4)),
+                reason: "the invitation printed here on \(LocalTime.display(invitation.madeAt)) was used by \(names): this device vouches for "
+                    + "neither, as one of them is not the machine it was printed for (`journal sync rotate-key --keep NAME` keeps yours)",
+                outcome: .noted, at: report.at))
+        }
     }
+
+    /// How many invitations' claims a card shows: those printed last, for machines joining now.
+    static let claimsShown = 16
 
     /// The name a device's first card gives it: the host name, or, when another device of the hub
     /// goes by a name that looks the same (machines made from one image), the host name and a number.
@@ -168,57 +187,52 @@ extension SyncEngine {
         try await writeOwnCard(previous: previous, at: now, published: published, synced: synced, name: name, signedFrom: signedFrom, into: &report)
     }
 
-    /// Whom this device's card vouches for (`Membership`): on its first card of this kind, every device
-    /// admitted then (the members it found); from then on the same, less the revoked, with every
-    /// device that vouches for it (the one whose invitation it joined with among them) and each device
-    /// that joined with one of its own invitations: the first to show a proof of it, with a card sealed
-    /// under a key that admits now. An invitation two devices show vouches for neither: one of them
-    /// is not who the person invited (said in `report`).
-    func vouches(previous: DeviceCard?, into report: inout SyncReport) async throws -> [DeviceCard.Vouch] {
+    /// Whom this device's card vouches for (`Membership`), and what to act on once the card saying so
+    /// is kept. On its first card of this kind, a device that joined with the key alone (or was updated
+    /// from a journal before vouching) vouches for the devices admitted then, the members it found; one
+    /// that joined with an invitation, for none yet. From then on the same, less the revoked, with the
+    /// device whose invitation it joined with (the card showing the claim only the printed secret
+    /// tells, `Invitations.claim`), and each device that joined with one of its own invitations: the
+    /// first to show a proof of it, with a card sealed under a key that admits now. An invitation two
+    /// devices show vouches for neither: one of them is not the machine it was printed for. A device
+    /// never vouches back for a device because that one vouches for it: a device made up with the key
+    /// could then have itself vouched for by any member.
+    func vouches(previous: DeviceCard?) async throws -> VouchUpdate {
         let cards = Self.latest(try await store.deviceCards(hubID: hub.id), cardsRead.cards).filter { $0.device != store.deviceID }
         var byDevice: [DeviceID: DeviceCard] = [:]
         for card in cards { byDevice[card.device] = card }
-        // A device that joined with an invitation vouches first for whoever vouches for it (its inviter);
-        // one that joined with the key alone, or was updated, for the members it found.
-        let grandfathered = try await store.ownAdmission() != nil ? [] : membership.admitted.sorted().compactMap { device in
+        let tag = try await store.invitationTag()
+        let grandfathered = tag != nil ? [] : membership.admitted.sorted().compactMap { device in
             byDevice[device].map { DeviceCard.Vouch(device: device, signingKey: $0.signingKey) }
         }
-        var vouches = previous?.vouches ?? grandfathered
-        vouches.removeAll { epochs.revoked[$0.device] != nil || byDevice[$0.device]?.signingKey != $0.signingKey }
-        func add(_ card: DeviceCard) {
-            guard !vouches.contains(where: { $0.device == card.device }), epochs.revoked[card.device] == nil else { return }
-            vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
+        var update = VouchUpdate(vouches: previous?.vouches ?? grandfathered)
+        update.vouches.removeAll { epochs.revoked[$0.device] != nil || byDevice[$0.device]?.signingKey != $0.signingKey }
+        func add(_ card: DeviceCard) -> Bool {
+            guard !update.vouches.contains(where: { $0.device == card.device }) else { return true }
+            guard epochs.revoked[card.device] == nil, update.vouches.count < Self.maximumVouches else { return false }
+            update.vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
+            return true
         }
-        for card in cards.sorted(by: { $0.device < $1.device })
-        where card.vouches?.contains(where: { $0.device == store.deviceID && $0.signingKey == deviceKeys.publicKeys.signing }) == true
-            && membership.admits(card.device)
-        {
-            add(card)
+        if let tag, let inviter = cards.sorted(by: { $0.device < $1.device }).first(where: { card in
+            membership.admits(card.device) && card.invitations?.contains(Invitations.claim(tag: tag, device: card.device)) == true
+        }) {
+            _ = add(inviter)
         }
-        let invitations = try await store.invitations(hubID: hub.id)
-        for invitation in invitations where invitation.usedBy == nil {
+        for invitation in try await store.invitations(hubID: hub.id) where invitation.usedBy == nil {
             let showing = cards.filter { card in
                 guard let admission = card.admission, admission.invitationKey == invitation.publicKey else { return false }
                 return Invitations.verifies(admission, of: card, hubID: hub.id)
-            }
+            }.sorted { $0.device < $1.device }
             guard let joiner = showing.first else { continue }
             if showing.count > 1 {
-                vouches.removeAll { vouch in showing.contains { $0.device == vouch.device } }
-                // Closed: it vouches for no one from now on, and is said this once.
-                try await store.markInvitationUsed(publicKey: invitation.publicKey, by: joiner.device, hubID: hub.id)
-                let names = showing.map { TerminalText.quoted(name(of: $0.device)) }.joined(separator: " and ")
-                report.setAside.append(SetAsideFile(
-                    device: store.deviceID, name: "invitation " + Hex.encode(invitation.publicKey.prefix(4)),
-                    reason: "the invitation printed here on \(LocalTime.display(invitation.madeAt)) was used by \(names): this device vouches for "
-                        + "neither, as one of them is not the machine it was printed for (`journal sync rotate-key --keep NAME` keeps yours)",
-                    outcome: .noted, at: report.at))
+                update.vouches.removeAll { vouch in showing.contains { $0.device == vouch.device } }
+                update.conflicts.append((invitation, showing.map(\.device)))
                 continue
             }
-            guard let sealed = joiner.sealedEpoch.flatMap(KeyEpoch.init(text:)), epochs.admitting.contains(sealed) else { continue }
-            add(joiner)
-            try await store.markInvitationUsed(publicKey: invitation.publicKey, by: joiner.device, hubID: hub.id)
+            guard let sealed = joiner.sealedEpoch.flatMap(KeyEpoch.init(text:)), epochs.admitting.contains(sealed), add(joiner) else { continue }
+            update.used.append((invitation.publicKey, joiner.device))
         }
-        return Array(vouches.prefix(Self.maximumVouches))
+        return update
     }
 
     /// Renames this device: its card, on the hub and here, says `name` from now on. Refused when another
@@ -241,4 +255,13 @@ extension SyncEngine {
 /// The hub's cards could not be read or written: `cause` says why.
 struct CardsUnreachable: Error {
     let cause: any Error
+}
+
+/// Whom a device's card vouches for, and what to act on once the card saying so is kept.
+struct VouchUpdate {
+    var vouches: [DeviceCard.Vouch]
+    /// Invitations of this device a device joined with, and that device: used once the card is kept.
+    var used: [(publicKey: [UInt8], device: DeviceID)] = []
+    /// Invitations two devices showed, and those devices: closed, and said, once the card is kept.
+    var conflicts: [(invitation: Invitation, devices: [DeviceID])] = []
 }

@@ -5,8 +5,8 @@ extension SyncEngine {
     /// current epoch's key becomes this device's, the one `journal sync key` prints and that opens
     /// the hub next time. An exposed current epoch is not taken up: it is the fallback to the first
     /// key, which the revoked hold, and the key held stays until a new epoch is made (`settleKey`).
-    func takeUpKey() throws {
-        try checkStanding()
+    func takeUpKey(revoking: [DeviceID] = []) throws {
+        try checkStanding(revoking: revoking)
         guard !epochs.needsNewEpoch, epochs.current != ownEpoch, let newest = epochs.keys[epochs.current], newest.check != key.check else { return }
         if let keyPath { try newest.save(to: keyPath) }
         key = newest
@@ -16,13 +16,15 @@ extension SyncEngine {
     /// Refuses to go on when this device was revoked, the hub's key was replaced without the new key
     /// reaching it, the record of its own key's epoch is gone or altered (following it back would seal
     /// under a key it replaced), or the records contradict each other: it publishes and applies
-    /// nothing, and says so plainly.
-    func checkStanding() throws(SyncError) {
+    /// nothing, and says so plainly. A key withheld from this device by a device it is revoking (a
+    /// member that made a rotation for itself alone) does not stop the revocation: made from the key
+    /// this device holds, beside that rotation, it refuses it.
+    func checkStanding(revoking: [DeviceID] = []) throws(SyncError) {
         if let (first, second) = epochs.conflict { throw SyncError.epochsInConflict(first: name(of: first.maker), second: name(of: second.maker)) }
         if let revocation = epochs.revoked[store.deviceID] {
             throw SyncError.deviceRevoked(by: name(of: revocation.by.maker), at: revocation.by.madeAt, epoch: revocation.by.epoch.description)
         }
-        if let latest = epochs.latest, latest.epoch.number > epochs.current.number {
+        if let latest = epochs.latest, latest.epoch.number > epochs.current.number, !revoking.contains(latest.maker) {
             throw SyncError.notGivenNewKey(by: name(of: latest.maker), at: latest.madeAt, epoch: latest.epoch.description)
         }
         if ownEpoch != .first, epochs.record(of: ownEpoch) == nil { throw SyncError.epochRecordLost(epoch: ownEpoch.description) }
@@ -72,10 +74,16 @@ extension SyncEngine {
     public func device(named text: String) async throws -> DeviceID {
         let cards = try await store.deviceCards(hubID: hub.id)
         let known = Set(cards.map(\.device)).union(try await store.anchors(hubID: hub.id).keys)
-        let wanted = DeviceName.key(text.trimmingSpaces)
-        var matching = Set(cards.filter { DeviceName.key($0.name) == wanted }.map(\.device))
-        let prefix = text.trimmingSpaces.lowercased()
-        if prefix.count >= 8 { matching.formUnion(known.filter { $0.rawValue.hasPrefix(prefix) }) }
+        let typed = text.trimmingSpaces
+        // Text that reads as an id names devices by their ids only: no name reads as one (`DeviceName`).
+        let prefix = typed.lowercased()
+        var matching: Set<DeviceID>
+        if DeviceName.readsAsDeviceID(typed) || UUIDText.isCanonical(prefix) {
+            matching = known.filter { $0.rawValue.hasPrefix(prefix) }
+        } else {
+            let wanted = DeviceName.key(typed)
+            matching = Set(cards.filter { DeviceName.key($0.name) == wanted }.map(\.device))
+        }
         guard matching.count <= 1 else {
             throw SyncError.ambiguousDevice(text, candidates: matching.sorted().map { DeviceCandidate(name: name(of: $0), id: $0) })
         }
@@ -114,7 +122,7 @@ extension SyncEngine {
         var report = SyncReport()
         report.at = store.clock.now()
         cardsRead = try await takeUpEpochs(leftInPlace: [], into: &report)
-        try takeUpKey()
+        try takeUpKey(revoking: revoking)
         try await keepCardsRead()
         guard !revoking.contains(store.deviceID) else { throw SyncError.revokingSelf }
         return try await startEpoch(revoking: revoking, keeping: keeping, at: report.at)
@@ -130,8 +138,7 @@ extension SyncEngine {
         if var own = cards.first(where: { $0.device == store.deviceID }) {
             // Whom this device vouches for as of the cards just read, and the devices the person vouches
             // for: this device's card says so from now on.
-            var said = SyncReport()
-            var vouches = try await self.vouches(previous: own, into: &said)
+            var vouches = try await self.vouches(previous: own).vouches
             for card in cards where keeping.contains(card.device) && !vouches.contains(where: { $0.device == card.device }) {
                 vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
             }
@@ -141,10 +148,11 @@ extension SyncEngine {
         var byDevice: [DeviceID: DeviceCard] = [:]
         for card in cards { byDevice[card.device] = card }
         let shutOut = Set(revoking)
+        let reachedBefore = Membership.vouched(chain: epochs, cards: cards, device: store.deviceID, revoking: [])
         let reached = Membership.vouched(chain: epochs, cards: cards, device: store.deviceID, revoking: shutOut)
         // A device that joined with an invitation a moment ago knows no member's vouch yet: a key it
         // made now would go to it alone, and every other member would be left out.
-        if reached.count == 1, try await store.ownAdmission() != nil,
+        if reachedBefore.count == 1, try await store.ownAdmission() != nil,
             !membership.admitted.subtracting(shutOut).subtracting([store.deviceID]).isEmpty
         {
             throw SyncError.notVouchedYet
@@ -161,16 +169,18 @@ extension SyncEngine {
                 members[device] = card.publicKeys
             }
         }
-        for device in membership.admitted.subtracting(members.keys).subtracting(shutOut).sorted()
+        let onlyThroughRevoked = Set(reachedBefore).subtracting(reached).subtracting(shutOut)
+        for device in membership.admitted.union(onlyThroughRevoked).subtracting(members.keys).subtracting(shutOut).sorted()
         where !leftOut.contains(where: { $0.device == device }) {
-            leftOut.append(NewEpoch.LeftOut(device: device, name: name(of: device), reason: .unvouched))
+            leftOut.append(NewEpoch.LeftOut(
+                device: device, name: name(of: device), reason: onlyThroughRevoked.contains(device) ? .vouchedOnlyByRevoked : .unvouched))
         }
         let parent = epochs.nextParent
         guard let parentKey = epochs.keys[parent] else { throw SyncError.epochRecordLost(epoch: parent.description) }
         let made = try EpochRecord.make(
             parent: parent, parentKey: parentKey, members: members,
             revoked: revoking.map { EpochRecord.Revocation(device: $0, through: anchors[$0] ?? 0) }, maker: deviceKeys,
-            makerID: store.deviceID, at: now, hubID: hub.id, legacy: unsignedApplied(anchors: anchors, cards: byDevice))
+            makerID: store.deviceID, at: now, hubID: hub.id, taken: applied(anchors: anchors))
         try await hub.writeEpochRecord(made.sealed, as: made.record.epoch)
         // Taken up as any device takes it up: this device's card, and its key file, move to the new epoch.
         // What the reading finds to say was said by the one before it.
@@ -186,17 +196,12 @@ extension SyncEngine {
         return NewEpoch(record: made.record, leftOut: leftOut)
     }
 
-    /// How far this journal applied each device's unsigned segments, which a new record vouches for
-    /// (`EpochRecord.legacy`): the position applied, below where the device's card says it signs; and
-    /// what valid records vouched for already.
-    private func unsignedApplied(anchors: [DeviceID: Int64], cards: [DeviceID: DeviceCard]) -> [DeviceID: Int64] {
-        var legacy: [DeviceID: Int64] = [:]
-        for (device, position) in anchors where epochs.revoked[device] == nil {
-            let through = max(min(position, (cards[device]?.signedFrom ?? .max) - 1), epochs.unsignedThrough(device) ?? 0)
-            if through > 0 { legacy[device] = through }
-        }
-        // The devices that published most unsigned first, should a hub have had more than a record holds.
-        return Dictionary(uniqueKeysWithValues: legacy.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(EpochRecord.maximumLegacy).map { ($0.key, $0.value) })
+    /// How far this journal applied each device's log, which a new record vouches for (`EpochRecord.taken`):
+    /// what it applied itself, never what other records claimed (a member's claims go with it when it is
+    /// revoked). The revoked are taken as their revocations say.
+    private func applied(anchors: [DeviceID: Int64]) -> [DeviceID: Int64] {
+        let applied = anchors.filter { $0.value > 0 && epochs.revoked[$0.key] == nil }.sorted { $0.key < $1.key }
+        return Dictionary(uniqueKeysWithValues: applied.prefix(EpochRecord.maximumTaken).map { ($0.key, $0.value) })
     }
 }
 
@@ -216,6 +221,8 @@ public struct NewEpoch: Sendable {
         /// It joined with the key alone, and no member vouches for it (`Membership`): anyone who held
         /// the key could have made it.
         case unvouched
+        /// Only devices being revoked vouched for it: one of them may have made it up.
+        case vouchedOnlyByRevoked
         /// More devices are vouched for than a key is wrapped for (`EpochRecord.maximumReached`): it was
         /// farthest from this device.
         case beyondLimit

@@ -26,6 +26,9 @@ extension SyncEngine {
     /// The most cards that did not open for want of a key a reading keeps in hand, to try again with
     /// the keys its cards give.
     static let cardsInHand = 1024
+    /// The most records of a revoked device that does not stand a journal keeps: enough for any conflict
+    /// it can make to be seen (`EpochChain.conflict`), few enough that it cannot fill the journal.
+    static let recordsOfRevoked = 64
     /// The most cards and records refused a sync names one by one; the rest are counted
     /// (`SyncReport.moreSetAside`), and `sync status` counts them all.
     static let namedRefusals = 100
@@ -108,15 +111,24 @@ extension SyncEngine {
         if !fetched.isEmpty {
             (ownEpoch, settled) = ownEpochCandidates(parsed).settled { chain(records: parsed, cards: keptCards, ownEpoch: $0) }
         }
+        // A key that is neither the hub's first nor any record's opens nothing here (a key file replaced).
+        if key.check != hub.firstKeyCheck, ownEpochCandidates(parsed).candidates.isEmpty {
+            throw SyncError.wrongKey(hub: hub.location, hubID: hub.id)
+        }
         // Whether a kept card's device is a member, before any card is read: a card under its id with
         // other keys is refused when it is.
         let members = Membership(chain: settled, cards: keptCards, device: store.deviceID)
         var known: [DeviceID: DeviceCard] = [:]
         for card in keptCards { known[card.device] = card }
 
-        // The cards new or changed on the hub, page by page, opened with the keys held.
+        // The cards new or changed on the hub, page by page, opened with the keys held. A card that
+        // verifies is kept only when its device may be a member (`mayKeep`): a revoked device can make
+        // any number of cards that verify under the keys it kept, and they must cost one reading each,
+        // not the journal's room and every sync's time.
         var reading = HubReading()
         var opened = CardsOpened()
+        var mayKeep = CardKeeping(
+            known: Set(known.keys), named: Self.devicesNamed(chain: settled, cards: keptCards, membership: members), admitting: settled.admitting)
         do {
             let held = Self.keysDigest(settled.keys)
             try await walk(
@@ -132,7 +144,8 @@ extension SyncEngine {
                         case .taken: return known[entry.name]?.sealedEpoch == nil
                         }
                     }
-                    opened.merge(try await openCards(toRead, keys: settled.keys, known: known, members: members, into: &report, leftInPlace))
+                    opened.merge(try await openCards(
+                        toRead, keys: settled.keys, known: known, members: members, mayKeep: mayKeep, into: &report, leftInPlace))
                 },
                 gone: { _ in })
             // Keys found through the cards read (a record's maker known only by its card) open more.
@@ -140,10 +153,23 @@ extension SyncEngine {
                 let next = chain(records: parsed, cards: Self.latest(keptCards, opened.taken.values.map(\.card)), ownEpoch: ownEpoch)
                 let more = next.keys.count > settled.keys.count
                 settled = next
+                mayKeep.admitting = settled.admitting
                 guard more, !opened.waiting.isEmpty else { break }
                 let retry = opened.waiting
                 opened.waiting = []
-                opened.merge(try await openCards(retry, keys: settled.keys, known: known, members: members, into: &report, leftInPlace))
+                opened.merge(try await openCards(
+                    retry, keys: settled.keys, known: known, members: members, mayKeep: mayKeep, into: &report, leftInPlace))
+            }
+            // Devices a member vouches for, or a record gives the key to, whose cards are not kept here (not
+            // members when last read): read again, whatever was remembered of them.
+            let latest = Self.latest(keptCards, opened.taken.values.map(\.card))
+            let membersNow = Membership(chain: settled, cards: latest, device: store.deviceID)
+            mayKeep.named = Self.devicesNamed(chain: settled, cards: latest, membership: membersNow)
+            let missing = mayKeep.named.subtracting(latest.map(\.device)).subtracting([store.deviceID]).sorted().prefix(Self.cardsInHand)
+            if !missing.isEmpty {
+                opened.merge(try await openCards(
+                    missing.map { HubListing(name: $0, fingerprint: "") }, keys: settled.keys, known: known, members: members, mayKeep: mayKeep,
+                    into: &report, leftInPlace))
             }
         } catch let error as CardsUnreachable {
             reading.unreachable = error
@@ -156,8 +182,23 @@ extension SyncEngine {
         let held = Self.keysDigest(epochs.keys)
         var keep: [String: [UInt8]] = [:]
         var items: [HubItem] = []
-        for (epoch, (bytes, fingerprint)) in fetched {
-            if epochs.proved[epoch] != nil {
+        // Records a revoked device made with a key it kept can only ever be refused: past a few, they
+        // are not kept (each costs every sync's reading of the records).
+        var byRevoked: [DeviceID: Int] = [:]
+        for (epoch, record) in parsed where fetched[epoch] == nil && epochs.revoked[record.record.maker] != nil {
+            byRevoked[record.record.maker, default: 0] += 1
+        }
+        for (epoch, (bytes, fingerprint)) in fetched.sorted(by: { $0.key < $1.key }) {
+            let maker = parsed[epoch]?.record.maker
+            if epochs.proved[epoch] != nil, epochs.record(of: epoch) == nil, let maker, epochs.revoked[maker] != nil,
+                byRevoked[maker, default: 0] >= Self.recordsOfRevoked
+            {
+                let reason = "it was made by a device revoked in key epoch \(epochs.revoked[maker]?.by.epoch.description ?? "?"), and more of its "
+                    + "records than any hub needs are kept already"
+                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .refused, reason: reason))
+                note(epoch: epoch, reason, into: &report, leftInPlace)
+            } else if epochs.proved[epoch] != nil {
+                if let maker, epochs.revoked[maker] != nil { byRevoked[maker, default: 0] += 1 }
                 keep[epoch.fileName] = bytes
                 items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .taken))
             } else if let parent = parsed[epoch]?.record.parent, epochs.keys[parent] != nil {
@@ -232,7 +273,7 @@ extension SyncEngine {
     /// others is remembered now, and a refusal said once.
     private func openCards(
         _ entries: [HubListing<DeviceID>], keys: [KeyEpoch: SyncKey], known: [DeviceID: DeviceCard], members: Membership,
-        into report: inout SyncReport, _ leftInPlace: Set<String>
+        mayKeep: CardKeeping, into report: inout SyncReport, _ leftInPlace: Set<String>
     ) async throws -> CardsOpened {
         let held = Self.keysDigest(keys)
         var opened = CardsOpened()
@@ -243,8 +284,13 @@ extension SyncEngine {
             for entry in batch {
                 guard let result = read[entry.name] else { continue }
                 switch openCard(result, of: entry.name, keys: keys, known: known[entry.name], bound: members.admits(entry.name)) {
-                case .taken(let card):
+                case .taken(let card) where mayKeep.allows(card):
                     opened.taken[entry.name] = (card, entry.fingerprint)
+                case .taken:
+                    let reason = notMemberReason(entry.name)
+                    opened.refused[entry.name] = reason
+                    items.append(HubItem(kind: .card, name: entry.name.rawValue, fingerprint: entry.fingerprint, outcome: .refused, reason: reason))
+                    note(card: entry.name, reason, into: &report, leftInPlace)
                 case .unchanged:
                     items.append(HubItem(kind: .card, name: entry.name.rawValue, fingerprint: entry.fingerprint, outcome: .taken))
                 case .refused(let reason):
@@ -260,6 +306,16 @@ extension SyncEngine {
             try await store.recordHubItems(items, hubID: hub.id)
         }
         return opened
+    }
+
+    /// Devices that may be members whatever their cards are sealed under: those an admitted device
+    /// vouches for, and those a record that admits now gives its key to.
+    static func devicesNamed(chain: EpochChain, cards: [DeviceCard], membership: Membership) -> Set<DeviceID> {
+        var named = Set(cards.filter { membership.admits($0.device) }.flatMap { ($0.vouches ?? []).map(\.device) })
+        for record in chain.valid where chain.admitting.contains(record.epoch) && chain.revoked[record.maker] == nil {
+            named.formUnion(record.reaches)
+        }
+        return named.subtracting(chain.revoked.keys)
     }
 
     /// Walks the hub's listing of `kind` page by page beside what the journal remembers of it, in the
@@ -390,6 +446,19 @@ extension SyncEngine {
         } catch {
             throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
         }
+    }
+}
+
+/// Which cards that verify a reading keeps: those of devices kept already, of devices a member vouches
+/// for or a record gives the key to (`named`), and those sealed under a key that admits now.
+struct CardKeeping {
+    let known: Set<DeviceID>
+    var named: Set<DeviceID>
+    var admitting: Set<KeyEpoch>
+
+    func allows(_ card: DeviceCard) -> Bool {
+        known.contains(card.device) || named.contains(card.device)
+            || card.sealedEpoch.flatMap(KeyEpoch.init(text:)).map(admitting.contains) == true
     }
 }
 

@@ -27,8 +27,10 @@ extension SyncEngine {
             }
         }
         for device in try await hub.devices() where device != store.deviceID {
-            if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil {
-                // Not a member (`Membership`): nothing of its log is read until it is one.
+            if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil,
+                max(anchors[device] ?? 0, refused[device] ?? 0) >= epochs.takenThrough(device) ?? 0
+            {
+                // Not a member (`Membership`): nothing more of its log is read until it is one.
                 passOver(device, notMemberReason(device))
                 continue
             }
@@ -75,11 +77,6 @@ extension SyncEngine {
                             notAdmitted = error.description
                             break
                         } else if error.cause == .unvouched {
-                            // A log without a card is unsigned throughout: not a member's past what was vouched for.
-                            guard try await card(of: device) != nil else {
-                                notAdmitted = error.description
-                                break
-                            }
                             unvouched.append((segment, error.description))
                         } else if error.cause == .awaitingCard, let cardRefused = try await cardRefusal(device) {
                             // Its card is on the hub but was refused: it will not come.
@@ -124,9 +121,16 @@ extension SyncEngine {
                     // way is, and applied when it comes.
                     waiting = (anchor + 1, awaitingCard.last)
                     break
-                } else if failures.isEmpty, let skipped = unvouched.min(by: { $0.segment.last < $1.segment.last }) {
-                    // A member's unsigned segment that no record vouched for, and nothing else there opens:
-                    // passed over, said once, and its log read on past it (its signed segments are its own).
+                } else if failures.isEmpty, !unvouched.isEmpty, try await card(of: device) == nil {
+                    // A log without a card is unsigned throughout: no member's past what was vouched for.
+                    passOver(device, unvouched[0].reason)
+                    break
+                } else if failures.isEmpty, let signedFrom = try await card(of: device)?.signedFrom,
+                    let skipped = unvouched.filter({ $0.segment.last < signedFrom }).min(by: { $0.segment.last < $1.segment.last })
+                {
+                    // A member's unsigned segment from before it signed that no record vouched for, and nothing
+                    // else there opens: passed over, said once, and its log read on past it (what it signed
+                    // is its own, and nothing unsigned reaches that far).
                     _ = try await store.applyReceived([], from: device, through: skipped.segment.last, hubID: hub.id)
                     if !leftInPlace.contains(device.rawValue + "/" + skipped.segment.fileName) {
                         report.setAside.append(SetAsideFile(
@@ -134,7 +138,7 @@ extension SyncEngine {
                     }
                     anchor = skipped.segment.last
                     continue
-                } else if failures.isEmpty {
+                } else if failures.isEmpty && unvouched.isEmpty {
                     // Only files that are no segments were there: look again at the log without them.
                     continue
                 } else if try await isNoMember(device, everApplied: (anchors[device] ?? 0) > 0 || anchor > start, log: log) {
@@ -147,7 +151,7 @@ extension SyncEngine {
                     break
                 } else {
                     // Not applied, and the anchor stays before it; later segments of this device wait too.
-                    report.failures += failures
+                    report.failures += failures + unvouched.map { SegmentFailure(device: device, segment: $0.segment.fileName, reason: $0.reason) }
                     break
                 }
             }

@@ -232,12 +232,14 @@ public actor SyncEngine {
         var author = SegmentAuthor(card: card)
         // This device knows its own keys, whether or not its card reached the hub.
         if device == store.deviceID { author.signingKey = deviceKeys.signing.publicKey }
-        // A device with a card is taken only while it is a member; one without is a journal from
-        // before cards (its unsigned segments), or one whose card is still on its way.
-        if card != nil, device != store.deviceID, !membership.admits(device) {
+        // A device with a card is taken while it is a member, and as far as a record vouches for its log
+        // (a revoked one, as far as its revocation says); one without is a journal from before cards (its
+        // unsigned segments), or one whose card is still on its way.
+        let taken = epochs.takenThrough(device)
+        if card != nil, device != store.deviceID, epochs.revoked[device] == nil, !membership.admits(device), segment.last > taken ?? 0 {
             throw SegmentContentError(notMemberReason(device), cause: .notAdmitted)
         }
-        author.unsignedThrough = epochs.unsignedThrough(device)
+        author.takenThrough = taken
         let keys = epochs.keys
         let opened = try SegmentSeal.open(sealed, keys: { keys[$0] }, author: author, hubID: hub.id, device: device, name: segment)
         return try SegmentCodec.decode(opened.plaintext, format: opened.format, device: device)

@@ -53,14 +53,16 @@ public enum SyncJoin {
         }
         // Joining with an invitation: this device's keys, signed with its secret, show who admitted it.
         var admission: DeviceCard.Admission?
+        var tag: [UInt8]?
         if let invitation = givenKey?.invitation {
             let keys = try DeviceKeys.loadOrMake(at: try JournalPaths.fromEnvironment().deviceKeys(of: store.deviceID))
             admission = try Invitations.admission(seed: invitation, hubID: hub.id, device: store.deviceID, keys: keys.publicKeys)
+            tag = Invitations.tag(seed: invitation)
         }
         let previousKey = try FileSystem.exists(keyPath) ? FileSystem.readFile(keyPath, limit: 4096, what: "a key file") : nil
         let wroteKey = Mutex(false)
         do {
-            try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location, admission: admission) {
+            try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location, admission: admission, invitationTag: tag) {
                 if localKey?.hex != key.hex {
                     try key.save(to: keyPath)
                     wroteKey.withLock { $0 = true }

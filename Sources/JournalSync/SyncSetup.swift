@@ -69,9 +69,12 @@ public enum SyncSetup {
         try await store.recordSyncOutcome(.failed(error), at: store.clock.now(), hubID: joined.hubID)
     }
 
-    /// A new invitation to print with the key: its secret, and its public key, which the device that
-    /// prints it keeps (`Invitations`).
-    public static func makeInvitation() -> (seed: [UInt8], publicKey: [UInt8]) { Invitations.make() }
+    /// A new invitation `device` prints with the key: its secret, its public key and the claim the
+    /// device's card makes of it, which it keeps (`Invitations`).
+    public static func makeInvitation(by device: DeviceID) -> (seed: [UInt8], publicKey: [UInt8], claim: [UInt8]) {
+        let made = Invitations.make()
+        return (made.seed, made.publicKey, Invitations.claim(tag: Invitations.tag(seed: made.seed), device: device))
+    }
 
     /// The key at `path`, or nil when there is no key file.
     public static func loadKey(_ path: String) throws -> SyncKey? {

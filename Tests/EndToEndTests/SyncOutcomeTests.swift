@@ -94,6 +94,7 @@ import TestSupport
                 ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status; DROP TABLE sync_refused_logs;
                 ALTER TABLE sync_hub DROP COLUMN last_ok_sync_at; DROP TABLE sync_devices; ALTER TABLE sync_hub DROP COLUMN admission;
+                ALTER TABLE sync_hub DROP COLUMN invitation_tag;
                 DROP TABLE sync_invitations; DROP TABLE sync_hub_items; DROP TABLE sync_epoch_records; DROP TABLE local_settings;
                 UPDATE sync_hub SET last_sync_result = 'failed: cannot reach the hub /x: gone. Nothing was lost.';
                 PRAGMA user_version = 8;

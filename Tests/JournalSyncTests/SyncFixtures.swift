@@ -27,12 +27,14 @@ struct Machine {
         let hub = try await place.hubExists() ? try await place.open(key: key, expecting: nil) : try await place.make(key: key, shared: false)
         let deviceKeys = DeviceKeys()
         var admission: DeviceCard.Admission?
+        var tag: [UInt8]?
         if let inviter {
-            let invitation = Invitations.make()
-            try await inviter.store.recordInvitation(publicKey: invitation.publicKey, at: clock.now(), hubID: hub.id)
+            let invitation = SyncSetup.makeInvitation(by: inviter.store.deviceID)
+            try await inviter.store.recordInvitation(publicKey: invitation.publicKey, claim: invitation.claim, at: clock.now(), hubID: hub.id)
             admission = try Invitations.admission(seed: invitation.seed, hubID: hub.id, device: store.deviceID, keys: deviceKeys.publicKeys)
+            tag = Invitations.tag(seed: invitation.seed)
         }
-        try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location, admission: admission)
+        try await store.joinHub(id: hub.id, kind: place.kind.rawValue, location: place.location, admission: admission, invitationTag: tag)
         return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, deviceKeys: deviceKeys, segmentSize: segmentSize))
     }
 

@@ -25,6 +25,10 @@ public struct DeviceCard: Sendable, Equatable, Codable {
     /// The invitation this device joined with, and its proof: nil for a device that joined with the key
     /// alone.
     public var admission: Admission?
+    /// The claims of the invitations this device printed, newest first: by one, the device that joined
+    /// with it knows this device printed it, as only a holder of the printed secret can tell which claim
+    /// is whose (`Invitations.claim`).
+    public var invitations: [[UInt8]]?
     /// Not what the card says, but where this journal found it: the key epoch it was sealed under
     /// ("NUMBER-IDHEX"), nil when not known (this device's own, or a card kept by an earlier journal).
     public var sealedEpoch: String?
@@ -94,7 +98,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
     public init(
         device: DeviceID, name: String, agreementKey: [UInt8], signingKey: [UInt8], epoch: Int64, writtenAt: Timestamp,
         publishedAt: Timestamp?, syncedAt: Timestamp?, signedFrom: Int64? = nil, vouches: [Vouch]? = nil,
-        admission: Admission? = nil
+        admission: Admission? = nil, invitations: [[UInt8]]? = nil
     ) {
         self.device = device
         self.name = name
@@ -107,6 +111,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         self.signedFrom = signedFrom
         self.vouches = vouches
         self.admission = admission
+        self.invitations = invitations
     }
 
     enum CodingKeys: String, CodingKey {
@@ -117,7 +122,44 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         case publishedAt = "published_at"
         case syncedAt = "synced_at"
         case signedFrom = "signed_from"
-        case vouches, admission
+        case vouches, admission, invitations
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        device = try container.decode(DeviceID.self, forKey: .device)
+        name = try container.decode(String.self, forKey: .name)
+        agreementKey = try container.decode([UInt8].self, forKey: .agreementKey)
+        signingKey = try container.decode([UInt8].self, forKey: .signingKey)
+        epoch = try container.decode(Int64.self, forKey: .epoch)
+        writtenAt = try container.decode(Timestamp.self, forKey: .writtenAt)
+        publishedAt = try container.decodeIfPresent(Timestamp.self, forKey: .publishedAt)
+        syncedAt = try container.decodeIfPresent(Timestamp.self, forKey: .syncedAt)
+        signedFrom = try container.decodeIfPresent(Int64.self, forKey: .signedFrom)
+        vouches = try container.decodeIfPresent([Vouch].self, forKey: .vouches)
+        admission = try container.decodeIfPresent(Admission.self, forKey: .admission)
+        invitations = try container.decodeIfPresent([String].self, forKey: .invitations)?.map { text in
+            guard let bytes = Hex.decode(Array(text.utf8)) else {
+                throw DecodingError.dataCorruptedError(forKey: .invitations, in: container, debugDescription: "not hexadecimal")
+            }
+            return bytes
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(device, forKey: .device)
+        try container.encode(name, forKey: .name)
+        try container.encode(agreementKey, forKey: .agreementKey)
+        try container.encode(signingKey, forKey: .signingKey)
+        try container.encode(epoch, forKey: .epoch)
+        try container.encode(writtenAt, forKey: .writtenAt)
+        try container.encodeIfPresent(publishedAt, forKey: .publishedAt)
+        try container.encodeIfPresent(syncedAt, forKey: .syncedAt)
+        try container.encodeIfPresent(signedFrom, forKey: .signedFrom)
+        try container.encodeIfPresent(vouches, forKey: .vouches)
+        try container.encodeIfPresent(admission, forKey: .admission)
+        try container.encodeIfPresent(invitations?.map { Hex.encode($0) }, forKey: .invitations)
     }
 }
 

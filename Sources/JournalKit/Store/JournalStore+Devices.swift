@@ -9,7 +9,7 @@ extension JournalStore {
         try connection.query(
             """
             SELECT device_id, name, agreement_key, signing_key, epoch, written_at, published_at, synced_at, signed_from,
-                vouches, admission, sealed_epoch
+                vouches, admission, sealed_epoch, invitations
             FROM sync_devices WHERE hub_id = ?1 AND (?2 IS NULL OR device_id = ?2) ORDER BY device_id
             """, [.text(hubID), device.map { .text($0.rawValue) } ?? .null]
         ) { row in
@@ -18,7 +18,8 @@ extension JournalStore {
                 epoch: row.int64(4), writtenAt: Timestamp(milliseconds: row.int64(5)),
                 publishedAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)),
                 syncedAt: row.isNull(7) ? nil : Timestamp(milliseconds: row.int64(7)), signedFrom: row.isNull(8) ? nil : row.int64(8),
-                vouches: row.optionalText(9).map(CardColumns.vouches), admission: row.optionalText(10).flatMap(CardColumns.admission))
+                vouches: row.optionalText(9).map(CardColumns.vouches), admission: row.optionalText(10).flatMap(CardColumns.admission),
+                invitations: row.optionalText(12).map(CardColumns.invitations))
             card.sealedEpoch = row.optionalText(11)
             return card
         }
@@ -46,13 +47,13 @@ extension JournalStore {
                     try connection.run(
                         """
                         INSERT INTO sync_devices (hub_id, device_id, name, agreement_key, signing_key, epoch, written_at, published_at,
-                            synced_at, signed_from, vouches, admission, sealed_epoch)
-                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                            synced_at, signed_from, vouches, admission, sealed_epoch, invitations)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                         ON CONFLICT (hub_id, device_id) DO UPDATE SET name = excluded.name, epoch = excluded.epoch,
                             written_at = excluded.written_at, published_at = excluded.published_at, synced_at = excluded.synced_at,
                             signed_from = coalesce(min(sync_devices.signed_from, excluded.signed_from), sync_devices.signed_from,
                                 excluded.signed_from),
-                            vouches = excluded.vouches, admission = excluded.admission,
+                            vouches = excluded.vouches, admission = excluded.admission, invitations = excluded.invitations,
                             sealed_epoch = coalesce(excluded.sealed_epoch, sync_devices.sealed_epoch)
                         WHERE excluded.written_at > sync_devices.written_at
                             OR (excluded.written_at = sync_devices.written_at AND excluded.sealed_epoch IS NOT sync_devices.sealed_epoch)
@@ -61,7 +62,8 @@ extension JournalStore {
                         .integer(card.epoch), .integer(card.writtenAt.milliseconds), card.publishedAt.map { .integer($0.milliseconds) } ?? .null,
                         card.syncedAt.map { .integer($0.milliseconds) } ?? .null, card.signedFrom.map { .integer($0) } ?? .null,
                         card.vouches.map { .text(CardColumns.text(of: $0)) } ?? .null,
-                        card.admission.map { .text(CardColumns.text(of: $0)) } ?? .null, card.sealedEpoch.map { .text($0) } ?? .null)
+                        card.admission.map { .text(CardColumns.text(of: $0)) } ?? .null, card.sealedEpoch.map { .text($0) } ?? .null,
+                        card.invitations.map { .text(CardColumns.text(of: $0)) } ?? .null)
                 }
             }
         }
@@ -81,6 +83,10 @@ enum CardColumns {
             return DeviceCard.Vouch(device: DeviceID(rawValue: String(parts[0])), signingKey: key)
         }
     }
+
+    static func text(of claims: [[UInt8]]) -> String { claims.map { Hex.encode($0) }.joined(separator: "\n") }
+
+    static func invitations(_ text: String) -> [[UInt8]] { text.split(separator: "\n").compactMap { Hex.decode(Array($0.utf8)) } }
 
     static func text(of admission: DeviceCard.Admission) -> String {
         Hex.encode(admission.invitationKey) + " " + Hex.encode(admission.signature)

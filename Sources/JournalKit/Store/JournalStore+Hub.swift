@@ -35,11 +35,12 @@ extension JournalStore {
     /// another hub elsewhere starts afresh (its anchors are its own). Another hub in the same folder
     /// (a sync tool kept another machine's hub.json there: a split hub) holds the same logs, so what
     /// was published and applied carries over, each segment to be checked again under the new key.
-    /// `admission` is the invitation it joined with, when it joined with one (joining again without
-    /// one keeps the one it had). `beforeCommit` runs last in the transaction (to write what must
+    /// `admission` is the invitation it joined with, when it joined with one, and `invitationTag` what
+    /// tells who printed it (joining again without one keeps the one it had). `beforeCommit` runs last in the transaction (to write what must
     /// exist exactly when the join does); when it throws, nothing is joined.
     public func joinHub(
-        id: String, kind: String, location: String, admission: DeviceCard.Admission? = nil, beforeCommit: @Sendable () throws -> Void = {}
+        id: String, kind: String, location: String, admission: DeviceCard.Admission? = nil, invitationTag: [UInt8]? = nil,
+        beforeCommit: @Sendable () throws -> Void = {}
     ) throws {
         try write(nil) { _ in
             let current = try hub()
@@ -59,7 +60,9 @@ extension JournalStore {
                     try connection.cached("UPDATE sync_waiting SET hub_id = ? WHERE hub_id = ?").run(ids)
                 }
             }
-            if let admission { try connection.run("UPDATE sync_hub SET admission = ?", .text(CardColumns.text(of: admission))) }
+            if let admission, let invitationTag {
+                try connection.run("UPDATE sync_hub SET admission = ?, invitation_tag = ?", .text(CardColumns.text(of: admission)), .blob(invitationTag))
+            }
             try beforeCommit()
         }
     }

@@ -80,21 +80,23 @@ extension JournalStore {
         }
     }
 
-    /// Remembers an invitation this device printed, by its public key.
-    public func recordInvitation(publicKey: [UInt8], at instant: Timestamp, hubID: String) throws {
+    /// Remembers an invitation this device printed, by its public key, with the claim its card makes of it.
+    public func recordInvitation(publicKey: [UInt8], claim: [UInt8], at instant: Timestamp, hubID: String) throws {
         try write(nil) { _ in
             try connection.run(
-                "INSERT OR IGNORE INTO sync_invitations (hub_id, public_key, made_at) VALUES (?, ?, ?)",
-                .text(hubID), .blob(publicKey), .integer(instant.milliseconds))
+                "INSERT OR IGNORE INTO sync_invitations (hub_id, public_key, claim, made_at) VALUES (?, ?, ?, ?)",
+                .text(hubID), .blob(publicKey), .blob(claim), .integer(instant.milliseconds))
         }
     }
 
     /// The invitations this device printed for the hub `hubID`, newest first.
     public func invitations(hubID: String) throws -> [Invitation] {
         try connection.query(
-            "SELECT public_key, made_at, used_by FROM sync_invitations WHERE hub_id = ? ORDER BY made_at DESC, public_key", [.text(hubID)]
+            "SELECT public_key, claim, made_at, used_by FROM sync_invitations WHERE hub_id = ? ORDER BY made_at DESC, public_key", [.text(hubID)]
         ) {
-            Invitation(publicKey: $0.blob(0), madeAt: Timestamp(milliseconds: $0.int64(1)), usedBy: $0.optionalText(2).map(DeviceID.init(rawValue:)))
+            Invitation(
+                publicKey: $0.blob(0), claim: $0.blob(1), madeAt: Timestamp(milliseconds: $0.int64(2)),
+                usedBy: $0.optionalText(3).map(DeviceID.init(rawValue:)))
         }
     }
 
@@ -111,6 +113,12 @@ extension JournalStore {
     /// the key alone.
     public func ownAdmission() throws -> DeviceCard.Admission? {
         try connection.queryText("SELECT admission FROM sync_hub").flatMap(CardColumns.admission)
+    }
+
+    /// What tells the device that printed the invitation this journal joined with (`Invitations.tag`);
+    /// nil when it joined with the key alone.
+    public func invitationTag() throws -> [UInt8]? {
+        try connection.query("SELECT invitation_tag FROM sync_hub WHERE invitation_tag IS NOT NULL", []) { $0.blob(0) }.first
     }
 }
 
@@ -151,9 +159,11 @@ public struct HubItem: Sendable, Equatable {
     }
 }
 
-/// An invitation this device printed: its public key, when, and the device that joined with it.
+/// An invitation this device printed: its public key, the claim its card makes of it, when, and the
+/// device that joined with it.
 public struct Invitation: Sendable, Equatable {
     public let publicKey: [UInt8]
+    public let claim: [UInt8]
     public let madeAt: Timestamp
     public let usedBy: DeviceID?
 }

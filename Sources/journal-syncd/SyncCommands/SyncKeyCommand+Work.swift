@@ -12,8 +12,8 @@ extension SyncKeyCommand {
         guard let hub = try await store.hub() else { throw SyncError.notJoined }
         // Each key printed carries an invitation of its own: this device vouches for the first machine
         // that joins with it (`Invitations`).
-        let invitation = SyncSetup.makeInvitation()
-        try await store.recordInvitation(publicKey: invitation.publicKey, at: store.clock.now(), hubID: hub.hubID)
+        let invitation = SyncSetup.makeInvitation(by: store.deviceID)
+        try await store.recordInvitation(publicKey: invitation.publicKey, claim: invitation.claim, at: store.clock.now(), hubID: hub.hubID)
         Output.line(PrintedKey.text(of: key, hubID: hub.hubID, invitation: invitation.seed))
     }
 }

@@ -69,6 +69,12 @@ enum KeyRotationText {
                 + "On a machine of yours among them, join again with a key `journal sync key` prints here (`journal sync init --key ...`); "
                 + "or run `\(command) --keep NAME` to vouch for it yourself.")
         }
+        let throughRevoked = devices.filter { $0.reason == .vouchedOnlyByRevoked }
+        if !throughRevoked.isEmpty {
+            Output.line("Left out: \(names(throughRevoked)): only the revoked machine vouched for "
+                + "\(throughRevoked.count == 1 ? "it" : "them"), so it may have made \(throughRevoked.count == 1 ? "it" : "them") up. "
+                + "A machine of yours among them: `journal sync rotate-key --keep NAME` here gives it the new key.")
+        }
         let beyond = devices.filter { $0.reason == .beyondLimit }
         if !beyond.isEmpty {
             Output.line("Left out: \(names(beyond)): a key goes to at most \(EpochRecord.maximumReached) devices, and these were vouched "
