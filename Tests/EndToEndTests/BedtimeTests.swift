@@ -37,7 +37,11 @@ import TestSupport
                 }
                 let status = try #require(try cli.json("status", "--json") as? [String: Any])
 
-                let bed = try #require(Self.nextBedtime(after: now, minute: bedMinute))
+                // The night under way (a bedtime less than 8 hours ago), else the next.
+                let bedtimes = Self.bedtimes(around: now, minute: bedMinute)
+                let last = bedtimes.filter { $0 <= now }.max()
+                let isPast = last.map { now.timeIntervalSince($0) < 8 * 3600 } ?? false
+                let bed = try #require(isPast ? last : bedtimes.filter { $0 > now }.min())
                 func level(at instant: Date) -> Double {
                     intakes.filter { $0.0 <= instant }.reduce(0) { sum, intake in
                         sum + intake.1 * pow(2, -instant.timeIntervalSince(intake.0) / 3600 / Double(halfLife))
@@ -50,14 +54,22 @@ import TestSupport
                     let middle = (low + high) / 2
                     if atBed + middle * decay <= 50 { low = middle } else { high = middle }
                 }
-                let room = atBed >= 50 ? 0 : low
+                let roomAtBed = isPast || atBed >= 50 ? 0 : low
+                // Today's limit (400 mg) holds the room too: today is the calendar day of now.
+                let today = intakes.filter { Self.day(of: $0.0) == Self.day(of: now) }.reduce(0) { $0 + $1.1 }
+                let limitLeft = max(0, 400 - today)
+                let room = min(roomAtBed, limitLeft)
                 let context = "now \(Self.iso(now)), bedtime \(bedtime), half-life \(halfLife), drinks \(drinks): \(status)"
                 #expect((status["bedtime"] as? String).flatMap(Self.date) == bed, "\(context)")
+                #expect(status["past_bedtime"] as? Bool == isPast, "\(context)")
                 #expect(abs((status["bedtime_mg"] as? Double ?? -1) - atBed) <= 0.006, "\(context)")
                 #expect(abs((status["room_mg"] as? Double ?? -1) - room) <= 0.011, "\(context)")
+                let bound = isPast ? "past-bedtime" : limitLeft < roomAtBed - 0.011 ? "daily-limit" : roomAtBed < limitLeft - 0.011 ? "bedtime" : nil
+                if let bound { #expect(status["room_bound"] as? String == bound, "\(context)") }
                 #expect((status["asleep_at_bedtime"] as? Bool) == (atBed < 50), "\(context)")
                 let overLimit = status["over_limit"] as? Bool == true
-                #expect((status["state"] as? String == "curfew") == (!overLimit && room == 0), "\(context)")
+                #expect(overLimit == (today > 400), "\(context)")
+                #expect((status["state"] as? String == "curfew") == (!overLimit && roomAtBed == 0), "\(context)")
 
                 // The last cup: now or a whole minute up to bedtime, the latest after which a 96 mg
                 // cup leaves at most the threshold at bedtime.
@@ -69,7 +81,10 @@ import TestSupport
                 }
                 let fits = candidates.filter { atBed + 96 * pow(2, -bed.timeIntervalSince($0) / 3600 / Double(halfLife)) <= 50 }
                 let lastCup = (status["last_cup_by"] as? String).flatMap(Self.date)
-                if let expected = fits.max() {
+                if isPast || limitLeft < 96 {
+                    // No cup past bedtime, nor one today's limit has no room for.
+                    #expect(lastCup == nil, "\(context)")
+                } else if let expected = fits.max() {
                     // A minute either way where the cup's decay meets the threshold within rounding.
                     let found = try #require(lastCup, "\(context)")
                     #expect(abs(found.timeIntervalSince(expected)) <= 60, "\(context)")
@@ -85,9 +100,12 @@ import TestSupport
     @Test(arguments: [
         ("2026-03-07T20:00:00-05:00", "02:30", "2026-03-08T03:00:00-04:00"),
         ("2026-10-31T20:00:00-04:00", "01:30", "2026-11-01T01:30:00-04:00"),
-        // Past the first 01:30, bedtime has passed: the clocks reading it again an hour later is not another.
-        ("2026-11-01T01:45:00-04:00", "01:30", "2026-11-02T01:30:00-05:00"),
-        ("2026-11-01T01:45:00-05:00", "01:30", "2026-11-02T01:30:00-05:00"),
+        // Past the first 01:30, the night under way is its: the clocks reading it again an hour later is
+        // not another bedtime.
+        ("2026-11-01T01:45:00-04:00", "01:30", "2026-11-01T01:30:00-04:00"),
+        ("2026-11-01T01:45:00-05:00", "01:30", "2026-11-01T01:30:00-04:00"),
+        // Eight hours after it (nine on the clocks), the next night.
+        ("2026-11-01T08:30:00-05:00", "01:30", "2026-11-02T01:30:00-05:00"),
     ])
     func aBedtimeOnTheDaysClocksChange(now: String, bedtime: String, expected: String) async throws {
         try await withTemporaryDirectory { home in
@@ -109,13 +127,64 @@ import TestSupport
             let double = try cli.run("add", "double-espresso")
             #expect(double.stdout.contains("This keeps you above 50 mg until 02:"), "\(double.stdout)")
             #expect(double.stdout.contains("past your 23:00 bedtime"), "\(double.stdout)")
-            // Already over: the next one does not say it again; --json prints the drink alone.
-            #expect(try cli.run("add", "espresso").stdout.split(separator: "\n").count == 1)
+            // Each drink that keeps you up later says so again, with the time it moved from; one that
+            // moves nothing says nothing.
+            let later = try cli.run("add", "espresso")
+            #expect(later.stdout.contains("past your 23:00 bedtime (it was 02:"), "\(later.stdout)")
+            #expect(try cli.run("add", "espresso", "--mg", "0").stdout.split(separator: "\n").count == 1)
+            // --json prints the drink alone.
             let json = try cli.run("add", "espresso", "--json")
             #expect(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) is [String: Any])
             let status = try cli.run("status")
             #expect(status.stdout.contains("Room left     none"), "\(status.stdout)")
             #expect(try cli.run("status", "--format", "{state}").stdout == "curfew\n")
+        }
+    }
+
+    /// Room left is the least of what today's limit and the bedtime allow, and says which holds it.
+    @Test func roomLeftKeepsToTheDailyLimit() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home, now: "2026-11-21T10:00:00Z")
+            try cli.writeSettings("daily_limit_mg = 200\nbedtime = \"23:00\"\n")
+            try cli.run("add", "espresso")
+            let status = try cli.run("status")
+            #expect(status.stdout.contains("Limit         136 mg left of 200 mg"), "\(status.stdout)")
+            #expect(status.stdout.contains("Room left     136 mg (today's limit): room for 2 × espresso"), "\(status.stdout)")
+            let json = try #require(try cli.json("status", "--json") as? [String: Any])
+            #expect(json["room_mg"] as? Double == 136 && json["room_bound"] as? String == "daily-limit", "\(json)")
+            // Less than a cup left of the limit: no "last cup by" time.
+            try cli.run("add", "espresso", "--mg", "50")
+            let short = try cli.run("status")
+            #expect(short.stdout.contains("Room left     86 mg (today's limit)"), "\(short.stdout)")
+            #expect(short.stdout.contains("Last cup by   none today: your limit leaves less than a 96 mg cup"), "\(short.stdout)")
+            #expect((try cli.json("status", "--json") as? [String: Any])?["last_cup_by"] is NSNull)
+            // Where the night leaves less than the limit, the night holds the room.
+            try cli.writeSettings("daily_limit_mg = 2000\nbedtime = \"23:00\"\n")
+            let night = try #require(try cli.json("status", "--json") as? [String: Any])
+            #expect(night["room_bound"] as? String == "bedtime" && (night["room_mg"] as? Double ?? 0) < 1800, "\(night)")
+        }
+    }
+
+    /// Past bedtime, status speaks of the night under way for 8 hours, not of tomorrow night's room.
+    @Test(arguments: ["2026-11-21T23:30:00Z", "2026-11-22T02:00:00Z", "2026-11-22T06:59:00Z"])
+    func pastBedtimeNoRoomIsLeft(now: String) async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home, now: now)
+            try cli.writeSettings("bedtime = \"23:00\"\n")
+            let status = try cli.run("status")
+            #expect(status.stdout.contains("Room left     none: it is past your 23:00 bedtime"), "\(status.stdout)")
+            #expect(!status.stdout.contains("Last cup by"), "\(status.stdout)")
+            let json = try #require(try cli.json("status", "--json") as? [String: Any])
+            #expect(json["bedtime"] as? String == "2026-11-21T23:00:00+00:00", "\(json)")
+            #expect(json["past_bedtime"] as? Bool == true && json["room_mg"] as? Double == 0, "\(json)")
+            #expect(json["room_bound"] as? String == "past-bedtime" && json["state"] as? String == "curfew", "\(json)")
+        }
+        // Eight hours on, the next night.
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home, now: "2026-11-22T07:00:00Z")
+            try cli.writeSettings("bedtime = \"23:00\"\n")
+            let json = try #require(try cli.json("status", "--json") as? [String: Any])
+            #expect(json["bedtime"] as? String == "2026-11-22T23:00:00+00:00" && json["past_bedtime"] as? Bool == false, "\(json)")
         }
     }
 
@@ -138,16 +207,16 @@ import TestSupport
             try cli.run("add", "espresso")
             #expect(!(try cli.run("status").stdout.contains("Bedtime")))
             let status = try #require(try cli.json("status", "--json") as? [String: Any])
-            for field in ["bedtime", "bedtime_mg", "room_mg", "last_cup_by", "asleep_at_bedtime"] { #expect(status[field] is NSNull, "\(field)") }
+            for field in ["bedtime", "past_bedtime", "bedtime_mg", "room_mg", "room_bound", "last_cup_by", "asleep_at_bedtime"] { #expect(status[field] is NSNull, "\(field)") }
             let once = try #require(try cli.json("status", "--json", "--bedtime", "11pm") as? [String: Any])
             #expect(once["bedtime"] as? String == "2026-11-21T23:00:00+00:00")
         }
     }
 
-    /// The first bedtime after `now`: on each day, the first instant at which New York's clocks read
-    /// `minute` of the day, or the first that reads later that day (where clocks skipped it). Searched
-    /// minute by minute from a day before, so that a bedtime whose hour repeats counts once.
-    static func nextBedtime(after now: Date, minute: Int) -> Date? {
+    /// The bedtimes from 30 hours before `now` to 66 hours after: on each day, the first instant at
+    /// which New York's clocks read `minute` of the day, or the first that reads later that day (where
+    /// clocks skipped it). Searched minute by minute, so that a bedtime whose hour repeats counts once.
+    static func bedtimes(around now: Date, minute: Int) -> [Date] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         func reading(_ instant: Date) -> (day: Int, minute: Int) {
@@ -156,15 +225,23 @@ import TestSupport
         }
         var instant = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60 - 30 * 3600)
         var reachedOn: Set<Int> = []
+        var found: [Date] = []
         for _ in 0..<(4 * 1440) {
             // The clocks reach `minute` here: they read it or later, and a minute ago read less or
             // another day.
             let (day, clock) = reading(instant)
             let (dayBefore, before) = reading(instant.addingTimeInterval(-60))
-            if clock >= minute, day != dayBefore || before < minute, reachedOn.insert(day).inserted, instant > now { return instant }
+            if clock >= minute, day != dayBefore || before < minute, reachedOn.insert(day).inserted { found.append(instant) }
             instant = instant.addingTimeInterval(60)
         }
-        return nil
+        return found
+    }
+
+    /// The calendar day `instant` falls in, in New York.
+    static func day(of instant: Date) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.dateComponents([.year, .month, .day], from: instant)
     }
 
     static func instant(_ local: String, offsetDays: Int) -> Date? {

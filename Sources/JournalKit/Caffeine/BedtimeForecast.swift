@@ -1,10 +1,17 @@
 import Glibc
 
-/// What the coming night holds for a bedtime: the level then, how much more can be had now and still
-/// be under the sleep threshold then (the room left), and the latest a cup can be had.
+/// What the night holds for a bedtime: the level then, how much more can be had now and still be
+/// under the sleep threshold then (the room left), and the latest a cup can be had. From bedtime
+/// until `nightHours` after it, the night is under way: it is past bedtime, and no room is left.
 public struct BedtimeForecast: Sendable, Equatable {
-    /// The next bedtime: today's when it is still ahead, else the next night's.
+    /// How long a night lasts after bedtime, for saying "past bedtime" rather than forecasting the
+    /// next night at 23:30 or 02:00: a night's sleep, as the sleep literature counts one.
+    public static let nightHours = 8.0
+
+    /// The night's bedtime: the one under way (past, `isPast`), else the next.
     public let bedtime: Timestamp
+    /// The night is under way: `bedtime` has passed, less than `nightHours` ago.
+    public let isPast: Bool
     /// The caffeine in the body at `bedtime`, of every drink logged (ones logged ahead of now too).
     public let levelMg: Double
     /// The most caffeine that can be had now and still be at or under the threshold at `bedtime`,
@@ -14,13 +21,14 @@ public struct BedtimeForecast: Sendable, Equatable {
     /// the threshold at `bedtime`; nil when even one now would not be.
     public let lastCupBy: Timestamp?
 
-    /// No room left: the level at bedtime is at or over the threshold already, so nothing with
-    /// caffeine now lets you sleep then.
+    /// No room left: it is past bedtime, or the level at bedtime is at or over the threshold
+    /// already, so nothing with caffeine now lets you sleep then.
     public let isCurfew: Bool
 }
 
 extension CaffeineModel {
-    /// The forecast for `bedtime` on the local clock, seen from `now`.
+    /// The forecast for `bedtime` on the local clock, seen from `now`: for the night under way, or
+    /// the next.
     ///
     /// What is left at bedtime is linear in what is had now: a dose `x` taken at `now` adds
     /// `x · ½^(h/half-life)` for the `h` hours until bedtime. So the room is what the threshold leaves
@@ -28,6 +36,13 @@ extension CaffeineModel {
     /// decays to what is left over.
     public func bedtimeForecast(bedtime: ClockTime, threshold: Double, now: Timestamp, intakes: [CaffeineIntake]) -> BedtimeForecast {
         let today = LocalTime.components(now).date
+        // The last bedtime the clocks reached, today's or yesterday's.
+        var last = LocalTime.instant(of: bedtime, on: today)
+        if last > now { last = LocalTime.instant(of: bedtime, on: today.adding(days: -1)) }
+        if now.hours(since: last) < BedtimeForecast.nightHours {
+            return BedtimeForecast(
+                bedtime: last, isPast: true, levelMg: self.level(at: last, of: intakes), roomMg: 0, lastCupBy: nil, isCurfew: true)
+        }
         var bed = LocalTime.instant(of: bedtime, on: today)
         if bed <= now { bed = LocalTime.instant(of: bedtime, on: today.adding(days: 1)) }
         let level = self.level(at: bed, of: intakes)
@@ -45,6 +60,6 @@ extension CaffeineModel {
                 lastCup = Timestamp(milliseconds: max(now.milliseconds, LocalTime.floorDivide(latest, 60_000) * 60_000))
             }
         }
-        return BedtimeForecast(bedtime: bed, levelMg: level, roomMg: room, lastCupBy: lastCup, isCurfew: spare <= 0)
+        return BedtimeForecast(bedtime: bed, isPast: false, levelMg: level, roomMg: room, lastCupBy: lastCup, isCurfew: spare <= 0)
     }
 }

@@ -2,7 +2,7 @@
 public enum CaffeineState: String, Sendable {
     /// Today's intake is past the daily limit.
     case overLimit = "over-limit"
-    /// With a bedtime set: no room left, nothing with caffeine now lets you sleep at bedtime.
+    /// With a bedtime set: nothing with caffeine now lets you sleep at bedtime, or it is past bedtime.
     case curfew
     /// The level now is at or above the sleep threshold.
     case awake

@@ -8,8 +8,10 @@ public struct CaffeineStatus: Sendable, Equatable {
     public var sleepReadyAt: Timestamp?
     /// The drinks that still count, for charting the level around now.
     public var intakes: [CaffeineIntake] = []
-    /// The coming night, when a bedtime is set.
+    /// The night under way or the next, when a bedtime is set.
     public var bedtime: BedtimeForecast?
+    /// How much more can be had now, when a bedtime is set.
+    public var room: RoomLeft?
     /// Drinks dated after now that no number here counts; nil when there are none.
     public var futureDrinks: FutureDrinks?
 
@@ -18,7 +20,7 @@ public struct CaffeineStatus: Sendable, Equatable {
 
     public init(
         at: Timestamp, currentMg: Double, todayMg: Double, drinksToday: Int, sleepReadyAt: Timestamp? = nil,
-        intakes: [CaffeineIntake] = [], bedtime: BedtimeForecast? = nil, futureDrinks: FutureDrinks? = nil
+        intakes: [CaffeineIntake] = [], bedtime: BedtimeForecast? = nil, room: RoomLeft? = nil, futureDrinks: FutureDrinks? = nil
     ) {
         self.at = at
         self.currentMg = currentMg
@@ -27,6 +29,7 @@ public struct CaffeineStatus: Sendable, Equatable {
         self.sleepReadyAt = sleepReadyAt
         self.intakes = intakes
         self.bedtime = bedtime
+        self.room = room
         self.futureDrinks = futureDrinks
     }
 }

@@ -123,7 +123,7 @@ extension JournalStore {
 
     /// The caffeine in the body at `now`, the day's intake (the day starting at
     /// `settings.dayStartsAt`), when the level will stay under `settings.sleepThresholdMg`, and,
-    /// with a bedtime set, the coming night's forecast: of the drinks had by `now`, with those dated
+    /// with a bedtime set, the night's forecast and the room left: of the drinks had by `now`, with those dated
     /// later counted apart (`FutureDrinks`).
     public func status(settings: JournalSettings = .defaults, at now: Timestamp? = nil) throws -> CaffeineStatus {
         let now = now ?? clock.now()
@@ -146,11 +146,12 @@ extension JournalStore {
             todayMg += intake.caffeineMg
             drinksToday += 1
         }
+        let night = settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) }
         return CaffeineStatus(
             at: now, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
             sleepReadyAt: model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: now, intakes: intakes),
-            intakes: intakes,
-            bedtime: settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) },
+            intakes: intakes, bedtime: night,
+            room: night.map { RoomLeft(night: $0, todayMg: todayMg, dailyLimitMg: settings.dailyLimitMg) },
             futureDrinks: future)
     }
 

@@ -68,16 +68,21 @@ struct AddRequest: Equatable {
         if let night, let settings, let warning = Self.bedtimeWarning(after: night, added: added, settings: settings) { Output.line(warning) }
     }
 
-    /// "This keeps you above 50 mg until 01:12, past your 23:00 bedtime", when the drink just added
-    /// is what takes the bedtime level over the sleep threshold; nil otherwise.
+    /// "This keeps you above 50 mg until 03:28, past your 23:00 bedtime (it was 00:53).", each time
+    /// the drink just added moves the minute the level stays under the sleep threshold later and past
+    /// the night's bedtime; nil otherwise.
     static func bedtimeWarning(after status: CaffeineStatus, added: Drink, settings: JournalSettings) -> String? {
-        guard let bedtime = settings.bedtime, let night = status.bedtime, night.levelMg >= settings.sleepThresholdMg else { return nil }
-        let model = settings.model
-        let before = night.levelMg - model.remaining(added.caffeineMg, consumedAt: added.consumedAt, at: night.bedtime)
-        guard before < settings.sleepThresholdMg else { return nil }
+        guard let bedtime = settings.bedtime, let night = status.bedtime, let after = status.sleepReadyAt, after > night.bedtime,
+              let index = status.intakes.firstIndex(where: { $0.consumedAt == added.consumedAt && $0.caffeineMg == added.caffeineMg })
+        else { return nil }
+        var without = status.intakes
+        without.remove(at: index)
+        let before = settings.model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: status.at, intakes: without)
+        // Sleep-ready moves by whole minutes: a drink that moves it by none changes nothing to say.
+        if let before, after <= before { return nil }
         let threshold = formatMilligrams(settings.sleepThresholdMg)
-        let until = status.sleepReadyAt.map { LocalTime.clockTime($0) } ?? "later"
-        return "This keeps you above \(threshold) mg until \(until), past your \(bedtime) bedtime."
+        let was = before.flatMap { $0 > night.bedtime ? " (it was \(LocalTime.clockTime($0)))" : nil } ?? ""
+        return "This keeps you above \(threshold) mg until \(LocalTime.clockTime(after)), past your \(bedtime) bedtime\(was)."
     }
 }
 

@@ -12,8 +12,9 @@ struct Status: ParsableCommand {
             state is over-limit, curfew (with a bedtime: no room left), awake (above the sleep threshold) or
             sleep-ready.
             With a bedtime (the bedtime setting, or --bedtime 23:00), status also says the level at bedtime, the room
-            left (the most caffeine you can have now and still be under the sleep threshold at bedtime) and the
-            latest time a 96 mg cup still lets you sleep. Past bedtime, it speaks of the next night.
+            left (the most caffeine you can have now and still be within today's limit and under the sleep
+            threshold at bedtime) and the latest time a 96 mg cup still lets you sleep. For 8 hours after bedtime,
+            it is past bedtime and no room is left; then it speaks of the next night.
             """)
 
     @Option(name: .long, help: ArgumentHelp("One line from the fields of --json: '{current_mg:.0f} mg'.", valueName: "template"))
@@ -45,8 +46,8 @@ struct StatusRequest: Equatable {
     /// The fields of `--json` and `--format`, in order.
     static let fields = [
         "at", "current_mg", "today_mg", "cups_today", "drinks_today", "daily_limit_mg", "remaining_today_mg", "over_limit",
-        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state", "bedtime", "bedtime_mg", "asleep_at_bedtime",
-        "room_mg", "last_cup_by", "sync_state", "last_sync_age_s",
+        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state", "bedtime", "past_bedtime", "bedtime_mg",
+        "asleep_at_bedtime", "room_mg", "room_bound", "last_cup_by", "sync_state", "last_sync_age_s",
     ]
 
     func run() throws {
@@ -84,7 +85,7 @@ struct StatusRequest: Equatable {
     static func values(_ status: CaffeineStatus, settings: JournalSettings) -> [(String, JSONValue)] {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let over = status.todayMg > settings.dailyLimitMg
-        let night = status.bedtime
+        let (night, room) = (status.bedtime, status.room)
         return [
             ("at", .string(LocalTime.iso8601(status.at))),
             ("current_mg", .number(roundedToHundredths(status.currentMg))),
@@ -99,10 +100,12 @@ struct StatusRequest: Equatable {
             ("half_life_hours", .number(settings.halfLifeHours)),
             ("state", .string(CaffeineState(status, settings: settings).rawValue)),
             ("bedtime", night.map { .string(LocalTime.iso8601($0.bedtime)) } ?? .null),
+            ("past_bedtime", night.map { .bool($0.isPast) } ?? .null),
             ("bedtime_mg", night.map { .number(roundedToHundredths($0.levelMg)) } ?? .null),
             ("asleep_at_bedtime", night.map { .bool($0.levelMg < settings.sleepThresholdMg) } ?? .null),
-            ("room_mg", night.map { .number($0.roomMg) } ?? .null),
-            ("last_cup_by", night.map { $0.lastCupBy.map { .string(LocalTime.iso8601($0)) } ?? .null } ?? .null),
+            ("room_mg", room.map { .number($0.mg) } ?? .null),
+            ("room_bound", room.map { .string($0.bound.rawValue) } ?? .null),
+            ("last_cup_by", room.map { $0.lastCupBy.map { .string(LocalTime.iso8601($0)) } ?? .null } ?? .null),
         ]
     }
 
@@ -119,16 +122,13 @@ struct StatusRequest: Equatable {
         Output.line("Sleep-ready   \(sleep) (under \(formatMilligrams(settings.sleepThresholdMg)) mg, half-life \(formatMilligrams(settings.halfLifeHours)) h)")
         if let night = status.bedtime {
             let threshold = formatMilligrams(settings.sleepThresholdMg)
-            let level = "\(formatMilligrams(night.levelMg)) mg at \(when(night.bedtime, now: status.at))"
+            let level = night.isPast
+                ? "\(when(night.bedtime, now: status.at)), passed: \(formatMilligrams(night.levelMg)) mg then"
+                : "\(formatMilligrams(night.levelMg)) mg at \(when(night.bedtime, now: status.at))"
             Output.line("Bedtime       " + (night.levelMg < settings.sleepThresholdMg
                 ? "\(level), under \(threshold) mg"
                 : Output.red("\(level), over \(threshold) mg")))
-            Output.line("Room left     " + (night.isCurfew
-                ? Output.red("none") + ": nothing with caffeine now lets you sleep then"
-                : "\(formatMilligrams((night.roomMg).rounded(.down))) mg" + RoomWords.drinks(night.roomMg, lastDrink: lastDrink)))
-            if !night.isCurfew {
-                Output.line("Last cup by   " + (night.lastCupBy.map { "\(when($0, now: status.at)) (a 96 mg cup)" } ?? "too late for a 96 mg cup"))
-            }
+            if let room = status.room { print(room, night: night, lastDrink: lastDrink, now: status.at) }
         }
         if let future = status.futureDrinks {
             // Left out of every number above; said, so that a drink dated wrong is seen to be there.
@@ -145,12 +145,36 @@ struct StatusRequest: Equatable {
         }
     }
 
-    /// "22:40", or "tomorrow 01:10" when it is after today.
+    /// "Room left" and "Last cup by": how much more, what holds it to that, said in terms of the last
+    /// drink; the last cup only while there is room for one.
+    private func print(_ room: RoomLeft, night: BedtimeForecast, lastDrink: (kind: String, caffeineMg: Double)?, now: Timestamp) {
+        let none = Output.red("none")
+        let amount = "\(formatMilligrams(room.mg)) mg"
+        Output.line("Room left     " + {
+            switch room.bound {
+            case .pastBedtime: return none + ": it is past your \(LocalTime.clockTime(night.bedtime)) bedtime"
+            case .bedtime where night.isCurfew: return none + ": nothing with caffeine now lets you sleep then"
+            case .dailyLimit where room.mg <= 0: return none + ": today's limit is used up"
+            case .bedtime: return amount + RoomWords.drinks(room.mg, lastDrink: lastDrink)
+            case .dailyLimit: return amount + " (today's limit)" + RoomWords.drinks(room.mg, lastDrink: lastDrink)
+            }
+        }())
+        guard !night.isCurfew else { return }
+        let cup = formatMilligrams(CaffeineModel.milligramsPerCup)
+        Output.line("Last cup by   " + {
+            if let by = room.lastCupBy { return "\(when(by, now: now)) (a \(cup) mg cup)" }
+            if night.lastCupBy != nil { return "none today: your limit leaves less than a \(cup) mg cup" }
+            return "too late for a \(cup) mg cup"
+        }())
+    }
+
+    /// "22:40", or "tomorrow 01:10" when it is after today, "yesterday 23:00" before it.
     private func when(_ instant: Timestamp, now: Timestamp) -> String {
         let day = LocalTime.components(instant).date
         let today = LocalTime.components(now).date
         if day == today { return LocalTime.clockTime(instant) }
         if day == today.adding(days: 1) { return "tomorrow " + LocalTime.clockTime(instant) }
+        if day == today.adding(days: -1) { return "yesterday " + LocalTime.clockTime(instant) }
         return LocalTime.display(instant)
     }
 
