@@ -46,6 +46,9 @@ public struct Import: AsyncParsableCommand, Sendable {
     @Flag(name: .long, help: "With apple-health: import nothing when a sample cannot be a drink.")
     public var allOrNothing = false
 
+    @Flag(name: .long, help: "Bring back the drinks of the file that were deleted here (by rm, undo or another machine).")
+    public var restoreDeleted = false
+
     @OptionGroup public var global: GlobalOptions
 
     public init() {}
@@ -69,11 +72,27 @@ public struct Import: AsyncParsableCommand, Sendable {
         let progress = ProgressLine.onTerminal("Importing")
         defer { progress?.finish() }
         let total = export.drinks.count
-        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks) { done in
+        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks, restoringDeleted: restoreDeleted) { done in
             progress?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         progress?.finish()
-        let present = summary.alreadyPresent == 0 ? "" : " (\(summary.alreadyPresent) already in the journal)"
-        Output.line("Imported \(summary.added) drink\(summary.added == 1 ? "" : "s")\(present).")
+        Output.line(summary.headline(from: nil) + ".")
+    }
+}
+
+extension ImportSummary {
+    /// "Imported 3 drinks (2 already in the journal; 14 deleted here: --restore-deleted brings them
+    /// back)", with " from Apple Health" after "drinks" when `origin` is given.
+    public func headline(from origin: String?) -> String {
+        let imported = added + restored
+        var line = "Imported \(imported) drink\(imported == 1 ? "" : "s")" + (origin.map { " from " + $0 } ?? "")
+        var notes: [String] = []
+        if restored > 0 { notes.append("\(restored) of them deleted here, brought back") }
+        if alreadyPresent > 0 { notes.append("\(alreadyPresent) already in the journal") }
+        if deletedHere > 0 {
+            notes.append("\(deletedHere) deleted here, left deleted: --restore-deleted brings \(deletedHere == 1 ? "it" : "them") back")
+        }
+        if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
+        return line
     }
 }

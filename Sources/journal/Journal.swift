@@ -13,7 +13,7 @@ struct Journal: AsyncParsableCommand {
         discussion: "The journal is a SQLite file (see `journal path`); `journal sql` and sqlite3 can read it.",
         version: ProgramVersion.line(for: "journal"),
         subcommands: [
-            Add.self, List.self, Remove.self, Undo.self, Edit.self, Status.self, Stats.self, Drinks.self, SQL.self,
+            Add.self, List.self, Remove.self, Undo.self, Redo.self, Edit.self, Status.self, Stats.self, Drinks.self, SQL.self,
             Export.self, Import.self, Backup.self, Path.self, SyncCommand.self, Config.self,
         ])
 

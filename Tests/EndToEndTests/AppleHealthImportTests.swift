@@ -60,6 +60,14 @@ import TestSupport
             // One undo takes back the whole last import.
             #expect(try machine.run("undo").status == 0)
             #expect(try drinks(machine).count == 5)
+            // Imported again, the drinks undo removed are said as deleted here, and how to bring them back.
+            let afterUndo = try machine.run("import", "--from", "apple-health", folder + "/export.xml")
+            #expect(afterUndo.stdout.hasPrefix(
+                "Imported 0 drinks from Apple Health (4 already in the journal; 4 deleted here, left deleted: --restore-deleted brings them back)"),
+                "\(afterUndo.stdout)")
+            let restored = try machine.run("import", "--from", "apple-health", "--restore-deleted", folder + "/export.xml")
+            #expect(restored.stdout.hasPrefix("Imported 4 drinks from Apple Health (4 of them deleted here, brought back; 4 already"), "\(restored.stdout)")
+            #expect(try drinks(machine).count == 9)
         }
     }
 

@@ -34,7 +34,7 @@ struct JournalCLI {
     /// Everything the journal holds, tombstones and bookkeeping included, to check that a refused
     /// command changed nothing.
     func fingerprint() throws -> String {
-        try run("sql", "select * from drinks order by id; select * from meta order by key; select * from undo_log order by change_id, drink_id", "--format", "csv").stdout
+        try run("sql", "select * from drinks order by id; select * from meta order by key; select * from undo_log order by change_id, record_kind, record_key", "--format", "csv").stdout
     }
 
     /// Every command path the binary defines (["add"], ["sync", "init"], ...), from its own help dump.

@@ -96,6 +96,11 @@ import TestSupport
                 ALTER TABLE sync_hub DROP COLUMN last_ok_sync_at; DROP TABLE sync_devices; ALTER TABLE sync_hub DROP COLUMN admission;
                 ALTER TABLE sync_hub DROP COLUMN invitation_tag;
                 DROP TABLE sync_invitations; DROP TABLE sync_hub_items; DROP TABLE sync_epoch_records; DROP TABLE local_settings;
+                DROP TABLE undo_log;
+                CREATE TABLE undo_log (change_id INTEGER NOT NULL, action TEXT NOT NULL, drink_id TEXT NOT NULL, before_kind TEXT,
+                    before_caffeine_mg REAL, before_consumed_at INTEGER, before_note TEXT, before_deleted INTEGER,
+                    after_hlc INTEGER NOT NULL, PRIMARY KEY (change_id, drink_id)) STRICT;
+                CREATE INDEX undo_log_by_drink ON undo_log (drink_id, change_id);
                 UPDATE sync_hub SET last_sync_result = 'failed: cannot reach the hub /x: gone. Nothing was lost.';
                 PRAGMA user_version = 8;
                 """

@@ -63,6 +63,24 @@ import TestSupport
         }
     }
 
+    /// What an earlier release's undo log remembers is undone by this one after the upgrade (migration
+    /// 16 makes the log anew), and redone.
+    @Test func anEarlierReleasesChangesAreUndoneAndRedone() async throws {
+        try await withTemporaryDirectory { folder in
+            let copy = folder + "/upgrade-e40f17e"
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/upgrade-e40f17e", toPath: copy)
+            let a = try Self.machines(in: copy, hub: copy + "/hub")[0]
+            let expected = try Self.history(a)
+            let added = try a.run("undo")
+            #expect(added.status == 0 && added.stdout.hasPrefix("Undid add: removed ") && added.stdout.contains("200e63f9"), "\(added.stdout)\(added.stderr)")
+            let removed = try a.run("undo")
+            #expect(removed.stdout.hasPrefix("Undid rm: restored black-tea 47 mg"), "\(removed.stdout)\(removed.stderr)")
+            #expect(try Self.history(a).contains("a's tea, later deleted"))
+            for _ in 0..<2 { #expect(try a.run("redo").status == 0) }
+            #expect(try Self.history(a) == expected)
+        }
+    }
+
     /// The same history on a PostgreSQL hub: its dump restored on the tests' server as the hub's role
     /// (which, owning the schema, migrates it to this journal's version at the first sync), and the
     /// journals pointed at it.

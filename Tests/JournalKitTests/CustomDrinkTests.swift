@@ -7,7 +7,7 @@ import TestSupport
     @Test func definedDrinksJoinTheCatalogAndRemovalKeepsHistory() async throws {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
-            let latte = try await store.defineDrink(named: "Oat Latte", caffeineMg: 130)
+            let latte = try await store.defineDrink(named: "Oat Latte", caffeineMg: 130).kind
             #expect(latte == DrinkKind(name: "oat-latte", caffeineMg: 130, source: "your own", isCustom: true))
             #expect(try await store.catalog().kind(named: "oat latte") == latte)
             let logged = try await store.add(NewDrink(kind: latte.name, caffeineMg: latte.caffeineMg, consumedAt: Timestamp(milliseconds: 0)))
@@ -52,7 +52,7 @@ import TestSupport
             ] {
                 #expect(catalog.kind(named: typed)?.name == stored, "\(typed)")
             }
-            #expect(try await store.defineDrink(named: "weiss-bier", caffeineMg: 12).name == "weiß-bier")
+            #expect(try await store.defineDrink(named: "weiss-bier", caffeineMg: 12).kind.name == "weiß-bier")
             #expect(try await store.removeDrinkKind(named: "FF-LATTE").name == "\u{FB00}-latte")
             #expect(try await store.customDrinkKinds().map(\.name).sorted() == ["i\u{307}stanbul-çay", "σοφιασ", "weiß-bier"].sorted())
             #expect(try await store.catalog().kind(named: "weiss-bier")?.caffeineMg == 12)

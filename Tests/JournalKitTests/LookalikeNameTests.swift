@@ -19,7 +19,7 @@ import TestSupport
                 _ = try await store.defineDrink(named: "ıstanbul-çay", caffeineMg: 10)
             }
             // The same name in another form is the same drink, changed.
-            #expect(try await store.defineDrink(named: "İSTANBUL-ÇAY", caffeineMg: 35).name == "istanbul-çay")
+            #expect(try await store.defineDrink(named: "İSTANBUL-ÇAY", caffeineMg: 35).kind.name == "istanbul-çay")
             #expect(try await store.customDrinkKinds().map(\.name) == ["istanbul-çay"])
             let error = LookalikeNameError(name: "m\u{430}te\u{202E}", lookalike: "mate", lookalikeIsOwn: true)
             #expect(error.description == "'m\u{430}te\\u{202E}' looks like your drink mate: choose another name")

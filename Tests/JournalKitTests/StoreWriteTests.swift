@@ -127,7 +127,7 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
             let drink = try await here.add(espresso(at: Timestamp(milliseconds: 0)))
             // A change not recorded in the undo log, as one applied by sync would be.
             try await here.applyUntrackedEditForTesting(drink.id, note: "from elsewhere")
-            await #expect(throws: UndoError.changedSince(drink.id)) { _ = try await here.undo() }
+            await #expect(throws: UndoError.changedSince(.drink(drink.id), redoing: false)) { _ = try await here.undo() }
             #expect(try await here.drinks().first?.note == "from elsewhere")
         }
     }

@@ -106,6 +106,11 @@ final class SQLiteConnection {
         try cached(sql).run(values)
     }
 
+    /// Runs one statement with bound values, ignoring rows.
+    func run(_ sql: String, _ values: [SQLiteValue]) throws(SQLiteError) {
+        try cached(sql).run(values)
+    }
+
     /// Runs a script of several statements, such as a migration. Nothing may be bound.
     func executeScript(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

@@ -31,18 +31,21 @@ extension JournalStore {
 
     /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does. A
     /// new name that looks like another drink's (`DrinkCatalog.refuseLookalike`) is refused.
-    public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkKind {
+    public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkDefinition {
         let canonical = DrinkCatalog.normalized(name)
-        return try write(nil) { context in
+        return try write(.defineDrink) { context in
             let drink = CustomDrink(name: try storedName(ofOwnDrink: canonical), caffeineMg: caffeineMg)
             let current = try CustomDrink.table.find(drink.name, in: connection)
-            if let current, !current.isDeleted, current.payload == drink { return current.payload.catalogKind }
+            let earlier = current.flatMap { $0.isDeleted ? nil : $0.payload.caffeineMg }
+            if let current, !current.isDeleted, current.payload == drink {
+                return DrinkDefinition(kind: current.payload.catalogKind, earlierMg: earlier)
+            }
             if current == nil {
                 // A name that cannot be one is told so first, whatever it looks like.
                 try drink.validate()
                 try importCatalog().refuseLookalike(of: canonical)
             }
-            return try context.writeLocal(drink, deleted: false, replacing: current).payload.catalogKind
+            return DrinkDefinition(kind: try context.writeUndoably(drink, deleted: false, replacing: current).payload.catalogKind, earlierMg: earlier)
         }
     }
 
@@ -50,12 +53,12 @@ extension JournalStore {
     public func removeDrinkKind(named name: String) throws -> DrinkKind {
         let normalized = DrinkCatalog.normalized(name)
         if DrinkCatalog.builtIn.kind(named: normalized) != nil { throw CustomDrinkError.builtInCannotBeRemoved(normalized) }
-        return try write(nil) { context in
+        return try write(.removeDrink) { context in
             guard let current = try CustomDrink.table.find(try storedName(ofOwnDrink: normalized), in: connection), !current.isDeleted else {
                 let own = DrinkCatalog(kinds: try customDrinkKinds())
                 throw CustomDrinkError.notFound(normalized, suggestions: own.suggestions(for: normalized))
             }
-            return try context.writeLocal(current.payload, deleted: true, replacing: current).payload.catalogKind
+            return try context.writeUndoably(current.payload, deleted: true, replacing: current).payload.catalogKind
         }
     }
 
@@ -66,4 +69,11 @@ extension JournalStore {
         if try CustomDrink.table.find(canonical, in: connection) != nil { return canonical }
         return try customDrinks(includingRemoved: true).first { DrinkName.canonical($0.name) == canonical }?.name ?? canonical
     }
+}
+
+/// What `drinks add` did: the drink as defined now, and its caffeine before when it was defined already.
+public struct DrinkDefinition: Sendable, Equatable {
+    public let kind: DrinkKind
+    /// nil when the drink is new (or was removed).
+    public let earlierMg: Double?
 }

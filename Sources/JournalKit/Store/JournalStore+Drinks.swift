@@ -45,7 +45,7 @@ extension JournalStore {
             id: DrinkID(rawValue: UUIDText.random()), kind: new.kind, caffeineMg: new.caffeineMg,
             consumedAt: new.consumedAt, note: new.note.flatMap { $0.isEmpty ? nil : $0 })
         return try write(.add) { context in
-            try context.writeDrink(drink, deleted: false, replacing: nil).payload
+            try context.writeUndoably(drink, deleted: false, replacing: nil).payload
         }
     }
 
@@ -57,7 +57,7 @@ extension JournalStore {
             }
             let edited = edit.applied(to: current.payload)
             guard edited != current.payload else { return current.payload }
-            return try context.writeDrink(edited, deleted: false, replacing: current).payload
+            return try context.writeUndoably(edited, deleted: false, replacing: current).payload
         }
     }
 
@@ -70,7 +70,7 @@ extension JournalStore {
                 guard let current = try Drink.table.find(id.rawValue, in: connection), !current.isDeleted else {
                     throw DrinkLookupError.notFound(id.rawValue)
                 }
-                removed.append(try context.writeDrink(current.payload, deleted: true, replacing: current).payload)
+                removed.append(try context.writeUndoably(current.payload, deleted: true, replacing: current).payload)
             }
             return removed
         }
@@ -155,13 +155,4 @@ extension JournalStore {
             futureDrinks: future)
     }
 
-}
-
-extension WriteContext {
-    /// A change to a drink made here, with what `journal undo` needs to revert it.
-    mutating func writeDrink(_ drink: Drink, deleted: Bool, replacing before: Replicated<Drink>?) throws -> Replicated<Drink> {
-        let written = try writeLocal(drink, deleted: deleted, replacing: before)
-        try recordUndo(of: written, before: before)
-        return written
-    }
 }

@@ -75,7 +75,9 @@ public actor JournalStore {
     }
 }
 
-/// The kind of change an undo group reverts.
+/// The kind of change an undo group reverts: the command that made it.
 enum UndoAction: String {
     case add, rm, edit, `import`
+    case defineDrink = "drinks add"
+    case removeDrink = "drinks rm"
 }

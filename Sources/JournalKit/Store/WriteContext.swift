@@ -50,6 +50,19 @@ struct WriteContext {
         return record
     }
 
+    /// A change made here, with what `journal undo` needs to take it back.
+    mutating func writeUndoably<Payload: UndoablePayload>(
+        _ payload: Payload, deleted: Bool, replacing before: Replicated<Payload>?
+    ) throws -> Replicated<Payload> {
+        let written = try writeLocal(payload, deleted: deleted, replacing: before)
+        if let undoAction {
+            try UndoLog.insert(
+                group: undoGroup, action: undoAction.rawValue, key: written.payload.key, before: before, afterClock: written.clock,
+                undone: false, in: connection)
+        }
+        return written
+    }
+
     /// Writes `record` as it is (received from another device, or re-stamped) with the next sequence number.
     mutating func store<Payload: StoredPayload>(_ record: Replicated<Payload>) throws {
         var stored = record
@@ -60,24 +73,6 @@ struct WriteContext {
         lastSequence += 1
         record.sequence = lastSequence
         try Payload.table.write(record, in: connection)
-    }
-
-    /// Remembers what a drink was before a change, so `journal undo` can put it back.
-    func recordUndo(of written: Replicated<Drink>, before: Replicated<Drink>?) throws {
-        guard let undoAction else { return }
-        try connection.run(
-            """
-            INSERT INTO undo_log (change_id, action, drink_id, before_kind, before_caffeine_mg,
-                before_consumed_at, before_note, before_deleted, after_hlc)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            .integer(undoGroup), .text(undoAction.rawValue), .text(written.payload.id.rawValue),
-            before.map { .text($0.payload.kind) } ?? .null,
-            before.map { .real($0.payload.caffeineMg) } ?? .null,
-            before.map { .integer($0.payload.consumedAt.milliseconds) } ?? .null,
-            .text(orNull: before?.payload.note),
-            before.map { .integer($0.isDeleted ? 1 : 0) } ?? .null,
-            .integer(written.clock.rawValue))
     }
 
     /// Persists the clock and trims the undo log; runs before the transaction commits.

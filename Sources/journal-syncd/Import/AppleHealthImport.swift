@@ -26,12 +26,11 @@ struct AppleHealthImport {
         let store = try await JournalStore(path: try command.global.databasePath(), clock: clock, executor: Executors.main)
         let writing = ProgressLine.onTerminal("Importing")
         let total = staging.count
-        let summary = try await store.importStaged(staging) { done in
+        let summary = try await store.importStaged(staging, restoringDeleted: command.restoreDeleted) { done in
             writing?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         writing?.finish()
-        var line = "Imported \(summary.added) drink\(summary.added == 1 ? "" : "s") from Apple Health"
-        if summary.alreadyPresent > 0 { line += " (\(summary.alreadyPresent) already in the journal)" }
+        var line = summary.headline(from: "Apple Health")
         line += "; \(contents.samples) caffeine sample\(contents.samples == 1 ? "" : "s") in \(contents.recordsRead) records"
         if contents.otherSources > 0 { line += ", \(contents.otherSources) of other apps left out" }
         if contents.skippedCount > 0 { line += ", \(contents.skippedCount) skipped" }

@@ -50,8 +50,14 @@ struct DrinksAdd: AsyncParsableCommand {
 
     func run() async throws {
         let mg = try CaffeineDose.parse(mg)
-        let kind = try await global.openStore().defineDrink(named: name, caffeineMg: mg)
-        Output.line("Defined \(kind.name): \(formatMilligrams(kind.caffeineMg)) mg. Log it with: journal add \(kind.name)")
+        let defined = try await global.openStore().defineDrink(named: name, caffeineMg: mg)
+        let (kind, amount) = (defined.kind, formatMilligrams(defined.kind.caffeineMg))
+        switch defined.earlierMg {
+        case nil: Output.line("Defined \(kind.name): \(amount) mg. Log it with: journal add \(kind.name)")
+        case defined.kind.caffeineMg: Output.line("\(kind.name) is \(amount) mg already: nothing changed.")
+        case let earlier?:
+            Output.line("Changed \(kind.name): \(formatMilligrams(earlier)) mg → \(amount) mg. Drinks logged with it keep their caffeine; journal undo takes the change back.")
+        }
     }
 }
 
