@@ -167,9 +167,12 @@ extension SyncEngine {
 
     /// The name a device's first card gives it: the host name, or, when another device of the hub
     /// goes by a name that looks the same (machines made from one image), the host name and a number.
+    /// The cards this sync read count, kept or not yet: a joiner's first card is written before it
+    /// keeps the others' (`CardStep.announceSigning`).
     private func unusedHostName() async throws -> DeviceName {
         let host = DeviceName.host(fallback: store.deviceID)
-        let taken = Set(try await store.deviceCards(hubID: hub.id).filter { $0.device != store.deviceID }.map { DeviceName.key($0.name) })
+        let cards = Self.latest(try await store.deviceCards(hubID: hub.id), cardsRead.cards)
+        let taken = Set(cards.filter { $0.device != store.deviceID }.map { DeviceName.key($0.name) })
         guard taken.contains(DeviceName.key(host.text)) else { return host }
         for number in 2...taken.count + 2 {
             if let numbered = try? DeviceName("\(host.text.prefix(DeviceName.maximumLength - 4)) \(number)"), !taken.contains(DeviceName.key(numbered.text)) {

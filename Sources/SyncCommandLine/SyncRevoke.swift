@@ -24,6 +24,9 @@ public struct SyncRevoke: SyncSubcommand, Sendable {
     @Option(name: .customLong("keep"), help: "A device to keep that no member vouches for (repeat for several): you vouch for it.")
     public var keep: [String] = []
 
+    @Flag(name: [.short, .long], help: "Revoke without asking (on a terminal, revoke asks first, naming the device).")
+    public var yes = false
+
     public init() {}
 
     public var request: SyncRequest { .revoke(self) }

@@ -5,6 +5,49 @@ import TestSupport
 /// `journal sync devices`, `journal sync rename` and the names in `journal sync status`, on both kinds
 /// of hub, as a person runs them.
 @Suite(.onTestThreads) struct SyncDevicesTests {
+    /// Machines made from one image share a host name: each device's first card takes it only while no
+    /// other device goes by it, and a number after it otherwise, so that no two are told apart by id alone.
+    @Test(arguments: HubKind.allCases)
+    func machinesOfOneHostNameGetNamesOfTheirOwn(_ flavor: HubKind) async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, names: ["a", "b", "c"], on: flavor)
+            for machine in joined.machines + joined.machines { #expect(try machine.run("sync").status == 0) }
+            let json = try #require(try joined.machines[0].json("sync", "devices", "--json") as? [String: Any])
+            let names = try #require(json["devices"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+            var buffer = [CChar](repeating: 0, count: 256)
+            #expect(gethostname(&buffer, 255) == 0)
+            let host = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            #expect(Set(names) == [host, host + " 2", host + " 3"], "\(names)")
+        }
+    }
+
+    /// On a terminal, revoke names the device it found and acts only on a yes; a script gives --yes or
+    /// has no terminal.
+    @Test func revokeAsksOnATerminal() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            try b.run("sync", "rename", "old laptop")
+            #expect(try a.run("sync").status == 0)
+            let id = try #require((try b.json("sync", "status", "--json") as? [String: Any])?["device"] as? String)
+            func revoke(answer: String, screen: String) async throws -> (status: Int32?, shown: String) {
+                let terminal = try TerminalSession(
+                    [JournalCLI.binary, "sync", "revoke", String(id.prefix(8))], environment: a.environment, screenPath: folder + "/" + screen)
+                let question = "Revoke old laptop (\(id.prefix(8)))? It will read nothing published from now on"
+                #expect(try await terminal.waitUntilShown("[y/N] "), "\(terminal.shown)")
+                #expect(terminal.shown.contains(question), "\(terminal.shown)")
+                terminal.type(answer)
+                return (try await terminal.exitStatus(), terminal.shown)
+            }
+            let declined = try await revoke(answer: "n", screen: "no.txt")
+            #expect(declined.status == 1 && declined.shown.contains("nothing was revoked: old laptop stays a member"), "\(declined.shown)")
+            let members = try #require(try a.json("sync", "devices", "--json") as? [String: Any])["devices"] as? [[String: Any]]
+            #expect(members?.allSatisfy { $0["revoked_at"] is NSNull } == true, "\(String(describing: members))")
+            let accepted = try await revoke(answer: "y", screen: "yes.txt")
+            #expect(accepted.status == 0 && accepted.shown.contains("old laptop was revoked"), "\(accepted.shown)")
+        }
+    }
+
     @Test(arguments: HubKind.allCases)
     func devicesAreListedByNameWithThisOneMarkedAndARenameReachesTheOthers(_ flavor: HubKind) async throws {
         try await withTemporaryDirectory { folder in

@@ -125,7 +125,8 @@ import TestSupport
                 try await b.sync()
                 try await a.sync()
                 let host = DeviceName.host(fallback: a.store.deviceID).text
-                #expect(try await names(a) == [a.store.deviceID: host, b.store.deviceID: host], "\(flavor)")
+                // One host: the second to write its first card takes the name with a number.
+                #expect(try await names(a) == [a.store.deviceID: host, b.store.deviceID: host + " 2"], "\(flavor)")
                 try await b.engine.rename(to: DeviceName("garage pi"))
                 try await a.sync()
                 #expect(try await names(a)[b.store.deviceID] == "garage pi", "\(flavor)")

@@ -1,3 +1,4 @@
+import Glibc
 import ArgumentParser
 import CommandLineSupport
 import JournalKit
@@ -23,8 +24,22 @@ extension SyncRotateKey {
 extension SyncRevoke {
     func carryOut() async throws {
         let store = try await global.openStore()
+        // On a terminal, the device a name or an id start stands for is named, and revoked once the
+        // person says so: by its full id, so that it is the one they saw.
+        var named = device
+        if !yes, isatty(STDIN_FILENO) == 1, TerminalPrompt.isAvailable {
+            let (id, name) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
+                let id = try await engine.device(named: device)
+                let card = try await store.deviceCards(hubID: engine.hub.id).first { $0.device == id }
+                return (id, card?.name ?? id.rawValue)
+            }
+            let question = "Revoke \(TerminalText.quoted(name)) (\(id.rawValue.prefix(8)))? It will read nothing published from now on, "
+                + "and every device will refuse what it publishes. [y/N] "
+            guard TerminalPrompt.confirm(question) else { throw RevocationDeclined(name: name) }
+            named = id.rawValue
+        }
         let (epoch, reached, name, kind) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
-            let device = try await engine.device(named: device)
+            let device = try await engine.device(named: named)
             var kept: [DeviceID] = []
             for name in keep { kept.append(try await engine.device(named: name)) }
             let epoch = try await engine.newEpoch(revoking: [device], keeping: kept)
@@ -87,4 +102,12 @@ enum KeyRotationText {
             }
         }
     }
+}
+
+/// The person at the terminal did not say yes to a revocation.
+struct RevocationDeclined: JournalFailure {
+    let name: String
+
+    var kind: FailureKind { .failure }
+    var description: String { "nothing was revoked: \(TerminalText.quoted(name)) stays a member (answer y to revoke it, or give --yes)." }
 }

@@ -1,7 +1,8 @@
 import Glibc
+import JournalKit
 
-/// Asks the person at the terminal for a secret, without echoing it: on /dev/tty, as ssh and psql do,
-/// so that stdin stays free for the key and nothing of it reaches a pipe or a log.
+/// Asks the person at the terminal for a secret, without echoing it, or a yes or no: on /dev/tty, as
+/// ssh and psql do, so that stdin stays free for the key and nothing of it reaches a pipe or a log.
 enum TerminalPrompt {
     /// True when there is a terminal to ask on.
     static var isAvailable: Bool {
@@ -12,12 +13,21 @@ enum TerminalPrompt {
     }
 
     /// The line typed after `prompt`, without its newline; nil without a terminal or at end of input.
-    @Sendable static func secret(_ prompt: String) -> String? {
+    @Sendable static func secret(_ prompt: String) -> String? { line(after: prompt, echoing: false) }
+
+    /// True when the person at the terminal answers `question` with y or yes; false for anything
+    /// else, and without a terminal.
+    static func confirm(_ question: String) -> Bool {
+        guard let answer = line(after: question, echoing: true) else { return false }
+        return ["y", "yes"].contains(answer.trimmingSpaces.lowercased())
+    }
+
+    private static func line(after prompt: String, echoing: Bool) -> String? {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var saved = termios()
-        let isTerminal = tcgetattr(descriptor, &saved) == 0
+        let isTerminal = !echoing && tcgetattr(descriptor, &saved) == 0
         if isTerminal {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
