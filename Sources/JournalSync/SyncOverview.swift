@@ -33,13 +33,19 @@ public struct SyncOverview: Sendable {
     /// each read once and not again until it changes.
     public let refusedOnHub: [HubItem]
 
-    /// One other device: how far its log was applied here, how far it goes on the hub, and its card.
+    /// One other device: how far its log was applied here, how far it goes on the hub (positions in
+    /// its own change sequence, not counts of changes), its card, and its revocation.
     public struct DeviceState: Sendable {
         public let device: DeviceID
         public let appliedPosition: Int64
         public let hubPosition: Int64?
         /// What it last said of itself (name, last sync), when it has a card.
         public let card: DeviceCard?
+        /// When it was revoked, and by which device (its name): nil for a member.
+        public var revoked: (by: String, at: Timestamp)?
+
+        /// Everything of its log the hub offers is applied here; nil when the hub could not be read.
+        public var isCaughtUp: Bool? { hubPosition.map { appliedPosition >= $0 } }
     }
 
     /// A device not heard from for this long is called silent.
@@ -70,6 +76,7 @@ public struct SyncOverview: Sendable {
         var hubProblem: String?
         var description: HubDescription?
         var kept: [KeptChanges] = []
+        var revoked: [DeviceID: (by: String, at: Timestamp)] = [:]
         do {
             // Once the hub does not answer, it is not asked anything more: each call waits its full
             // time for a server that stalls (`sync status` bounds its calls by the connect timeout),
@@ -87,13 +94,18 @@ public struct SyncOverview: Sendable {
                     if case .hubUnavailable = error as? SyncError { throw error }
                 }
                 kept = try await engine.keptFromShutOut()
+                for (device, record) in await engine.revocations() {
+                    revoked[device] = (await engine.names(of: [record.maker])[0], record.madeAt)
+                }
             }
         } catch {
             hubProblem = failureMessage(error)
         }
         for card in try await store.deviceCards(hubID: joined.hubID) where card.device != store.deviceID { cards[card.device] = card }
         let devices = Set(anchors.keys).union(available.keys).union(cards.keys).sorted().map { device in
-            DeviceState(device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device], card: cards[device])
+            DeviceState(
+                device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device], card: cards[device],
+                revoked: revoked[device])
         }
         return SyncOverview(
             hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID,
@@ -104,9 +116,14 @@ public struct SyncOverview: Sendable {
             keptFromShutOut: kept, refusedOnHub: try await store.refusedHubItems(hubID: joined.hubID))
     }
 
+    /// What `sync status --json` says of a journal that has joined no hub.
+    public static func notJoinedJSON(device: DeviceID) -> JSONValue {
+        .object([("joined", .bool(false)), ("device", .string(device.rawValue))])
+    }
+
     public var json: JSONValue {
         .object([
-            ("hub", .string(hub)), ("hub_label", .string(hubLabel)), ("hub_kind", .string(kind)), ("device", .string(device.rawValue)),
+            ("joined", .bool(true)), ("hub", .string(hub)), ("hub_label", .string(hubLabel)), ("hub_kind", .string(kind)), ("device", .string(device.rawValue)),
             ("hub_facts", .object((description?.facts ?? []).map { ($0.key, .string($0.value)) })),
             ("hub_warnings", .array((description?.warnings ?? []).map { .string($0) })),
             ("last_notification_at", lastNotificationAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
@@ -139,9 +156,12 @@ public struct SyncOverview: Sendable {
             ("devices", .array(devices.map { state in
                 .object([
                     ("device", .string(state.device.rawValue)), ("name", state.card.map { .string($0.name) } ?? .null),
+                    ("caught_up", state.isCaughtUp.map { .bool($0) } ?? .null),
                     ("applied_position", .integer(state.appliedPosition)),
                     ("hub_position", state.hubPosition.map { .integer($0) } ?? .null),
                     ("last_synced_at", state.card?.syncedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
+                    ("revoked_at", state.revoked.map { .string(LocalTime.iso8601($0.at)) } ?? .null),
+                    ("revoked_by", state.revoked.map { .string($0.by) } ?? .null),
                 ])
             })),
         ])

@@ -43,8 +43,9 @@ public struct SyncReport: Sendable, Equatable {
         var moved: [String] = []
         if published > 0 { moved.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))") }
         if received > 0 || unchanged > 0 {
-            var text = "received \(plural(received, "change")) from \(plural(devicesHeardFrom.count, "device"))"
-            if unchanged > 0 { text += " (\(unchanged) already here)" }
+            // Counted as they came: each change is new here, or one this journal had (or had newer).
+            var text = "received \(plural(received + unchanged, "change")) from \(plural(devicesHeardFrom.count, "device"))"
+            if unchanged > 0 { text += received == 0 ? ", all already here" : ": \(received) new, \(unchanged) already here" }
             moved.append(text)
         }
         if !republished.isEmpty { moved.append("wrote again \(plural(republished.count, "segment")) missing or damaged on the hub") }

@@ -7,7 +7,10 @@ import SyncCommandLine
 extension SyncStatus {
     func carryOut() async throws {
         // A status answers within the connect timeout, also when the server stalls mid-answer.
-        let overview = try await SyncOverview.gather(try await global.openStore(), places: .glance)
+        let store = try await global.openStore()
+        // Not joined is an answer, which JSON gives as one; the words are an error that names the fix.
+        if output.json, try await store.hub() == nil { return Output.line(SyncOverview.notJoinedJSON(device: store.deviceID).prettyText) }
+        let overview = try await SyncOverview.gather(store, places: .glance)
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
         Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK2-\(overview.hubLabel)-)")
@@ -45,13 +48,31 @@ extension SyncStatus {
                 + "keys): each was read once and is not read again until it changes (`journal sync devices` names the cards)")
         }
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
+        // Ids as `sync devices` shows them; whether each device's changes on the hub are all here, not
+        // its log positions, which count every change of its journal and no count a sync says.
         let rows: [[String]] = overview.devices.map { state in
             [
-                state.card.map { TerminalText.escaped($0.name) } ?? DeviceList.noCard, state.device.rawValue, String(state.appliedPosition),
-                state.hubPosition.map { String($0) } ?? "?", state.card.map { SyncReport.ago($0.syncedAt, at: overview.at) } ?? "?",
+                state.card.map { TerminalText.escaped($0.name) } ?? DeviceList.noCard, String(state.device.rawValue.prefix(8)),
+                Self.changesWord(state), state.card.map { SyncReport.ago($0.syncedAt, at: overview.at) } ?? "?",
             ]
         }
         Output.line("")
-        Output.line(Output.table(["NAME", "DEVICE", "APPLIED", "ON HUB", "LAST SYNCED"], rows))
+        Output.line(Output.table(["NAME", "DEVICE", "ITS CHANGES", "LAST SYNCED"], rows))
+        for state in overview.devices {
+            guard let revoked = state.revoked else { continue }
+            Output.line("\(state.card.map { TerminalText.escaped($0.name) } ?? DeviceList.noCard) (\(state.device.rawValue.prefix(8))) was revoked by "
+                + "\(TerminalText.escaped(revoked.by)) on \(LocalTime.display(revoked.at)): what it publishes since is refused.")
+        }
+    }
+
+    /// Whether what the hub offers of a device's log is applied here, or why not; ? when the hub could
+    /// not be read.
+    private static func changesWord(_ state: SyncOverview.DeviceState) -> String {
+        if state.revoked != nil { return "revoked" }
+        switch state.isCaughtUp {
+        case true?: return "all applied"
+        case false?: return "more on the hub"
+        case nil: return "?"
+        }
     }
 }
