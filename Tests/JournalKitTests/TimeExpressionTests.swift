@@ -77,6 +77,46 @@ import TestSupport
         #expect(throws: TimeParseError.self) { _ = try parser.parse(input) }
     }
 
+    /// A day of a month by its name, either way round, with a year or without: without one, the
+    /// latest such day that is not after today.
+    @Test func daysOfMonthsByName() throws {
+        #expect(try parser.parse("20 nov 8:00") == local(LocalDate(year: 2026, month: 11, day: 20), 8, 0))
+        #expect(try parser.parse("nov 20 8am") == local(LocalDate(year: 2026, month: 11, day: 20), 8, 0))
+        #expect(try parser.parse("20 November 2025 8:00") == local(LocalDate(year: 2025, month: 11, day: 20), 8, 0))
+        #expect(try parser.parse("21nov 9:00") == local(today, 9, 0))
+        // December has not come yet this year: last December's.
+        #expect(try parser.parse("24 dec 18:00") == local(LocalDate(year: 2025, month: 12, day: 24), 18, 0))
+        let noDay = #expect(throws: TimeParseError.self) { _ = try parser.parse("31 feb 8:00") }
+        #expect(noDay?.reason == "there is no such day")
+    }
+
+    /// A bound of a range takes a day alone, as the instant it starts (at the day start given).
+    @Test func aBoundTakesADayAlone() throws {
+        let midnight = { ClockTime.midnight }
+        #expect(try parser.parseBound("yesterday", dayStart: midnight) == local(today.adding(days: -1), 0, 0))
+        #expect(try parser.parseBound("today", dayStart: midnight) == local(today, 0, 0))
+        // 2026-11-21 is a Saturday: monday is this week's, saturday today.
+        #expect(try parser.parseBound("monday", dayStart: midnight) == local(LocalDate(year: 2026, month: 11, day: 16), 0, 0))
+        #expect(try parser.parseBound("Sat", dayStart: midnight) == local(today, 0, 0))
+        #expect(try parser.parseBound("last monday", dayStart: midnight) == local(LocalDate(year: 2026, month: 11, day: 16), 0, 0))
+        #expect(try parser.parseBound("2026-11-19", dayStart: midnight) == local(LocalDate(year: 2026, month: 11, day: 19), 0, 0))
+        #expect(try parser.parseBound("20 nov", dayStart: midnight) == local(LocalDate(year: 2026, month: 11, day: 20), 0, 0))
+        let four = try #require(ClockTime(hour: 4, minute: 0))
+        #expect(try parser.parseBound("yesterday", dayStart: { four }) == local(today.adding(days: -1), 4, 0))
+        // Times are read as parse reads them, and the day start is not asked for.
+        #expect(try parser.parseBound("10 min ago", dayStart: { throw TimeParseError(input: "", reason: "", example: "") })
+            == now - .seconds(600))
+        #expect(throws: TimeParseError.self) { _ = try parser.parseBound("2026-02-30", dayStart: midnight) }
+    }
+
+    /// What an error suggests is what was meant: an hour past 12 is not "20am".
+    @Test func hintsSuggestWhatWasMeant() {
+        let evening = #expect(throws: TimeParseError.self) { _ = try parser.parse("20") }
+        #expect(evening?.example == "20:00, 20 nov 8:00")
+        let morning = #expect(throws: TimeParseError.self) { _ = try parser.parse("8") }
+        #expect(morning?.example == "8am, 8pm, 8:00")
+    }
+
     @Test func refusesTheFutureBeyondFiveMinutesWithAnExample() throws {
         #expect(try parser.parse("15:35") == local(today, 15, 35))
         let error = #expect(throws: TimeParseError.self) { _ = try parser.parse("23:00") }

@@ -94,17 +94,33 @@ extension JournalStore {
         }
     }
 
-    /// Live drinks consumed in `from..<until` (either end open when nil), oldest first; with a
-    /// `limit`, the latest `limit` of them.
-    public func drinks(from: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil) throws -> [Drink] {
-        let sql = "\(Drink.table.select) WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ? ORDER BY consumed_at DESC, id DESC LIMIT ?"
-        let rows = try connection.query(
-            sql,
-            [
-                .integer(from?.milliseconds ?? Int64.min), .integer(until?.milliseconds ?? Int64.max),
-                .integer(Int64(limit ?? -1)),
-            ],
-            row: Drink.init(row:))
+    /// Live drinks consumed in `from..<until` (either end open when nil), of `kind` when given, whose
+    /// note holds each of `noteWords` (case and width aside: both `NFKCCasefold`ed), oldest
+    /// first; with a `limit`, the latest `limit` of them.
+    public func drinks(
+        from: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil, kind: String? = nil, noteWords: [String] = []
+    ) throws -> [Drink] {
+        let range = "\(Drink.table.select) WHERE deleted = 0 AND consumed_at >= ? AND consumed_at < ?"
+        var values: [SQLiteValue] = [.integer(from?.milliseconds ?? Int64.min), .integer(until?.milliseconds ?? Int64.max)]
+        var sql = range
+        if let kind {
+            sql += " AND kind = ?"
+            values.append(.text(kind))
+        }
+        // Words are matched here, not by SQL's LIKE, which folds the case of ASCII letters alone; a
+        // note without them is passed over before the limit counts it.
+        if !noteWords.isEmpty { sql += " AND note IS NOT NULL" }
+        sql += " ORDER BY consumed_at DESC, id DESC LIMIT ?"
+        values.append(.integer(Int64(noteWords.isEmpty ? limit ?? -1 : -1)))
+        var rows = try connection.query(sql, values, row: Drink.init(row:))
+        if !noteWords.isEmpty {
+            let wanted = noteWords.map { NFKCCasefold.folded($0) }
+            rows = rows.filter { drink in
+                let note = NFKCCasefold.folded(drink.note ?? "")
+                return wanted.allSatisfy { note.contains($0) }
+            }
+            if let limit { rows = Array(rows.prefix(limit)) }
+        }
         return rows.reversed()
     }
 

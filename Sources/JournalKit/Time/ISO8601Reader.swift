@@ -8,6 +8,15 @@ enum ISO8601Reader {
         return bytes.count == 5 && bytes[0..<4].allSatisfy { (48...57).contains($0) } && bytes[4] == UInt8(ascii: "-")
     }
 
+    /// `2026-11-25` and nothing more, as a day; nil for anything else.
+    static func dateAlone(_ text: String) -> LocalDate? {
+        var scanner = Scanner(Array(text.utf8))
+        guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
+            let day = scanner.digits(2), scanner.atEnd
+        else { return nil }
+        return LocalDate(year: year, month: month, day: day)
+    }
+
     static func parse(_ input: String) throws(TimeParseError) -> Timestamp {
         var scanner = Scanner(Array(input.utf8))
         func fail(_ reason: String) -> TimeParseError {
@@ -55,7 +64,12 @@ enum ISO8601Reader {
                 throw TimeParseError(
                     input: input, reason: "clocks went back that night, so this local time happened twice",
                     example: "\(LocalTime.iso8601(earlier)) or \(LocalTime.iso8601(later))")
-            case .skipped: throw fail("clocks skipped this local time that day (daylight saving)")
+            case .skipped:
+                // With an offset, the time names one instant: the offsets before and after the jump.
+                let written = "\(date)T\(LocalTime.padded(hour, 2)):\(LocalTime.padded(minute, 2))"
+                throw TimeParseError(
+                    input: input, reason: "clocks skipped this local time that day (daylight saving)",
+                    example: LocalTime.offsetsAround(date).map { written + LocalTime.offsetText($0) }.joined(separator: " or "))
             case .invalid: throw fail("there is no such day")
             }
         }

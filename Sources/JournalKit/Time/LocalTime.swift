@@ -153,11 +153,20 @@ public enum LocalTime {
         let local = components(instant)
         var text = "\(local.date)T\(padded(local.hour, 2)):\(padded(local.minute, 2)):\(padded(local.second, 2))"
         if local.millisecond != 0 { text += ".\(padded(local.millisecond, 3))" }
-        let offset = local.utcOffsetSeconds
-        let sign = offset < 0 ? "-" : "+"
+        return text + offsetText(local.utcOffsetSeconds)
+    }
+
+    /// `+01:00`: an offset from UTC as ISO 8601 writes it.
+    static func offsetText(_ offset: Int) -> String {
         let minutes = abs(offset) / 60
-        text += "\(sign)\(padded(minutes / 60, 2)):\(padded(minutes % 60, 2))"
-        return text
+        return "\(offset < 0 ? "-" : "+")\(padded(minutes / 60, 2)):\(padded(minutes % 60, 2))"
+    }
+
+    /// The offsets from UTC in force on `date`: at its start and at its end (two on a day clocks
+    /// change), earliest in force first.
+    static func offsetsAround(_ date: LocalDate) -> [Int] {
+        let offsets = [startOfDay(date), startOfDay(date.adding(days: 1)) - .milliseconds(1)].map { components($0).utcOffsetSeconds }
+        return offsets[0] == offsets[1] ? [offsets[0]] : offsets
     }
 
     /// `2026-11-21 08:30`: how lists show a time.

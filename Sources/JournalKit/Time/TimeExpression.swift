@@ -1,8 +1,10 @@
 /// Reads the times people type: `08:30`, `3pm`, `noon`, `yesterday 3pm`, `last monday 9:00`,
-/// `30 min ago`, `1h30m ago`, `2 days ago 8am`, and ISO 8601 (`2026-11-21T08:30`, with or without an
-/// offset; local when none). Clock times without a day are today.
+/// `20 nov 8:00`, `nov 20 2025 8am`, `30 min ago`, `1h30m ago`, `2 days ago 8am`, and ISO 8601
+/// (`2026-11-21T08:30`, with or without an offset; local when none). Clock times without a day are
+/// today; a day of a month without a year is its latest that is not after today. A bound of a range
+/// (`list --since`) may be a day alone (`yesterday`, `monday`, `20 nov`, `2026-11-25`): its start.
 public struct TimeExpression: Sendable {
-    static let examples = "08:30, 3pm, yesterday 21:00, 30 min ago, 2 days ago 8am, last monday 9:00, 2026-11-21T08:30"
+    static let examples = "08:30, 3pm, yesterday 21:00, 20 nov 8:00, 30 min ago, 2 days ago 8am, last monday 9:00, 2026-11-21T08:30"
 
     public let now: Timestamp
 
@@ -10,11 +12,29 @@ public struct TimeExpression: Sendable {
 
     /// The instant `text` names. Unless `allowFuture`, more than five minutes ahead of now is refused.
     public func parse(_ text: String, allowFuture: Bool = false) throws(TimeParseError) -> Timestamp {
+        guard case .instant(let instant) = try read(text, allowFuture: allowFuture, dayAlone: false) else {
+            preconditionFailure("a day alone is read only when asked for")
+        }
+        return instant
+    }
+
+    /// The instant `text` names as a bound of a range (`list --since`, `--until`): also a day alone,
+    /// as the instant that day starts at, days starting at what `dayStart` gives (read only then: it
+    /// may read the settings).
+    public func parseBound(_ text: String, dayStart: () throws -> ClockTime) throws -> Timestamp {
+        switch try read(text, allowFuture: true, dayAlone: true) {
+        case .instant(let instant): return instant
+        case .day(let date): return LocalTime.start(of: date, startingAt: try dayStart())
+        }
+    }
+
+    private func read(_ text: String, allowFuture: Bool, dayAlone: Bool) throws(TimeParseError) -> Reader.Reading {
         let input = text.trimmingSpaces
         let lowered = input.lowercased()
         guard !lowered.isEmpty else { throw failure(input, "it is empty") }
-        var reader = Reader(input: input, text: lowered, now: now)
-        let instant = try reader.read()
+        var reader = Reader(input: input, text: lowered, now: now, dayAlone: dayAlone)
+        let reading = try reader.read()
+        guard case .instant(let instant) = reading else { return reading }
         // The journal's rule for a drink's time, said in the words of a time typed.
         guard instant >= DrinkRules.earliest, instant < DrinkRules.end else {
             throw TimeParseError(
@@ -31,7 +51,7 @@ public struct TimeExpression: Sendable {
                 reason: "it is in the future (\(LocalTime.display(instant))); a drink can be logged up to "
                     + "5 minutes ahead", example: example)
         }
-        return instant
+        return reading
     }
 
     private func failure(_ input: String, _ reason: String) -> TimeParseError {
@@ -41,34 +61,49 @@ public struct TimeExpression: Sendable {
 
 /// One pass over the words of a time expression.
 private struct Reader {
+    /// What the words name: an instant, or, where a day alone is taken, a day.
+    enum Reading {
+        case instant(Timestamp)
+        case day(LocalDate)
+    }
+
     let input: String
     let lowered: String
     let now: Timestamp
+    /// A day without a time of day is taken (a bound of a range), not refused.
+    let dayAlone: Bool
     var tokens: [String]
     var position = 0
     var wasClockTimeToday = false
     var clockText: String?
 
-    init(input: String, text: String, now: Timestamp) {
+    init(input: String, text: String, now: Timestamp, dayAlone: Bool) {
         self.input = input
         self.lowered = text
         self.now = now
+        self.dayAlone = dayAlone
         self.tokens = Reader.tokenize(text)
     }
 
-    mutating func read() throws(TimeParseError) -> Timestamp {
-        if tokens == ["now"] { return now }
+    mutating func read() throws(TimeParseError) -> Reading {
+        if tokens == ["now"] { return .instant(now) }
         if ISO8601Reader.looksLikeDate(lowered) {
-            return try ISO8601Reader.parse(input)
+            if dayAlone, let date = ISO8601Reader.dateAlone(lowered) {
+                guard case .unique = LocalTime.resolve(date, hour: 12, minute: 0) else { throw fail("there is no such day") }
+                return .day(date)
+            }
+            return .instant(try ISO8601Reader.parse(input))
         }
         if let agoIndex = tokens.firstIndex(of: "ago") {
-            return try readRelative(agoIndex: agoIndex)
+            return .instant(try readRelative(agoIndex: agoIndex))
         }
         let day = try readDay()
         guard let clock = try readClock() else {
-            if day != nil {
+            if let day, position == tokens.count {
+                if dayAlone { return .day(day) }
                 throw fail("a day needs a time of day", example: "\(input) 8:00, \(input) 3pm")
             }
+            if position < tokens.count, day != nil { throw fail("'\(tokens[position])' is not understood here") }
             throw fail("it is not a time this journal understands")
         }
         // "3pm yesterday" as well as "yesterday 3pm".
@@ -79,7 +114,7 @@ private struct Reader {
             wasClockTimeToday = true
             clockText = clock.text
         }
-        return try resolve(date ?? LocalTime.components(now).date, clock)
+        return .instant(try resolve(date ?? LocalTime.components(now).date, clock))
     }
 
     // MARK: Relative times
@@ -146,9 +181,47 @@ private struct Reader {
         "friday": 5, "fri": 5, "saturday": 6, "sat": 6,
     ]
 
+    private static let months: [String: Int] = [
+        "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+        "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
+        "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    ]
+
+    /// A day of a month, `20 nov` or `nov 20`, with a year after it or not: without one, the latest
+    /// such day that is not after today (a journal speaks of what was had).
+    private mutating func readMonthDay(today: LocalDate) throws(TimeParseError) -> LocalDate? {
+        guard position + 1 < tokens.count else { return nil }
+        let (first, second) = (tokens[position], tokens[position + 1])
+        let month: Int
+        let day: Int
+        if let named = Reader.months[second], let number = Int(first), first.allSatisfy(\.isASCII) {
+            (month, day) = (named, number)
+        } else if let named = Reader.months[first], let number = Int(second), second.allSatisfy(\.isASCII) {
+            (month, day) = (named, number)
+        } else {
+            return nil
+        }
+        position += 2
+        var year = today.year
+        if position < tokens.count, tokens[position].count == 4, tokens[position].allSatisfy({ $0.isASCII && $0.isNumber }),
+            let given = Int(tokens[position])
+        {
+            year = given
+            position += 1
+        } else if LocalDate(year: year, month: month, day: day) > today {
+            year -= 1
+        }
+        let date = LocalDate(year: year, month: month, day: day)
+        guard (1...31).contains(day), case .unique = LocalTime.resolve(date, hour: 12, minute: 0) else {
+            throw fail("there is no such day", example: "20 nov 8:00, nov 20 2025 8am")
+        }
+        return date
+    }
+
     private mutating func readDay() throws(TimeParseError) -> LocalDate? {
         guard position < tokens.count else { return nil }
         let today = LocalTime.components(now)
+        if let date = try readMonthDay(today: today.date) { return date }
         switch tokens[position] {
         case "today":
             position += 1
@@ -164,6 +237,10 @@ private struct Reader {
             // The most recent such day before today: on a Monday, "last monday" is a week ago.
             let back = (today.weekday - weekday + 7) % 7
             return today.date.adding(days: -(back == 0 ? 7 : back))
+        case let word where Reader.weekdays[word] != nil && dayAlone && position + 1 == tokens.count:
+            // A bound of a range: since monday is since this week's, today's when it is one.
+            position += 1
+            return today.date.adding(days: -((today.weekday - Reader.weekdays[word]! + 7) % 7))
         case let word where Reader.weekdays[word] != nil:
             throw fail("'\(word)' alone could be this week's or last week's", example: "last \(word) 9:00")
         default:
@@ -218,7 +295,9 @@ private struct Reader {
             return Clock(hour: hour24, minute: minute, second: second, text: "\(word)\(meridiem)")
         }
         guard parts.count > 1 else {
-            // A bare "8" could be morning or evening.
+            // A bare "8" could be morning or evening; "20" is an hour of the evening, or a day.
+            if (13...23).contains(hour) { throw fail("'\(word)' alone is not a time of day", example: "\(word):00, \(word) nov 8:00") }
+            guard (1...12).contains(hour) else { throw fail("'\(word)' is not a time of day", example: "8:30, 21:05, 20 nov 8:00") }
             throw fail("'\(word)' alone could be morning or evening", example: "\(word)am, \(word)pm, \(word):00")
         }
         guard hour < 24 else { throw fail("'\(word)' is not a time of day", example: "8:30, 21:05") }
@@ -234,7 +313,12 @@ private struct Reader {
                 "clocks went back that night, so \(clock.text) happened twice",
                 example: "\(LocalTime.iso8601(earlier)) or \(LocalTime.iso8601(later))")
         case .skipped:
-            throw fail("clocks skipped \(clock.text) that day (daylight saving)", example: "an hour later")
+            // With an offset, the time names one instant: the offsets before and after the jump.
+            let written = "\(date)T\(LocalTime.padded(clock.hour, 2)):\(LocalTime.padded(clock.minute, 2))"
+            let offsets = LocalTime.offsetsAround(date).map { written + LocalTime.offsetText($0) }
+            throw fail(
+                "clocks skipped \(clock.text) that day (daylight saving)",
+                example: offsets.isEmpty ? "an hour later" : offsets.joined(separator: " or "))
         case .invalid:
             throw fail("there is no such day")
         }

@@ -8,14 +8,20 @@ struct List: ParsableCommand {
         abstract: "Show recent drinks, oldest first (the last 20 unless told otherwise).",
         aliases: ["log"])
 
-    @Option(name: .long, help: ArgumentHelp("Only drinks had at or after this time.", valueName: "time"))
+    @Option(name: .long, help: ArgumentHelp("Only drinks had at or after this time; a day alone is its start (yesterday, monday, 20 nov, 2026-11-25).", valueName: "time"))
     var since: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only drinks had before this time.", valueName: "time"))
+    @Option(name: .long, help: ArgumentHelp("Only drinks had before this time; a day alone is its start.", valueName: "time"))
     var until: String?
 
     @Option(name: .long, help: "At most this many of the latest drinks.")
     var limit: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Only this drink (a name or alias, as journal drinks lists them).", valueName: "drink"))
+    var drink: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only drinks whose note holds these words (each of them, case aside).", valueName: "words"))
+    var note: String?
 
     @Flag(name: .long, help: "The whole history.")
     var all = false
@@ -32,7 +38,7 @@ struct List: ParsableCommand {
 
     /// What this command line asks for.
     var request: ListRequest {
-        ListRequest(since: since, until: until, limit: limit, all: all, db: global.db, json: output.json)
+        ListRequest(since: since, until: until, limit: limit, all: all, drink: drink, note: note, db: global.db, json: output.json)
     }
 
     func run() throws { try request.run() }
@@ -44,25 +50,38 @@ struct ListRequest: Equatable {
     var until: String?
     var limit: Int?
     var all = false
+    var drink: String?
+    var note: String?
     var db: String?
     var json = false
 
     func run() throws {
         let clock = try JournalAccess.clock()
         let times = TimeExpression(now: clock.now())
-        let from = try since.map { try times.parse($0, allowFuture: true) }
-        let to = try until.map { try times.parse($0, allowFuture: true) }
+        // A day alone starts when the person's days do: the settings are read only for one.
+        var dayStart: ClockTime?
+        func readDayStart() throws -> ClockTime {
+            if let dayStart { return dayStart }
+            let start = try ConfigFile.load().settings.dayStartsAt
+            dayStart = start
+            return start
+        }
+        let from = try since.map { try times.parseBound($0, dayStart: readDayStart) }
+        let to = try until.map { try times.parseBound($0, dayStart: readDayStart) }
         // A time range asks for everything in it; without one, the latest few are what "recent" means.
         let count = all ? nil : limit ?? (from == nil && to == nil ? List.defaultLimit : nil)
+        let words = note.map { $0.split(separator: " ").map(String.init) } ?? []
         let drinks = try JournalAccess.withStore(db: db, clock: clock) { store in
-            try store.drinks(from: from, until: to, limit: count)
+            let kind = try drink.map { try KindLookup.resolve($0, in: store).name }
+            return try store.drinks(from: from, until: to, limit: count, kind: kind, noteWords: words)
         }
         if json {
             Output.line(DrinkExchange.jsonArray(drinks), terminator: "")
             return
         }
         guard !drinks.isEmpty else {
-            Output.line(from == nil && to == nil ? "No drinks yet. Record one with: journal add espresso" : "No drinks in that time.")
+            let filtered = from != nil || to != nil || drink != nil || !words.isEmpty
+            Output.line(filtered ? "No drinks match." : "No drinks yet. Record one with: journal add espresso")
             return
         }
         let rows = drinks.map { drink in
