@@ -17,7 +17,14 @@ extension AsyncParsableCommand {
             try ArgumentText.check()
             try await withTaskExecutorPreference(executor) {
                 var command: any ParsableCommand
-                do { command = try parseAsRoot() } catch { exit(withError: error) }
+                do { command = try parseAsRoot() } catch {
+                    if exitCode(for: error) != .success,
+                        let unknown = UnknownCommand.find(in: Array(CommandLine.arguments.dropFirst()), root: Self.self)
+                    {
+                        FailureReport.exit(unknown, program: program)
+                    }
+                    exit(withError: error)
+                }
                 if try await route(command) { return }
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
