@@ -201,3 +201,32 @@ import TestSupport
         }
     }
 }
+
+/// `journal config KEY VALUE` and `--unset`, as git config: one line of the file changed, checked as
+/// the file is, and said with what it was.
+@Suite(.onTestThreads) struct ConfigCommandTests {
+    @Test func configSetsShowsAndUnsetsASetting() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            #expect(try journal.run("config", "bedtime").stdout == "off\n")
+            let set = try journal.run("config", "bedtime", "11pm")
+            #expect(set.status == 0 && set.stdout.hasPrefix("bedtime is now 23:00 (it was off), in "), "\(set.stdout)\(set.stderr)")
+            #expect(try journal.run("config", "bedtime").stdout == "23:00\n")
+            #expect(try journal.run("status").stdout.contains("Bedtime "), "status reads what config wrote")
+            #expect(try journal.run("config", "daily-limit-mg", "300").status == 0)
+            let file = home + "/.config/journal/config.toml"
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == "bedtime = \"23:00\"\ndaily_limit_mg = 300\n")
+            let unset = try journal.run("config", "--unset", "bedtime")
+            #expect(unset.stdout == "bedtime is off again, its default (it was 23:00).\n", "\(unset.stdout)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == "daily_limit_mg = 300\n")
+            // Refused in words, and the file stays as it was.
+            let unknown = try journal.run("config", "bedtim", "23:00")
+            #expect(unknown.status == 64 && unknown.stderr.contains("'bedtim' is not a setting. Did you mean 'bedtime'?"), "\(unknown.stderr)")
+            let range = try journal.run("config", "daily_limit_mg", "9000")
+            #expect(range.status == 65 && range.stderr.contains("cannot set it to '9000': 9000 is out of range"), "\(range.stderr)")
+            let time = try journal.run("config", "bedtime", "25:00")
+            #expect(time.status == 65 && time.stderr.contains("it must be a time of day"), "\(time.stderr)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == "daily_limit_mg = 300\n")
+        }
+    }
+}

@@ -46,11 +46,41 @@ import TestSupport
         #expect(try parse("").bedtime == nil && (try parse("")).dayStartsAt == .midnight)
     }
 
-    @Test(arguments: ["\"24:00\"", "\"11pm\"", "23", "\"23:60\"", "\"23:00:30\"", "\"\"", "5", "true", "\"23:00", "\" 23:00\""])
+    @Test(arguments: ["\"24:00\"", "\"13pm\"", "23", "11pm", "\"23:60\"", "\"23:00:30\"", "\"\"", "5", "true", "\"23:00", "\" 23:00\""])
     func refusesWhatIsNotATimeOfDay(value: String) {
         let error = #expect(throws: SettingsError.self) { _ = try parse("bedtime = \(value)\n") }
-        #expect(error?.description.contains("bedtime: it must be a time of day on a 24-hour clock, in quotes, such as bedtime = \"23:00\"") == true,
+        #expect(error?.description.contains("bedtime: it must be a time of day, in quotes, such as bedtime = \"23:00\"") == true,
                 "\(error?.description ?? "")")
+    }
+
+    /// The file takes a time as `--bedtime` does, in quotes.
+    @Test func readsATimeAsTheCommandLineWritesIt() throws {
+        #expect(try parse("bedtime = \"11pm\"\n").bedtime == ClockTime(hour: 23, minute: 0))
+        #expect(try parse("day_starts_at = '4:30am'\n").dayStartsAt == ClockTime(hour: 4, minute: 30))
+    }
+
+    /// A file of another format is told as such, by its first line.
+    @Test(arguments: [("{\"bedtime\": \"23:00\"}\n", "JSON"), ("<config/>\n", "XML"), ("---\nbedtime: 23:00\n", "YAML")])
+    func anotherFormatIsSaidByName(text: String, format: String) {
+        let error = #expect(throws: SettingsError.self) { _ = try parse(text) }
+        #expect(error?.description.contains("it is not TOML (it reads as \(format))") == true, "\(error?.description ?? "")")
+    }
+
+    func edited(_ text: String, _ key: JournalSettings.Key, _ value: JournalSettings.Value?) throws -> String {
+        String(decoding: try SettingsFile.edited(Array(text.utf8), path: "config.toml", setting: key, to: value), as: UTF8.self)
+    }
+
+    /// A setting changed by `journal config` changes its line alone: comments, quotes, other lines and
+    /// line ends stay as the person wrote them.
+    @Test func anEditChangesOneLineAndKeepsTheRest() throws {
+        let file = "# mine\r\ndaily_limit_mg = 300   # doctor said\r\n\nbedtime = '23:00'\r\n"
+        #expect(try edited(file, .dailyLimitMg, .number(250)) == "# mine\r\ndaily_limit_mg = 250 # doctor said\r\n\nbedtime = '23:00'\r\n")
+        #expect(try edited(file, .bedtime, nil) == "# mine\r\ndaily_limit_mg = 300   # doctor said\r\n\n")
+        #expect(try edited(file, .halfLifeHours, .number(4.5)) == file + "half_life_hours = 4.5\n")
+        #expect(try edited("", .bedtime, .clockTime(ClockTime(hour: 22, minute: 30))) == "bedtime = \"22:30\"\n")
+        #expect(try edited("bedtime = \"23:00\"", .bedtime, nil) == "")
+        // A file that is no settings file is not written over.
+        #expect(throws: SettingsError.self) { _ = try edited("{}\n", .bedtime, nil) }
     }
 
     @Test(arguments: [("23:00", 1380), ("7:30", 450), ("00:00", 0), ("11pm", 1380), ("12am", 0), ("12:30pm", 750), ("23:59:00", 1439)])

@@ -35,32 +35,24 @@ public enum SettingsFile {
                 let name = String(line.dropFirst().prefix { $0 != "]" }).trimmingSpaces
                 throw fail(name, "there is no such setting (settings are not in tables)")
             }
+            // A file of another format says so once, by its first line, not as a setting gone wrong.
+            if lines.isEmpty, line.hasPrefix("{") || line.hasPrefix("<") || line.hasPrefix("---") {
+                throw fail(nil, "it is not TOML (it reads as \(line.hasPrefix("{") ? "JSON" : line.hasPrefix("<") ? "XML" : "YAML")): "
+                    + "settings are lines such as half_life_hours = 5")
+            }
             guard let (name, rest) = key(line) else { throw fail(nil, "this line is not a setting, such as half_life_hours = 5") }
             var value = rest.drop { $0 == " " || $0 == "\t" }
-            guard value.hasPrefix("=") else { throw fail(name, "this line is not a setting, such as \(name) = 5") }
+            guard value.hasPrefix("=") else {
+                let given = value.prefix { $0 != "#" }.trimmingSpaces
+                throw fail(name, "this line is not a setting: a setting is written \(name) = \(given.isEmpty ? "5" : given)")
+            }
             value = value.dropFirst().drop { $0 == " " || $0 == "\t" }
             if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
             let valueText = String(value).trimmingSpaces
             guard let key = JournalSettings.Key(rawValue: name) else { throw fail(name, "there is no such setting") }
             if let first = lines.first(where: { $0.key == key }) { throw fail(name, "it is set twice (first on line \(first.line))") }
             let parsed: JournalSettings.Value
-            switch key.kind {
-            case .number(let allowed, let unit):
-                guard let number = Self.number(valueText), number.isFinite else {
-                    throw fail(name, "it must be a number of \(unit), such as \(key.example)")
-                }
-                guard allowed.contains(number) else {
-                    throw fail(
-                        name, "\(formatExactly(number)) is out of range: use \(formatMilligrams(allowed.lowerBound)) to "
-                            + "\(formatMilligrams(allowed.upperBound)) \(unit)")
-                }
-                parsed = .number(number)
-            case .clockTime:
-                guard let time = Self.clockTime(valueText) else {
-                    throw fail(name, "it must be a time of day on a 24-hour clock, in quotes, such as \(key.example)")
-                }
-                parsed = .clockTime(time)
-            }
+            do { parsed = try Self.value(valueText, of: key, quoted: true) } catch { throw fail(name, error.problem) }
             settings[key] = parsed
             lines.append((key, number))
         }
@@ -79,16 +71,95 @@ public enum SettingsFile {
         return name.isEmpty ? nil : (String(name), line.dropFirst(name.count))
     }
 
-    /// A time of day as a TOML string (`"23:00"`, `'23:00'`) or a TOML local time (`23:00:00`).
+    /// A setting's value as the file writes it (`quoted`: a time in quotes, or as a TOML local time)
+    /// or as a command line gives it (`journal config bedtime 11pm`): one rule for both.
+    public static func value(_ text: String, of key: JournalSettings.Key, quoted: Bool) throws(SettingsValueError) -> JournalSettings.Value {
+        switch key.kind {
+        case .number(let allowed, let unit):
+            guard let number = Self.number(text), number.isFinite else {
+                throw SettingsValueError(problem: "it must be a number of \(unit), such as \(key.example)")
+            }
+            guard allowed.contains(number) else {
+                throw SettingsValueError(
+                    problem: "\(formatExactly(number)) is out of range: use \(formatMilligrams(allowed.lowerBound)) to "
+                        + "\(formatMilligrams(allowed.upperBound)) \(unit)")
+            }
+            return .number(number)
+        case .clockTime:
+            guard let time = quoted ? Self.clockTime(text) : ClockTime.parse(text.trimmingSpaces) else {
+                throw SettingsValueError(
+                    problem: "it must be a time of day, \(quoted ? "in quotes, " : "")such as \(quoted ? key.example : "23:00 or 11pm")")
+            }
+            return .clockTime(time)
+        }
+    }
+
+    /// A time of day as a TOML string (`"23:00"`, `'11pm'`: what `--bedtime` takes) or a TOML local
+    /// time (`23:00:00`).
     static func clockTime(_ text: String) -> ClockTime? {
         var body = Substring(text)
         if let quote = body.first, quote == "\"" || quote == "'" {
             guard body.count >= 2, body.last == quote else { return nil }
             body = body.dropFirst().dropLast()
+        } else {
+            // Unquoted, only a TOML local time.
+            guard body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }) else { return nil }
         }
-        // The setting is a clock reading, not a way of writing one: `11pm` is for the command line.
-        guard body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }) else { return nil }
         return ClockTime.parse(String(body))
+    }
+
+    /// `bytes` with `key` set to `value` (its line replaced, its comment kept, or a line added), or
+    /// with its line taken out when `value` is nil; every other line as it was. Refused when the file
+    /// as it is, or as it would be, is not a settings file.
+    public static func edited(
+        _ bytes: [UInt8], path: String, setting key: JournalSettings.Key, to value: JournalSettings.Value?
+    ) throws(SettingsError) -> [UInt8] {
+        let lines = try parse(bytes, path: path).lines
+        var rows = bytes.isEmpty ? [] : bytes.split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
+        // The last line's end is the file's: a file that ends its lines keeps doing so.
+        let endsWithNewline = bytes.last == 10
+        if endsWithNewline { rows.removeLast() }
+        let written = value.map { Array("\(key.rawValue) = \(text(of: $0))".utf8) }
+        if let at = lines.first(where: { $0.key == key })?.line {
+            let old = rows[at - 1]
+            if var replacement = written {
+                // A comment after the value is the person's; a carriage return is the file's line end.
+                if let hash = commentStart(old) { replacement += Array(" ".utf8) + old[hash...].filter { $0 != 13 } }
+                if old.last == 13 { replacement.append(13) }
+                rows[at - 1] = replacement
+            } else {
+                rows.remove(at: at - 1)
+            }
+        } else if let written {
+            rows.append(written)
+        }
+        var result = rows.joined(separator: [10]).map { $0 }
+        if endsWithNewline || (written != nil && !result.isEmpty) { result.append(10) }
+        _ = try parse(result, path: path)
+        return result
+    }
+
+    /// A value as the file writes it: `5`, `"23:00"`.
+    static func text(of value: JournalSettings.Value) -> String {
+        switch value {
+        case .number(let number): return formatExactly(number)
+        case .clockTime(let time): return "\"\(time?.description ?? "00:00")\""
+        }
+    }
+
+    /// Where a line's comment starts: the first `#` outside quotes.
+    private static func commentStart(_ line: [UInt8]) -> Int? {
+        var quote: UInt8?
+        for (index, byte) in line.enumerated() {
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == 34 || byte == 39 {
+                quote = byte
+            } else if byte == 35 {
+                return index
+            }
+        }
+        return nil
     }
 
     /// A TOML integer or float in decimal (`5`, `+1_000`, `2.5`, `5e1`); nil for anything else.
@@ -113,4 +184,9 @@ public enum SettingsFile {
         if unsigned.hasPrefix("0"), unsigned.count > 1, let second = unsigned.dropFirst().first, second.isNumber { return nil }
         return Double(digits)
     }
+}
+
+/// Why a value cannot be a setting's: "it must be a number of mg, such as daily_limit_mg = 400".
+public struct SettingsValueError: Error, Equatable {
+    public let problem: String
 }

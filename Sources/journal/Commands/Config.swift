@@ -5,7 +5,7 @@ import JournalKit
 struct Config: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show the settings in effect and where each comes from.",
+        abstract: "Show the settings, or change one: journal config bedtime 23:00, journal config --unset bedtime.",
         discussion: """
             Settings live in $XDG_CONFIG_HOME/journal/config.toml (by default ~/.config/journal/config.toml):
               half_life_hours = 5        # how fast caffeine leaves you (1 to 48)
@@ -13,11 +13,33 @@ struct Config: AsyncParsableCommand {
               sleep_threshold_mg = 50    # under this, caffeine no longer keeps you awake
               bedtime = "23:00"          # status says what is left of the night's room (off by default)
               day_starts_at = "04:00"    # when "today" begins, for a day that ends after midnight
+            With a setting's name alone, config prints its value; with a value, it writes it to the file (its
+            other lines and comments stay); --unset takes the setting out, back to its default.
             """)
+
+    @Argument(help: ArgumentHelp("A setting's name, such as bedtime.", valueName: "setting"))
+    var key: String?
+
+    @Argument(help: ArgumentHelp("Its new value, such as 23:00, 11pm or 300.", valueName: "value"))
+    var value: String?
+
+    @Flag(name: .long, help: "Take the setting out of the file: its default holds again.")
+    var unset = false
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if unset && (key == nil || value != nil) { throw ValidationError("--unset takes a setting's name alone, such as --unset bedtime.") }
+    }
+
     func run() async throws {
+        if let key {
+            let setting = try Self.setting(named: key)
+            if unset || value != nil { return try change(setting) }
+            let config = try ConfigFile.load()
+            if output.json { return Output.line(JSONValue.object([(setting.rawValue, json(config.settings[setting]))]).prettyText) }
+            return Output.line(config.settings.text(of: setting, withUnit: false))
+        }
         let config = try ConfigFile.load()
         let keys = JournalSettings.Key.allCases
         func source(_ key: JournalSettings.Key) -> String {
@@ -39,10 +61,56 @@ struct Config: AsyncParsableCommand {
         Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
     }
 
+    /// The setting `name` names, or why none does, with the one meant when one is near.
+    static func setting(named name: String) throws -> JournalSettings.Key {
+        let typed = String(name.trimmingSpaces.lowercased().map { $0 == "-" ? "_" : $0 })
+        if let key = JournalSettings.Key(rawValue: typed) { return key }
+        throw UnknownSetting(name: name)
+    }
+
+    /// Writes the setting's new value, or takes it out, and says what it was.
+    private func change(_ setting: JournalSettings.Key) throws {
+        let path = try ConfigFile.defaultPath()
+        let before = try ConfigFile.load(path: path)
+        var newValue: JournalSettings.Value?
+        if let value {
+            do { newValue = try SettingsFile.value(value, of: setting, quoted: false) } catch {
+                throw SettingsError(path: path, line: nil, key: setting.rawValue, problem: "cannot set it to '\(value)': \(error.problem)")
+            }
+        }
+        let bytes = FileSystem.exists(path) ? try FileBytes.read(path, limit: ConfigFile.sizeLimit, what: "a settings file") : []
+        let edited = try SettingsFile.edited(bytes, path: path, setting: setting, to: newValue)
+        if edited != bytes {
+            try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
+            try FileSystem.writeAtomically(edited, to: path, mode: 0o644)
+        }
+        let after = try ConfigFile.load(path: path)
+        let was = before.settings.text(of: setting, withUnit: false)
+        let now = after.settings.text(of: setting, withUnit: false)
+        if output.json { return Output.line(JSONValue.object([(setting.rawValue, json(after.settings[setting]))]).prettyText) }
+        Output.line(newValue == nil
+            ? "\(setting.rawValue) is \(now) again, its default (it was \(was))."
+            : "\(setting.rawValue) is now \(now)\(was == now ? "" : " (it was \(was))"), in \(path).")
+    }
+
     private func json(_ value: JournalSettings.Value) -> JSONValue {
         switch value {
         case .number(let number): return .number(number)
         case .clockTime(let time): return time.map { .string($0.description) } ?? .null
         }
+    }
+}
+
+/// A name that is no setting's.
+struct UnknownSetting: JournalFailure {
+    let name: String
+
+    var kind: FailureKind { .usage }
+    var description: String {
+        let keys = JournalSettings.Key.allCases.map(\.rawValue)
+        let lowered = name.lowercased()
+        let near = keys.filter { EditDistance.between(lowered, $0) <= 3 }
+        let meant = near.isEmpty ? "" : " Did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
+        return "'\(TerminalText.escaped(name))' is not a setting.\(meant) The settings are \(keys.joined(separator: ", "))."
     }
 }
