@@ -12,6 +12,7 @@ public struct SyncRename: SyncSubcommand, Sendable {
             """)
 
     @OptionGroup public var global: GlobalOptions
+    @OptionGroup public var output: OutputOptions
 
     @Argument(help: "The new name, such as \"work laptop\".")
     public var name: String

@@ -38,7 +38,7 @@ import TestSupport
             let drinks = try #require(try journal.json("list", "--json") as? [[String: Any]])
             #expect(drinks.map { $0["drink"] as? String } == ["medium-coffee", "double-espresso", "espresso"])
             #expect(drinks[1]["note"] as? String == "with milk")
-            #expect(drinks[0]["note"] == nil)
+            #expect(drinks[0]["note"] is NSNull, "every field is present, a missing note as null")
             #expect(drinks[1]["consumed_at"] as? String == "2026-11-21T15:00:00+00:00")
             #expect(drinks[2]["caffeine_mg"] as? Double == 64)
 

@@ -16,7 +16,7 @@ import TestSupport
         let text = DrinkExchange.jsonArray(drinks)
         #expect(try DrinkExchange.parse(Array(text.utf8), catalog: .builtIn, now: now).drinks == drinks)
         #expect(text.contains("\"caffeine_mg\": 64,"))
-        #expect(!text.contains("\"note\": null"))
+        #expect(text.contains("\"note\": null"), "every field present, a missing note as null")
     }
 
     @Test func csvExportReadsBackExactly() throws {

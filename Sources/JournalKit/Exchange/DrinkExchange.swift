@@ -14,7 +14,7 @@ public enum DrinkExchange {
             ("id", .string(drink.id.rawValue)), ("drink", .string(drink.kind)),
             ("caffeine_mg", .number(drink.caffeineMg)), ("consumed_at", .string(LocalTime.iso8601(drink.consumedAt))),
         ]
-        if let note = drink.note { members.append(("note", .string(note))) }
+        members.append(("note", drink.note.map { .string($0) } ?? .null))
         if let serving { members.append(("drink_serving_mg", .number(serving))) }
         return .object(members)
     }

@@ -14,6 +14,13 @@ extension SyncKeyCommand {
         // that joins with it (`Invitations`).
         let invitation = SyncSetup.makeInvitation(by: store.deviceID)
         try await store.recordInvitation(publicKey: invitation.publicKey, claim: invitation.claim, at: store.clock.now(), hubID: hub.hubID)
-        Output.line(PrintedKey.text(of: key, hubID: hub.hubID, invitation: invitation.seed))
+        let printed = PrintedKey.text(of: key, hubID: hub.hubID, invitation: invitation.seed)
+        if output.json {
+            return Output.line(JSONValue.object([
+                ("key", .string(printed)), ("hub_label", .string(PrintedKey.labelText(ofHub: hub.hubID))),
+                ("invitation_printed_at", .string(LocalTime.iso8601(store.clock.now()))),
+            ]).prettyText)
+        }
+        Output.line(printed)
     }
 }

@@ -13,6 +13,9 @@ extension SyncRename {
             _ = try await engine.readCards()
             try await engine.rename(to: name)
         }
+        if output.json {
+            return Output.line(JSONValue.object([("device", .string(store.deviceID.rawValue)), ("name", .string(name.text))]).prettyText)
+        }
         Output.line("This device is now called \(TerminalText.escaped(name.text)) on every device of the hub.")
     }
 }

@@ -47,11 +47,18 @@ struct DrinksAdd: AsyncParsableCommand {
     var mg: String
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let mg = try CaffeineDose.parse(mg)
         let defined = try await global.openStore().defineDrink(named: name, caffeineMg: mg)
         let (kind, amount) = (defined.kind, formatMilligrams(defined.kind.caffeineMg))
+        if output.json {
+            return Output.line(JSONValue.object([
+                ("name", .string(kind.name)), ("caffeine_mg", .number(kind.caffeineMg)),
+                ("earlier_caffeine_mg", defined.earlierMg.map { .number($0) } ?? .null),
+            ]).prettyText)
+        }
         switch defined.earlierMg {
         case nil: Output.line("Defined \(kind.name): \(amount) mg. Log it with: journal add \(kind.name)")
         case defined.kind.caffeineMg: Output.line("\(kind.name) is \(amount) mg already: nothing changed.")
@@ -70,9 +77,13 @@ struct DrinksRemove: AsyncParsableCommand {
     var name: String
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let kind = try await global.openStore().removeDrinkKind(named: name)
+        if output.json {
+            return Output.line(JSONValue.object([("name", .string(kind.name)), ("caffeine_mg", .number(kind.caffeineMg)), ("removed", .bool(true))]).prettyText)
+        }
         Output.line("Removed \(kind.name) from your drinks.")
     }
 }
