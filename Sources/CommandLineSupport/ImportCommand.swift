@@ -65,7 +65,11 @@ public struct Import: AsyncParsableCommand, Sendable {
     public func run() async throws {
         // Carried out by journal-import, which a program routes it to.
         if from.isForTheImporter { throw UnroutedCommand(command: "import --from \(from.rawValue)") }
+        // An Apple Health export given without --from is said as such before its size is judged (an
+        // export.zip is far larger than any journal export).
+        if file != "-", Self.isAppleHealthExport(FileSystem.firstBytes(of: file, count: 4096)) { throw NotAJournalExport(file: file) }
         let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
+        if Self.isAppleHealthExport(Array(bytes.prefix(4096))) { throw NotAJournalExport(file: file) }
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
         let export = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
@@ -77,6 +81,27 @@ public struct Import: AsyncParsableCommand, Sendable {
         }
         progress?.finish()
         Output.line(summary.headline(from: nil) + ".")
+    }
+}
+
+extension Import {
+    /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML.
+    static func isAppleHealthExport(_ start: [UInt8]) -> Bool {
+        if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return true }
+        let text = String(decoding: start, as: UTF8.self)
+        return text.contains("<HealthData") || text.contains("<!DOCTYPE HealthData")
+    }
+}
+
+/// An Apple Health export given to `journal import` without `--from apple-health`.
+public struct NotAJournalExport: JournalFailure {
+    public let file: String
+
+    public var kind: FailureKind { .usage }
+    public var description: String {
+        let shown = TerminalText.quoted(file)
+        return "\(shown) is an Apple Health export (or a zip), not a journal export: import it with "
+            + "journal import --from apple-health \(shown)."
     }
 }
 

@@ -64,6 +64,19 @@ public enum FileSystem {
         return try readRegularFile(descriptor, name: path, limit: limit, what: what)
     }
 
+    /// Up to the first `count` bytes of the regular file at `path`; none when it is not one or
+    /// cannot be read (the reading that follows says why).
+    public static func firstBytes(of path: String, count: Int) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+        return read > 0 ? Array(bytes.prefix(read)) : []
+    }
+
     /// The bytes of the regular file open as `descriptor`, at most `limit`.
     public static func readRegularFile(_ descriptor: Int32, name: String, limit: Int, what: String) throws(Failure) -> [UInt8] {
         var info = stat()

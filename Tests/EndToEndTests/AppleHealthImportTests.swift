@@ -71,6 +71,27 @@ import TestSupport
         }
     }
 
+    /// An export given without --from is recognised, zip or XML, file or stdin, and the command that
+    /// imports it is said; nothing is imported.
+    @Test func anExportWithoutFromIsRecognisedAndTheCommandSaid() async throws {
+        try await withTemporaryDirectory { folder in
+            var export = HealthExport()
+            export.samples = [HealthExport.sample(day: 1)]
+            try export.writeZip(to: folder + "/export.zip")
+            try String(export.xml).write(toFile: folder + "/export.xml", atomically: true, encoding: .utf8)
+            let machine = JournalCLI(home: folder + "/home")
+            for file in ["export.zip", "export.xml"] {
+                let result = try machine.run("import", folder + "/" + file)
+                #expect(result.status == 64, "\(file): \(result.stderr)")
+                #expect(result.stderr.contains("is an Apple Health export (or a zip), not a journal export: import it with "
+                    + "journal import --from apple-health \(folder)/\(file)."), "\(result.stderr)")
+            }
+            let piped = try machine.run(["import", "-"], stdin: String(export.xml))
+            #expect(piped.status == 64 && piped.stderr.contains("--from apple-health"), "\(piped.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: machine.databasePath))
+        }
+    }
+
     @Test func oneAppsSamplesOrNothingWhenOneCannotBeADrink() async throws {
         try await withTemporaryDirectory { folder in
             var export = HealthExport()
