@@ -18,10 +18,14 @@ public struct SyncRevoke: SyncSubcommand, Sendable {
 
     @OptionGroup public var global: GlobalOptions
 
-    @Argument(help: "The device's name, or its id (the first 8 characters are enough), as `journal sync devices` shows it.")
+    @Argument(
+        help: "The device's name, or its id (the first 8 characters are enough), as `journal sync devices` shows it.",
+        completion: .custom(CompletionWords.deviceNames))
     public var device: String
 
-    @Option(name: .customLong("keep"), help: "A device to keep that no member vouches for (repeat for several): you vouch for it.")
+    @Option(
+        name: .customLong("keep"), help: "A device to keep that no member vouches for (repeat for several): you vouch for it.",
+        completion: .custom(CompletionWords.deviceNames))
     public var keep: [String] = []
 
     @Flag(name: [.short, .long], help: "Revoke without asking (on a terminal, revoke asks first, naming the device).")

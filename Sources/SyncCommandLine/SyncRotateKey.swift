@@ -16,7 +16,9 @@ public struct SyncRotateKey: SyncSubcommand, Sendable {
 
     @OptionGroup public var global: GlobalOptions
 
-    @Option(name: .customLong("keep"), help: "A device to keep that no member vouches for (repeat for several): you vouch for it.")
+    @Option(
+        name: .customLong("keep"), help: "A device to keep that no member vouches for (repeat for several): you vouch for it.",
+        completion: .custom(CompletionWords.deviceNames))
     public var keep: [String] = []
 
     public init() {}

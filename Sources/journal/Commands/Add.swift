@@ -11,7 +11,9 @@ struct Add: ParsableCommand {
             ISO 8601 (2026-11-21T08:30, with or without an offset). Default: now.
             """)
 
-    @Argument(help: ArgumentHelp("A drink from `journal drinks`, such as espresso or \"double espresso\".", valueName: "drink"))
+    @Argument(
+        help: ArgumentHelp("A drink from `journal drinks`, such as espresso or \"double espresso\".", valueName: "drink"),
+        completion: .custom(CompletionWords.drinks))
     var drink: [String]
 
     @OptionGroup var fields: DrinkFieldOptions

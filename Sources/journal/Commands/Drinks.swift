@@ -73,7 +73,7 @@ struct DrinksRemove: AsyncParsableCommand {
         commandName: "rm",
         abstract: "Remove a drink of your own; drinks already logged with it stay as they are.")
 
-    @Argument(help: ArgumentHelp("The name of one of your drinks.", valueName: "name"))
+    @Argument(help: ArgumentHelp("The name of one of your drinks.", valueName: "name"), completion: .custom(CompletionWords.ownDrinks))
     var name: String
 
     @OptionGroup var global: GlobalOptions

@@ -8,7 +8,7 @@ struct Edit: ParsableCommand {
         abstract: "Change a drink.",
         discussion: "Changing --drink without --mg takes the new drink's caffeine. --note \"\" removes the note.")
 
-    @Argument(help: ArgumentHelp("The id, or the start of it.", valueName: "id"))
+    @Argument(help: ArgumentHelp("The id, or the start of it.", valueName: "id"), completion: .custom(CompletionWords.drinkIDs))
     var id: String
 
     @Option(name: .long, help: "Another drink from `journal drinks`.")

@@ -17,7 +17,9 @@ struct List: ParsableCommand {
     @Option(name: .long, help: "At most this many of the latest drinks.")
     var limit: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Only this drink (a name or alias, as journal drinks lists them).", valueName: "drink"))
+    @Option(
+        name: .long, help: ArgumentHelp("Only this drink (a name or alias, as journal drinks lists them).", valueName: "drink"),
+        completion: .custom(CompletionWords.drinks))
     var drink: String?
 
     @Option(name: .long, help: ArgumentHelp("Only drinks whose note holds these words (each of them, case aside).", valueName: "words"))

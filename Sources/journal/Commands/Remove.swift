@@ -8,7 +8,7 @@ struct Remove: AsyncParsableCommand {
         abstract: "Delete drinks by id, or by the start of an id as `journal list` shows it.",
         discussion: "All or nothing: if one id is unknown or ambiguous, nothing is deleted. `journal undo` brings them back.")
 
-    @Argument(help: ArgumentHelp("Ids or unique id prefixes.", valueName: "id"))
+    @Argument(help: ArgumentHelp("Ids or unique id prefixes.", valueName: "id"), completion: .custom(CompletionWords.drinkIDs))
     var ids: [String]
 
     @OptionGroup var global: GlobalOptions
