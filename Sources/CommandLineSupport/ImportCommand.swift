@@ -9,13 +9,13 @@ public struct Import: AsyncParsableCommand, Sendable {
         commandName: "import",
         abstract: "Add the drinks of an export (journal's JSON or CSV, or Apple Health's) that the journal does not have yet.",
         discussion: """
-            Idempotent: a drink the journal has (by its id) is left as it is, so importing the same file again,
-            or a later export that overlaps an earlier one, adds each drink once. `journal undo` takes back a
-            whole import. A journal export (JSON or CSV, as `journal export` writes) imports all or nothing.
-            With --from apple-health, FILE is the export.zip of the Health app (Profile, Export All Health Data),
-            or the export.xml in it: its dietary caffeine samples become drinks, a catalog drink when the amount
-            is one (Coffee Tracker writes exactly its catalog amounts), otherwise a drink named for the app that
-            wrote it (health-caffeine-app). A sample that cannot be a drink is reported by its line and the rest
+            Idempotent: a drink the journal has (by its id) is left as it is, so importing the same file again, \
+            or a later export that overlaps an earlier one, adds each drink once. `journal undo` takes back a \
+            whole import. A journal export (JSON or CSV, as `journal export` writes) imports all or nothing. \
+            With --from apple-health, FILE is the export.zip of the Health app (Profile, Export All Health Data), \
+            or the export.xml in it: its dietary caffeine samples become drinks, a catalog drink when the amount \
+            is one (Coffee Tracker writes exactly its catalog amounts), otherwise a drink named for the app that \
+            wrote it (health-caffeine-app). A sample that cannot be a drink is reported by its line and the rest \
             imports, unless --all-or-nothing.
             """)
 

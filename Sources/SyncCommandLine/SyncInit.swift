@@ -7,11 +7,11 @@ public struct SyncInit: SyncSubcommand, Sendable {
         commandName: "init",
         abstract: "Join this journal to a hub: a folder, or a PostgreSQL server (a new hub, or one another machine made).",
         discussion: """
-            A new hub gets this machine's sync key (made now if there is none). Joining an existing hub needs
-            its key: run `journal sync key` on a machine that syncs, and pass it here with --key-file FILE, or
-            --key-file - to paste it. The key is checked against the hub before anything is written. With a key
-            given and no hub there yet (a sync tool still copying it), nothing is made.
-            URL is libpq's: postgresql://user@host:port/dbname?sslmode=verify-full, or host=... dbname=...; the
+            A new hub gets this machine's sync key (made now if there is none). Joining an existing hub needs \
+            its key: run `journal sync key` on a machine that syncs, and pass it here with --key-file FILE, or \
+            --key-file - to paste it. The key is checked against the hub before anything is written. With a key \
+            given and no hub there yet (a sync tool still copying it), nothing is made. \
+            URL is libpq's: postgresql://user@host:port/dbname?sslmode=verify-full, or host=... dbname=...; the \
             password comes from ~/.pgpass (or PGPASSFILE), or is asked for and kept 0600 beside the sync key.
             """)
 

@@ -13,7 +13,7 @@ struct SyncDaemon: AsyncParsableCommand {
         commandName: "journal-syncd",
         abstract: "Keeps the journal in sync with its hub, by itself: run by systemd as a user service.",
         discussion: """
-            Syncs when another process writes the journal, when another device publishes to the hub, on
+            Syncs when another process writes the journal, when another device publishes to the hub, on \
             SIGHUP or SIGUSR1, and every --interval as a safety net. SIGTERM or SIGINT stops it cleanly.
             """,
         version: ProgramVersion.line(for: "journal-syncd"))
@@ -24,7 +24,7 @@ struct SyncDaemon: AsyncParsableCommand {
     @Option(name: .long, help: "The safety-net sync interval, from 10s to 24h: 5m, 30s, 1h.")
     var interval: IntervalArgument = IntervalArgument(duration: .seconds(300))
 
-    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
+    @Option(name: .long, help: "How much it logs, to the journal of systemd or to stderr.")
     var logLevel: Logger.Level = .info
 
     @Flag(name: .long, help: "Sync once and exit.")

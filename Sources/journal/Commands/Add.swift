@@ -7,7 +7,7 @@ struct Add: ParsableCommand {
         commandName: "add",
         abstract: "Record a drink.",
         discussion: """
-            TIME may be 08:30, 3pm, noon, yesterday 21:00, 30 min ago, 2 days ago 8am, last monday 9:00 or
+            TIME may be 08:30, 3pm, noon, yesterday 21:00, 30 min ago, 2 days ago 8am, last monday 9:00 or \
             ISO 8601 (2026-11-21T08:30, with or without an offset). Default: now.
             """)
 

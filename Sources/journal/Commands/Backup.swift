@@ -7,10 +7,10 @@ struct Backup: AsyncParsableCommand {
         commandName: "backup",
         abstract: "Write a consistent copy of the journal to FILE, safe while the daemon and other commands write.",
         discussion: """
-            The copy is one file (no -wal beside it), 0600, checked with SQLite's integrity_check before it
-            replaces FILE. Use it with --db FILE, or put it back in place of the journal (see `journal path`)
-            with the daemon stopped and the journal's -wal and -shm removed. A plain cp of the journal misses
-            what its -wal file holds. FILE cannot be the journal or a file it keeps beside it, nor a device,
+            The copy is one file (no -wal beside it), 0600, checked with SQLite's integrity_check before it \
+            replaces FILE. Use it with --db FILE, or put it back in place of the journal (see `journal path`) \
+            with the daemon stopped and the journal's -wal and -shm removed. A plain cp of the journal misses \
+            what its -wal file holds. FILE cannot be the journal or a file it keeps beside it, nor a device, \
             FIFO or folder.
             """)
 

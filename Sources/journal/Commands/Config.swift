@@ -13,7 +13,8 @@ struct Config: AsyncParsableCommand {
               sleep_threshold_mg = 50    # under this, caffeine no longer keeps you awake
               bedtime = "23:00"          # status says what is left of the night's room (off by default)
               day_starts_at = "04:00"    # when "today" begins, for a day that ends after midnight
-            With a setting's name alone, config prints its value; with a value, it writes it to the file (its
+
+            With a setting's name alone, config prints its value; with a value, it writes it to the file (its \
             other lines and comments stay); --unset takes the setting out, back to its default.
             """)
 

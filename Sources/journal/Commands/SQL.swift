@@ -7,8 +7,9 @@ struct SQL: AsyncParsableCommand {
         commandName: "sql",
         abstract: "Run read-only SQL over the journal.",
         discussion: """
-            Views: history (live drinks with local times), daily_totals (day, drinks, caffeine_mg).
+            Views: history (live drinks with local times), daily_totals (day, drinks, caffeine_mg). \
             Tables: drinks (times in UTC Unix milliseconds; deleted = 1 rows are tombstones), meta.
+
             Example: journal sql "select day, caffeine_mg from daily_totals order by day desc limit 7"
             """)
 

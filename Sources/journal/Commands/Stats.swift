@@ -7,8 +7,8 @@ struct Stats: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Caffeine per day over the last days, the average, what it came from, and days over the limit.",
         discussion: """
-            --calendar draws the past 52 weeks as a calendar: a column per week, a row per weekday, each day
-            shaded by its total against the daily limit (· none, ░ up to a quarter, ▒ up to half, ▓ up to the
+            --calendar draws the past 52 weeks as a calendar: a column per week, a row per weekday, each day \
+            shaded by its total against the daily limit (· none, ░ up to a quarter, ▒ up to half, ▓ up to the \
             limit, █ over it).
             """)
 

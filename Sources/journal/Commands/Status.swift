@@ -7,13 +7,14 @@ struct Status: ParsableCommand {
         commandName: "status",
         abstract: "How much caffeine is in you now, what is left of today's limit, and when you can sleep.",
         discussion: """
-            --format prints one line from the fields of --json, for a shell prompt or a status bar:
-            '{current_mg:.0f} mg' gives "177 mg"; {field:.Nf} rounds a number to N decimals, {{ and }} are braces.
-            state is over-limit, curfew (with a bedtime: no room left), awake (above the sleep threshold) or
+            --format prints one line from the fields of --json, for a shell prompt or a status bar: \
+            '{current_mg:.0f} mg' gives "177 mg"; {field:.Nf} rounds a number to N decimals, {{ and }} are braces. \
+            state is over-limit, curfew (with a bedtime: no room left), awake (above the sleep threshold) or \
             sleep-ready.
-            With a bedtime (the bedtime setting, or --bedtime 23:00), status also says the level at bedtime, the room
-            left (the most caffeine you can have now and still be within today's limit and under the sleep
-            threshold at bedtime) and the latest time a 96 mg cup still lets you sleep. For 8 hours after bedtime,
+
+            With a bedtime (the bedtime setting, or --bedtime 23:00), status also says the level at bedtime, the room \
+            left (the most caffeine you can have now and still be within today's limit and under the sleep \
+            threshold at bedtime) and the latest time a 96 mg cup still lets you sleep. For 8 hours after bedtime, \
             it is past bedtime and no room is left; then it speaks of the next night.
             """)
 
