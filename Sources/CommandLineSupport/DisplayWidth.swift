@@ -36,4 +36,41 @@ public enum DisplayWidth {
         }
         return kept + "…"
     }
+
+    /// `text` in lines of at most `columns` columns, broken between words, each line after the
+    /// first starting with `indent`; a word longer than a line is cut where the line ends. Without
+    /// `columns` (not a terminal), the text as it is.
+    public static func wrapped(_ text: String, to columns: Int?, indent: String = "") -> [String] {
+        guard let columns, visible(text) > columns else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = line.isEmpty || line == indent ? line + word : line + " " + word
+            if visible(candidate) <= columns || line.isEmpty || line == indent {
+                line = candidate
+            } else {
+                lines.append(line)
+                line = indent + word
+            }
+        }
+        lines.append(line)
+        return lines.map { visible($0) > columns ? cut($0, to: columns) : $0 }
+    }
+
+    /// The columns `text` takes on a terminal, its colour codes (`ESC [ ... m`) taking none.
+    public static func visible(_ text: String) -> Int {
+        guard text.utf8.contains(0x1B) else { return of(text) }
+        var width = 0
+        var inEscape = false
+        for character in text {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                width += of(character)
+            }
+        }
+        return width
+    }
 }

@@ -35,6 +35,21 @@ public enum Output {
         return columns > 0 ? columns : nil
     }()
 
+    /// The columns a line drawn on the terminal may take: its width less the last column (a line
+    /// that fills it makes some terminals wrap); nil when stdout is no terminal.
+    public static var lineColumns: Int? { terminalColumns.map { max(20, $0 - 1) } }
+
+    /// Writes `text` in lines that fit the terminal, broken between words, the lines after the first
+    /// indented by `indent`: as it is on a pipe.
+    public static func paragraph(_ text: String, indent: String = "") {
+        for line in DisplayWidth.wrapped(text, to: lineColumns, indent: indent) { Output.line(line) }
+    }
+
+    /// A line of a status: a label padded to 14 columns, and what follows wrapped under it.
+    public static func labelled(_ text: String) {
+        paragraph(text, indent: String(repeating: " ", count: 14))
+    }
+
     /// A table with its header dimmed.
     public static func table(_ header: [String], _ rows: [[String]]) -> String {
         let layout = TableLayout(header: header, rows: rows)

@@ -66,22 +66,45 @@ struct CalendarChart {
 
     let totals: [DayTotal]
     let limit: Double
+    /// The columns it may take; nil for all 53 weeks.
+    let columns: Int?
+
+    init(totals: [DayTotal], limit: Double, columns: Int? = nil) {
+        self.totals = totals
+        self.limit = limit
+        self.columns = columns
+    }
+
+    /// The columns before the weeks: a weekday's name and a space.
+    static let labelColumns = 4
+
+    /// How many of the latest weeks fit (at least 4).
+    var weeksShown: Int { min(Self.weeks, max(4, (columns ?? Int.max / 2) - Self.labelColumns)) }
+
+    /// The first day of the first week shown.
+    var firstShown: LocalDate {
+        let skipped = (Self.weeks - weeksShown) * 7
+        return skipped < totals.count ? totals[skipped].date : totals.first?.date ?? LocalDate(year: 1970, month: 1, day: 1)
+    }
 
     /// The chart's lines: month labels, seven weekday rows, a blank line and the legend.
     func lines() -> [String] {
         guard !totals.isEmpty else { return [] }
         // Each day's week column and weekday row, from its place after the first Monday.
-        var grid = [[Shade?]](repeating: [Shade?](repeating: nil, count: Self.weeks), count: 7)
+        var grid = [[Shade?]](repeating: [Shade?](repeating: nil, count: weeksShown), count: 7)
         var monthStarts: [(column: Int, month: Int)] = []
+        // The weeks left out are the oldest: the grid starts at the first week shown.
+        let skipped = Self.weeks - weeksShown
         for (offset, day) in totals.enumerated() {
-            let (column, row) = (offset / 7, offset % 7)
-            guard column < Self.weeks else { break }
+            let (column, row) = (offset / 7 - skipped, offset % 7)
+            guard column >= 0 else { continue }
+            guard column < weeksShown else { break }
             grid[row][column] = Shade(mg: day.caffeineMg, limit: limit)
-            if day.date.day == 1 || offset == 0 { monthStarts.append((column, day.date.month)) }
+            if day.date.day == 1 || offset == skipped * 7 { monthStarts.append((column, day.date.month)) }
         }
         // A month the calendar starts in the middle of is named only when there is room before the next.
-        if monthStarts.count > 1, totals[0].date.day != 1, monthStarts[1].column - monthStarts[0].column < 4 { monthStarts.removeFirst() }
-        var labels = [Character](repeating: " ", count: Self.weeks + 3)
+        if monthStarts.count > 1, firstShown.day != 1, monthStarts[1].column - monthStarts[0].column < 4 { monthStarts.removeFirst() }
+        var labels = [Character](repeating: " ", count: weeksShown + 3)
         var free = 0
         for start in monthStarts where start.column >= free && start.column + 3 <= labels.count {
             for (index, letter) in Self.monthNames[start.month - 1].enumerated() { labels[start.column + index] = letter }
@@ -104,10 +127,23 @@ struct CalendarChart {
         }
         let mg = formatMilligrams
         lines.append("")
-        lines.append(
-            "    " + Shade.none.coloured("·") + " none  " + Shade.quarter.coloured("░") + " to \(mg(limit / 4))  "
-                + Shade.half.coloured("▒") + " to \(mg(limit / 2))  " + Shade.limit.coloured("▓") + " to \(mg(limit)) mg (the limit)  "
-                + Shade.over.coloured("█") + " over")
+        // The legend's items, on as many lines as the width needs.
+        let items = [
+            Shade.none.coloured("·") + " none", Shade.quarter.coloured("░") + " to \(mg(limit / 4))",
+            Shade.half.coloured("▒") + " to \(mg(limit / 2))", Shade.limit.coloured("▓") + " to \(mg(limit)) mg (the limit)",
+            Shade.over.coloured("█") + " over",
+        ]
+        var legend = "    "
+        for item in items {
+            let next = legend == "    " ? legend + item : legend + "  " + item
+            if let columns, DisplayWidth.visible(next) > columns, legend != "    " {
+                lines.append(legend)
+                legend = "    " + item
+            } else {
+                legend = next
+            }
+        }
+        lines.append(legend)
         return lines
     }
 }

@@ -7,17 +7,33 @@ struct LevelChart {
     let status: CaffeineStatus
     let model: CaffeineModel
     let threshold: Double
+    /// The chart's columns of levels: 48 (half an hour each), fewer on a narrow terminal (each then
+    /// longer), always even, so that now is the middle.
+    let columns: Int
 
-    static let columns = 48
+    static let widest = 48
+    static let narrowest = 12
     static let rows = 6
     static let span: Duration = .seconds(12 * 3600)
 
+    /// The chart for a terminal `lineColumns` wide, or nil when not even the narrowest fits.
+    init?(status: CaffeineStatus, model: CaffeineModel, threshold: Double, lineColumns: Int?) {
+        self.status = status
+        self.model = model
+        self.threshold = threshold
+        // Beside the levels: "  │" before, "│ " after, and the longest label ("50 mg sleep", "1205 mg").
+        let label = max("\(formatMilligrams(threshold)) mg sleep".count, 8)
+        let room = (lineColumns ?? 80) - 5 - label
+        guard room >= Self.narrowest else { return nil }
+        columns = min(Self.widest, room) / 2 * 2
+    }
+
     /// The chart's lines, oldest time on the left, now in the middle.
     func lines() -> [String] {
-        let step = Int64(Self.span.wholeMilliseconds * 2) / Int64(Self.columns)
+        let step = Int64(Self.span.wholeMilliseconds * 2) / Int64(columns)
         let start = status.at - Self.span
         var levels: [Double] = []
-        for column in 0..<Self.columns {
+        for column in 0..<columns {
             // The middle of each column's half hour.
             let instant = start + .milliseconds(step * Int64(column) + step / 2)
             levels.append(model.level(at: instant, of: status.intakes))
@@ -46,13 +62,13 @@ struct LevelChart {
             let label = row == Self.rows - 1 ? "\(formatMilligrams(top.rounded())) mg" : row == thresholdRow ? "\(formatMilligrams(threshold)) mg sleep" : ""
             lines.append("  │" + line + "│ " + label)
         }
-        let half = Self.columns / 2
-        lines.append("  └" + String(repeating: "─", count: half - 1) + "┴" + String(repeating: "─", count: Self.columns - half) + "┘")
+        let half = columns / 2
+        lines.append("  └" + String(repeating: "─", count: half - 1) + "┴" + String(repeating: "─", count: columns - half) + "┘")
         let left = LocalTime.clockTime(start)
         let middle = "now " + LocalTime.clockTime(status.at)
         let right = LocalTime.clockTime(status.at + Self.span)
         let gap1 = max(1, half - left.count - middle.count / 2)
-        let gap2 = max(1, Self.columns + 2 - left.count - gap1 - middle.count - right.count)
+        let gap2 = max(1, columns + 2 - left.count - gap1 - middle.count - right.count)
         lines.append("   " + left + String(repeating: " ", count: gap1) + middle + String(repeating: " ", count: gap2) + right)
         return lines
     }

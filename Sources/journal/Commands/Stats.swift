@@ -68,18 +68,23 @@ struct Stats: AsyncParsableCommand {
             return
         }
 
-        Output.line("Last \(days) day\(days == 1 ? "" : "s") (\(first) to \(last)), daily limit \(formatMilligrams(settings.dailyLimitMg)) mg")
-        let width = 32
+        Output.paragraph("Last \(days) day\(days == 1 ? "" : "s") (\(first) to \(last)), daily limit \(formatMilligrams(settings.dailyLimitMg)) mg")
+        // The bars take what the terminal leaves beside the day, the amount and the drinks (31
+        // columns), up to 32; on a narrower one the drinks go, and the bars keep 8.
+        let beside = 31
+        let room = (Output.lineColumns ?? 80) - beside
+        let showsDrinks = room >= 8
+        let width = max(8, min(32, showsDrinks ? room : room + 11))
         let scale = max(totals.map(\.caffeineMg).max() ?? 0, settings.dailyLimitMg)
         let limitColumn = min(width - 1, Int((settings.dailyLimitMg / scale * Double(width)).rounded()))
         for day in totals {
-            Output.line(bar(day, width: width, scale: scale, limitColumn: limitColumn, limit: settings.dailyLimitMg))
+            Output.line(bar(day, width: width, scale: scale, limitColumn: limitColumn, limit: settings.dailyLimitMg, drinks: showsDrinks))
         }
         Output.line("")
-        Output.line("Average \(formatMilligrams(average.rounded())) mg a day; \(overLimit) of \(days) day\(days == 1 ? "" : "s") over the limit")
+        Output.paragraph("Average \(formatMilligrams(average.rounded())) mg a day; \(overLimit) of \(days) day\(days == 1 ? "" : "s") over the limit")
         if !kinds.isEmpty, sum > 0 {
             let shares = kinds.map { "\(TerminalText.escaped($0.kind)) \(Int(($0.caffeineMg / sum * 100).rounded()))%" }
-            Output.line("From: " + shares.joined(separator: ", "))
+            Output.paragraph("From: " + shares.joined(separator: ", "), indent: "      ")
         }
     }
 
@@ -104,19 +109,25 @@ struct Stats: AsyncParsableCommand {
             ]).prettyText)
             return
         }
-        Output.line("The past 52 weeks (\(first) to \(last)), daily limit \(formatMilligrams(limit)) mg")
+        // As many of the weeks as the terminal has columns for beside the weekday names: the latest.
+        let chart = CalendarChart(totals: totals, limit: limit, columns: Output.lineColumns)
+        let shown = chart.weeksShown
+        Output.paragraph(shown < CalendarChart.weeks
+            ? "The past \(shown) weeks (\(chart.firstShown) to \(last)), daily limit \(formatMilligrams(limit)) mg; a terminal "
+                + "\(CalendarChart.weeks + CalendarChart.labelColumns + 1) columns wide shows 52 weeks"
+            : "The past 52 weeks (\(first) to \(last)), daily limit \(formatMilligrams(limit)) mg")
         Output.line("")
-        for line in CalendarChart(totals: totals, limit: limit).lines() { Output.line(line) }
+        for line in chart.lines() { Output.line(line) }
         Output.line("")
         var summary = "\(withDrinks) day\(withDrinks == 1 ? "" : "s") with caffeine, \(over) over the limit"
         if let most = totals.max(by: { $0.caffeineMg < $1.caffeineMg }), most.caffeineMg > 0 {
             summary += "; the most, \(formatMilligrams(most.caffeineMg)) mg on \(Self.weekday(most.date)) \(most.date)"
         }
-        Output.line(summary)
+        Output.paragraph(summary)
     }
 
     /// `Sat 11-21  ██████████▌     │   319 mg  4 drinks`
-    private func bar(_ day: DayTotal, width: Int, scale: Double, limitColumn: Int, limit: Double) -> String {
+    private func bar(_ day: DayTotal, width: Int, scale: Double, limitColumn: Int, limit: Double, drinks shown: Bool) -> String {
         let eighths = Array(" ▏▎▍▌▋▊▉")
         let cells = day.caffeineMg / scale * Double(width)
         let full = Int(cells.rounded(.down))
@@ -128,7 +139,7 @@ struct Stats: AsyncParsableCommand {
         let barText = String(padded)
         let coloured = day.caffeineMg > limit ? Output.red(barText) : Output.cyan(barText)
         let mg = formatMilligrams(day.caffeineMg)
-        let drinks = day.drinks == 0 ? "" : "  \(day.drinks) drink\(day.drinks == 1 ? "" : "s")"
+        let drinks = day.drinks == 0 || !shown ? "" : "  \(day.drinks) drink\(day.drinks == 1 ? "" : "s")"
         let label = "\(Self.weekday(day.date)) \(day.date.description.dropFirst(5))"
         return "\(label)  \(coloured) \(String(repeating: " ", count: max(0, 5 - mg.count)))\(mg) mg\(drinks)"
     }

@@ -113,20 +113,20 @@ struct StatusRequest: Equatable {
     private func print(_ status: CaffeineStatus, settings: JournalSettings, lastDrink: (kind: String, caffeineMg: Double)?) {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let drinks = status.drinksToday == 1 ? "1 drink" : "\(status.drinksToday) drinks"
-        Output.line("Caffeine now  " + Output.bold("\(formatMilligrams(status.currentMg)) mg"))
-        Output.line("Today         \(formatMilligrams(status.todayMg)) mg in \(drinks) (\(cups(status.cupsToday)) cups)")
+        Output.labelled("Caffeine now  " + Output.bold("\(formatMilligrams(status.currentMg)) mg"))
+        Output.labelled("Today         \(formatMilligrams(status.todayMg)) mg in \(drinks) (\(cups(status.cupsToday)) cups)")
         let over = status.todayMg - settings.dailyLimitMg
-        Output.line("Limit         " + (over > 0
+        Output.labelled("Limit         " + (over > 0
             ? Output.red("\(formatMilligrams(over)) mg over") + " your \(formatMilligrams(settings.dailyLimitMg)) mg"
             : "\(formatMilligrams(remaining)) mg left of \(formatMilligrams(settings.dailyLimitMg)) mg"))
         let sleep = status.sleepReadyAt.map { "from \(when($0, now: status.at))" } ?? "now"
-        Output.line("Sleep-ready   \(sleep) (under \(formatMilligrams(settings.sleepThresholdMg)) mg, half-life \(formatMilligrams(settings.halfLifeHours)) h)")
+        Output.labelled("Sleep-ready   \(sleep) (under \(formatMilligrams(settings.sleepThresholdMg)) mg, half-life \(formatMilligrams(settings.halfLifeHours)) h)")
         if let night = status.bedtime {
             let threshold = formatMilligrams(settings.sleepThresholdMg)
             let level = night.isPast
                 ? "\(when(night.bedtime, now: status.at)), passed: \(formatMilligrams(night.levelMg)) mg then"
                 : "\(formatMilligrams(night.levelMg)) mg at \(when(night.bedtime, now: status.at))"
-            Output.line("Bedtime       " + (night.levelMg < settings.sleepThresholdMg
+            Output.labelled("Bedtime       " + (night.levelMg < settings.sleepThresholdMg
                 ? "\(level), under \(threshold) mg"
                 : Output.red("\(level), over \(threshold) mg")))
             if let room = status.room { print(room, night: night, lastDrink: lastDrink, now: status.at) }
@@ -134,14 +134,16 @@ struct StatusRequest: Equatable {
         if let future = status.futureDrinks {
             // Left out of every number above; said, so that a drink dated wrong is seen to be there.
             let first = when(future.first, now: status.at)
-            Output.line("Left out      " + (future.count == 1
+            Output.labelled("Left out      " + (future.count == 1
                 ? "1 drink dated in the future, at \(first)"
                 : "\(future.count) drinks dated in the future, the first at \(first)") + " (see journal list --since now)")
         }
         if Output.isTerminal {
             Output.line("")
-            for line in LevelChart(status: status, model: settings.model, threshold: settings.sleepThresholdMg).lines() {
-                Output.line(line)
+            if let chart = LevelChart(status: status, model: settings.model, threshold: settings.sleepThresholdMg, lineColumns: Output.lineColumns) {
+                for line in chart.lines() { Output.line(line) }
+            } else {
+                Output.paragraph("(The chart of the level needs a terminal of \(LevelChart.narrowest + 18) columns.)")
             }
         }
     }
@@ -151,7 +153,7 @@ struct StatusRequest: Equatable {
     private func print(_ room: RoomLeft, night: BedtimeForecast, lastDrink: (kind: String, caffeineMg: Double)?, now: Timestamp) {
         let none = Output.red("none")
         let amount = "\(formatMilligrams(room.mg)) mg"
-        Output.line("Room left     " + {
+        Output.labelled("Room left     " + {
             switch room.bound {
             case .pastBedtime: return none + ": it is past your \(LocalTime.clockTime(night.bedtime)) bedtime"
             case .bedtime where night.isCurfew: return none + ": nothing with caffeine now lets you sleep then"
@@ -162,7 +164,7 @@ struct StatusRequest: Equatable {
         }())
         guard !night.isCurfew else { return }
         let cup = formatMilligrams(CaffeineModel.milligramsPerCup)
-        Output.line("Last cup by   " + {
+        Output.labelled("Last cup by   " + {
             if let by = room.lastCupBy { return "\(when(by, now: now)) (a \(cup) mg cup)" }
             if night.lastCupBy != nil { return "none today: your limit leaves less than a \(cup) mg cup" }
             return "too late for a \(cup) mg cup"
