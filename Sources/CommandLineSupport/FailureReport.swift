@@ -16,9 +16,20 @@ public enum FailureReport {
 
     /// The message for a person, with the remedy in this program's words, and the exit status.
     public static func describe(_ error: any Error) -> (message: String, status: Int32) {
-        var message = failureMessage(error)
-        if let remedy = (error as? any JournalFailure)?.remedy { message += " " + remedy.advice }
+        var message = ended(failureMessage(error))
+        if let remedy = (error as? any JournalFailure)?.remedy { message += " " + ended(remedy.advice) }
         return (message, status(failureKind(error)))
+    }
+
+    /// `text` with its last sentence ended: a message and the remedy after it are two sentences,
+    /// not one run on ("...from 0 to 1000 mg Give the amount").
+    static func ended(_ text: String) -> String {
+        let trimmed = text.trimmingTrailingSpaces
+        guard let last = trimmed.last else { return text }
+        if ".!?".contains(last) { return trimmed }
+        // A sentence that ends in a quotation or a parenthesis is ended when what is inside is.
+        if "'\")`".contains(last), let before = trimmed.dropLast().last, ".!?".contains(before) { return trimmed }
+        return trimmed + "."
     }
 
     /// Prints `error` as `program: message` on stderr and exits with its status.

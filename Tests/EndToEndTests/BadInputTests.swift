@@ -17,7 +17,7 @@ import TestSupport
         Case(arguments: ["add", "espresso", "--mg", "-5"], status: 64, message: "-5 mg is not possible"),
         Case(arguments: ["add", "espresso", "--mg", "nan"], status: 64, message: "'nan' is not a number of mg"),
         Case(arguments: ["add", "espresso", "--mg", "inf"], status: 64, message: "'inf' is not a number of mg"),
-        Case(arguments: ["add", "espresso", "--mg", "1500"], status: 64, message: "from 0 to 1000 mg"),
+        Case(arguments: ["add", "espresso", "--mg", "1500"], status: 64, message: "from 0 to 1000 mg. Give the amount in mg, such as --mg 80."),
         Case(arguments: ["add", "espresso", "--mg", "lots"], status: 64, message: "lots"),
         Case(arguments: ["add", "espresso", "--at", "teatime"], status: 65, message: "cannot use 'teatime' as a time"),
         Case(arguments: ["add", "espresso", "--at", "23:00"], status: 65, message: "'yesterday 23:00'"),
@@ -47,6 +47,11 @@ import TestSupport
             #expect(result.status == bad.status, "\(result.stderr)")
             #expect(result.stderr.contains(bad.message), "\(result.stderr)")
             #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack trace"))
+            // The journal's own messages end their sentences, the remedy's too.
+            if result.stderr.hasPrefix("journal: ") {
+                let last = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines).last
+                #expect(last.map { ".?!".contains($0) } == true, "\(result.stderr)")
+            }
             #expect(result.stdout.isEmpty || bad.status == 64)
             #expect(try journal.fingerprint() == before)
         }
