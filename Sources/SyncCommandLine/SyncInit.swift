@@ -27,6 +27,9 @@ public struct SyncInit: SyncSubcommand, Sendable {
     @Flag(name: .long, help: "Make a new folder hub shared between users in the folder's group (as git's core.sharedRepository).")
     public var shared = false
 
+    @Flag(name: .long, help: "Make the hub's folder and the folders above it that are missing (asked on a terminal otherwise).")
+    public var create = false
+
     @OptionGroup public var global: GlobalOptions
 
     public init() {}

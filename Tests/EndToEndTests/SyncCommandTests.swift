@@ -275,3 +275,27 @@ func snapshotFiles(_ folder: String) -> [String: Data] {
     }
     return files
 }
+
+/// A new folder hub under a folder that does not exist is more often a typo than a wish.
+@Suite(.onTestThreads) struct SyncInitFolderTests {
+    @Test func aHubUnderAMissingFolderIsMadeOnlyWhenAskedFor() async throws {
+        try await withTemporaryDirectory { folder in
+            let journal = JournalCLI(home: folder + "/home")
+            let hub = folder + "/Sycn/journal"
+            let refused = try journal.run("sync", "init", "--folder", hub)
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(refused.stderr.contains("\(folder)/Sycn does not exist, so no hub was made in \(hub): check the path for a typo, or give --create"),
+                "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/Sycn"))
+            // On a terminal, it asks.
+            let asked = try TerminalSession(
+                [JournalCLI.binary, "sync", "init", "--folder", hub], environment: journal.environment, screenPath: folder + "/screen.txt")
+            #expect(try await asked.waitUntilShown("[y/N] "), "\(asked.shown)")
+            asked.type("n")
+            #expect(try await asked.exitStatus() == 64)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/Sycn"))
+            let made = try journal.run("sync", "init", "--folder", hub, "--create")
+            #expect(made.status == 0 && made.stdout.hasPrefix("Made a new hub at \(hub)."), "\(made.stderr)")
+        }
+    }
+}
