@@ -9,9 +9,11 @@ UNITDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
 DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 
-# Debian packages the build, the packages (`make dist`) and the tests need.
-APT_PACKAGES := libsqlite3-dev sqlite3 pkg-config bc systemd strace util-linux postgresql postgresql-client openssl valgrind patchelf man-db zip time pgbouncer \
-	zlib1g-dev dpkg-dev lintian binutils xz-utils
+# Debian packages the build needs (make install), and those the packages (`make dist`), the tests and
+# the benchmarks need besides.
+BUILD_PACKAGES := libsqlite3-dev pkg-config patchelf zlib1g-dev binutils
+TEST_PACKAGES := sqlite3 bc systemd strace util-linux postgresql postgresql-client openssl valgrind man-db zip time pgbouncer \
+	dpkg-dev lintian xz-utils
 
 # The version: the last tag (v1.2.0 is 1.2.0; 1.2.0-3-gHASH three commits past it), or 0.0.0-COMMIT
 # when there is none; and the commit. `--version` says both.
@@ -29,7 +31,7 @@ VERSION_HEADER := Sources/BuildVersion/version.generated.h
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xcc -Xclang -Xcc -fno-pch-timestamp
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: reproducible help deps version build man man-pages install test bench fuzz clean dist
+.PHONY: reproducible help deps test-deps apt-packages version build man man-pages install test bench fuzz clean dist
 
 help:
 	@echo "make install   build release binaries, install them into $(BINDIR) (PREFIX=...) and the user service"
@@ -38,9 +40,16 @@ help:
 	@echo "make dist      a tarball with install.sh and a Debian package in dist/, for machines without Swift"
 	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser, settings reader and Health scanner ($(FUZZ_SECONDS) s each)"
 
-# Installs what a fresh Debian machine lacks (as root, or through sudo).
+# Installs what a fresh Debian machine lacks to build (deps), or to test too (test-deps), as root or
+# through sudo.
 deps:
-	@missing=$$(for package in $(APT_PACKAGES); do dpkg -s $$package >/dev/null 2>&1 || echo $$package; done); \
+	@$(MAKE) --no-print-directory apt-packages PACKAGES="$(BUILD_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory apt-packages PACKAGES="$(BUILD_PACKAGES) $(TEST_PACKAGES)"
+
+apt-packages:
+	@missing=$$(for package in $(PACKAGES); do dpkg -s $$package >/dev/null 2>&1 || echo $$package; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing:" $$missing; \
 		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
@@ -84,7 +93,8 @@ build: deps version
 # Manual pages generated from the command definitions (swift-argument-parser's generate-manual reads
 # each binary's --experimental-dump-help): one page per command, named as git's are (journal-add(1),
 # journal-sync-init(1)), so that `man journal add` finds its page as `man git commit` does. A text
-# line that starts with a quote would be read as a request: it is escaped.
+# line that starts with a quote would be read as a request: it is escaped; an empty line (between the
+# paragraphs of a discussion) is a paragraph break, as mdoc writes one.
 man: build
 	swift build $(RELEASE_FLAGS) --product generate-manual
 	$(MAKE) --no-print-directory man-pages MAN_BIN="$(RELEASE_BIN)" MAN_OUT=.build/man
@@ -95,8 +105,15 @@ man-pages:
 	rm -rf "$(MAN_OUT)" && mkdir -p "$(MAN_OUT)"
 	"$(MAN_BIN)/generate-manual" "$(MAN_BIN)/journal" --multi-page --date "$(MAN_DATE)" -o "$(MAN_OUT)"
 	"$(MAN_BIN)/generate-manual" "$(MAN_BIN)/journal-syncd" --date "$(MAN_DATE)" -o "$(MAN_OUT)"
+	@# The sections a person wrote (commands with examples, exit statuses, files, signals) in place of
+	@# the generated exit status.
+	for page in journal journal-syncd; do \
+		awk -v extra="docs/man/$$page.sections" '$$0 == ".Sh \"EXIT STATUS\"" { while ((getline line < extra) > 0) print line; skip = 1; next } \
+			skip && /^\.Ex/ { skip = 0; next } skip && /^\.Sh "SEE ALSO"/ && extra ~ /syncd/ { skip = 2 } skip == 2 { next } { skip = 0; print }' \
+			"$(MAN_OUT)/$$page.1" > "$(MAN_OUT)/$$page.1.tmp" && mv "$(MAN_OUT)/$$page.1.tmp" "$(MAN_OUT)/$$page.1"; \
+	done
 	cd "$(MAN_OUT)" && for page in journal*.1; do \
-		awk '$$1 == ".Xr" || $$1 == ".Dt" { gsub(/\./, "-", $$2) } /^'"'"'/ { $$0 = "\\&" $$0 } { print }' "$$page" > "$$page.tmp" && rm "$$page"; \
+		awk '($$1 == ".Xr" && $$2 ~ /^journal/) || $$1 == ".Dt" { gsub(/\./, "-", $$2) } /^'"'"'/ { $$0 = "\\&" $$0 } NF == 0 { $$0 = ".Pp" } { print }' "$$page" > "$$page.tmp" && rm "$$page"; \
 		mv "$$page.tmp" "$$(echo "$${page%.1}" | tr . -).1"; \
 	done
 
@@ -106,7 +123,9 @@ install: build man
 	sh systemd/write-unit.sh "$(BINDIR)" "$(DOCDIR)" > .build/journal-sync.service
 	install -d "$(BINDIR)" "$(DOCDIR)" "$(UNITDIR)" "$(MANDIR)"
 	install -m 0644 .build/man/*.1 "$(MANDIR)/"
-	install -m 0755 $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS)) "$(BINDIR)/"
+	@# Stripped, as the package and the tarball have them.
+	for program in $(PROGRAMS); do packaging/strip-program.sh "$(RELEASE_BIN)/$$program" .build/$$program.stripped \
+		&& install -m 0755 .build/$$program.stripped "$(BINDIR)/$$program"; done
 	@# An earlier install had the importer as a program of its own: it goes.
 	rm -f "$(BINDIR)/journal-import"
 	install -m 0644 README.md LICENSE "$(DOCDIR)/"
@@ -125,7 +144,7 @@ install: build man
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now journal-sync"
 
 # The tests, then the packages a machine without Swift installs, built and checked as one would use them.
-test: deps version
+test: test-deps version
 	swift build --build-tests
 	swift build --product generate-manual
 	swift test --skip-build
@@ -135,7 +154,7 @@ test: deps version
 
 # What a machine without Swift installs (`packaging/dist.sh` says what goes where), in DIST.
 DIST ?= dist
-dist: build man
+dist: test-deps build man
 	VERSION="$(VERSION)" COMMIT="$(COMMIT)" BIN="$(RELEASE_BIN)" MAN=.build/man DIST="$(DIST)" packaging/dist.sh
 
 # The artifacts made again from a clean release build, byte for byte the same as those in DIST.
@@ -146,7 +165,7 @@ reproducible:
 	rm -rf "$(DIST).again"
 	@echo "reproducible: a second clean build made the same artifacts"
 
-bench: build
+bench: test-deps build
 	BIN="$(RELEASE_BIN)" Tests/Benchmarks/bench.sh
 
 # Each fuzz target runs for FUZZ_SECONDS from its seed corpus (Tests/Fuzz/Corpus); what it learns is
@@ -155,7 +174,7 @@ bench: build
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := segments import time config health
 
-fuzz: deps
+fuzz: test-deps
 	@for target in $(FUZZ_TARGETS); do \
 		JOURNAL_FUZZ=1 swift build --product fuzz-$$target --scratch-path .build-fuzz -q || exit 1; \
 	done

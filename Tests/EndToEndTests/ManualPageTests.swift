@@ -33,6 +33,19 @@ import TestSupport
             }
             let daemon = try String(contentsOfFile: output + "/journal-syncd.1", encoding: .utf8)
             #expect(daemon.contains(".Sh NAME") && daemon.contains("--interval"))
+            for section in ["SIGNALS", "\"THE SERVICE\"", "FILES", "\"EXIT STATUS\""] {
+                #expect(daemon.contains(".Sh \(section)"), "journal-syncd(1) has no \(section)")
+            }
+            #expect(daemon.contains("SIGUSR1") && daemon.contains("journal-sync.service") && daemon.contains("syncd-lock"))
+            // journal(1): every command with an example line, the exit statuses, the files.
+            let journal = try String(contentsOfFile: output + "/journal.1", encoding: .utf8)
+            let commands = journal.components(separatedBy: ".Sh COMMANDS").last?.components(separatedBy: ".Sh ENVIRONMENT").first ?? ""
+            for path in paths where path.first != "help" {
+                #expect(commands.contains(path.last ?? ""), "journal(1) lists no \(path.joined(separator: " "))")
+            }
+            #expect(commands.components(separatedBy: ".Dl journal ").count > 8, "examples")
+            for status in ["64", "65", "78"] { #expect(journal.contains(".It \(status)\n"), "exit status \(status)") }
+            #expect(journal.contains(".Sh FILES") && journal.contains("config.toml"))
         }
     }
 
