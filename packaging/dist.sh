@@ -27,7 +27,7 @@ for program in "${programs[@]}"; do
     [ -n "$id" ] || { echo "dist: $BIN/$program has no build id" >&2; exit 1; }
     mkdir -p "$work/debug/usr/lib/debug/.build-id/${id:0:2}"
     objcopy --only-keep-debug "$BIN/$program" "$work/debug/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
-    objcopy --strip-debug --strip-unneeded "$BIN/$program" "$work/bin/$program"
+    "$(dirname "$0")/strip-program.sh" "$BIN/$program" "$work/bin/$program"
 done
 
 # Completions, as `make install` writes them from the installed program.

@@ -122,6 +122,13 @@ mkdir -p "$work/one/home" "$work/two/home"
 env -u XDG_CONFIG_HOME -u XDG_DATA_HOME XDG_CACHE_HOME="$work/cache" HOME="$work/two/home" make -C "$repo" --no-print-directory install PREFIX="$work/two/prefix" > "$work/two/said" 2>&1 \
     || fail "make install failed: $(tail -5 "$work/two/said")"
 for side in one two; do (cd "$work/$side" && find prefix home -type f | sort > files); done
+# Both install the programs stripped: their debug sections are the debug tarball's.
+for side in one two; do
+    for program in journal journal-syncd; do
+        readelf -S "$work/$side/prefix/bin/$program" | grep -q '\.debug_info' && fail "$side: $program is installed with its debug sections"
+    done
+done
+ok "install.sh and make install put the programs stripped"
 diff -u "$work/one/files" "$work/two/files" && ok "install.sh and make install put the same $(wc -l < "$work/one/files") files" \
     || fail "install.sh and make install put different files (above)"
 for file in $(cat "$work/one/files"); do
