@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The README's quick start, run as it is written, on a fresh home where `make install` put the
+/// programs: every line works, and what the reader is told to expect is what they see.
+@Suite(.onTestThreads) struct QuickStartTests {
+    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardized.path
+
+    /// The lines of the block under "## Quick start".
+    static func quickStart() throws -> [String] {
+        let text = try String(contentsOfFile: readme, encoding: .utf8)
+        let section = text.components(separatedBy: "## Quick start").dropFirst().first ?? ""
+        let block = section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first ?? ""
+        return block.split(separator: "\n").map(String.init)
+    }
+
+    @Test func theQuickStartWorksOnAFreshHome() async throws {
+        try await withTemporaryDirectory { home in
+            let lines = try Self.quickStart()
+            #expect((8...12).contains(lines.count), "a quick start of about ten lines: \(lines)")
+            // Where make install puts the programs.
+            let bin = home + "/.local/bin"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            let products = URL(fileURLWithPath: JournalCLI.binary).deletingLastPathComponent().path
+            for program in ["journal", "journal-syncd"] {
+                try FileManager.default.createSymbolicLink(atPath: bin + "/" + program, withDestinationPath: products + "/" + program)
+            }
+            let environment = ["HOME": home, "PATH": "/usr/bin:/bin", "JOURNAL_NOW": "2026-11-21T15:30:00Z", "TZ": "UTC"]
+            var said: [String] = []
+            // One shell, as the reader's: the first line's PATH holds for the others.
+            let script = home + "/quickstart.sh"
+            try (["set -e"] + lines.flatMap { [$0, "echo '--- done'"] }).joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+            let result = try ProcessRunner.run("/bin/bash", [script], environment: environment)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            said = result.stdout.components(separatedBy: "--- done\n")
+            #expect(said.count == lines.count + 1, "every line ran: \(result.stdout)\(result.stderr)")
+            let all = result.stdout
+            #expect(all.contains("Added medium-coffee 144 mg at 2026-11-21 08:00"), "\(all)")
+            #expect(all.contains("Added black-tea 47 mg at 2026-11-21 15:30 — with lunch"), "\(all)")
+            #expect(all.contains("Caffeine now"), "\(all)")
+            #expect(all.contains("bedtime is now 23:00"), "\(all)")
+            #expect(all.contains("Made a new hub at \(home)/Sync/journal."), "\(all)")
+            #expect(all.contains("JK2-"), "\(all)")
+        }
+    }
+}
+
+/// The README's table of commands lists every command and subcommand the program has.
+@Suite(.onTestThreads) struct CommandTableTests {
+    @Test func everyCommandIsInTheTable() async throws {
+        try await withTemporaryDirectory { home in
+            let text = try String(contentsOfFile: QuickStartTests.readme, encoding: .utf8)
+            let table = text.split(separator: "\n").filter { $0.hasPrefix("| `journal ") }.joined(separator: "\n")
+            for path in try JournalCLI(home: home).commandPaths() where path != ["drinks", "list"] {
+                #expect(table.contains("`journal \(path.joined(separator: " "))"), "README's table lacks journal \(path.joined(separator: " "))")
+            }
+        }
+    }
+}
