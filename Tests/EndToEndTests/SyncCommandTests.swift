@@ -213,9 +213,10 @@ import TestSupport
             #expect(status.stdout.contains("Waiting      1 change to publish"))
             try FileManager.default.moveItem(atPath: folder + "/unmounted", toPath: hub)
             #expect(try a.run("sync").stdout == "Published 1 change in 1 segment.\n")
-            // A folder that is not there yet is made, as the README says init does (0700).
+            // A folder that is not there yet is made, as the README says init does (0700); under a
+            // missing one too, with --create.
             let fresh = JournalCLI(home: folder + "/newcomer")
-            let made = try fresh.run("sync", "init", "--folder", folder + "/new/deeper")
+            let made = try fresh.run("sync", "init", "--folder", folder + "/new/deeper", "--create")
             #expect(made.status == 0, "\(made.stderr)")
             #expect(try permissions(folder + "/new/deeper") == 0o700)
             // A hub a sync tool has only half copied yet is neither joined nor made anew.
