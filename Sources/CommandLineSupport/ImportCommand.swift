@@ -50,6 +50,7 @@ public struct Import: AsyncParsableCommand, Sendable {
     public var restoreDeleted = false
 
     @OptionGroup public var global: GlobalOptions
+    @OptionGroup public var output: OutputOptions
 
     public init() {}
 
@@ -80,6 +81,7 @@ public struct Import: AsyncParsableCommand, Sendable {
             progress?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         progress?.finish()
+        if output.json { return Output.line(JSONValue.object(summary.jsonFields).prettyText) }
         Output.line(summary.headline(from: nil) + ".")
     }
 }
@@ -106,6 +108,15 @@ public struct NotAJournalExport: JournalFailure {
 }
 
 extension ImportSummary {
+    /// What `import --json` says of the drinks: how many were imported, brought back, already here,
+    /// and left deleted.
+    public var jsonFields: [(String, JSONValue)] {
+        [
+            ("imported", .number(Double(added + restored))), ("restored", .number(Double(restored))),
+            ("already_present", .number(Double(alreadyPresent))), ("deleted_here", .number(Double(deletedHere))),
+        ]
+    }
+
     /// "Imported 3 drinks (2 already in the journal; 14 deleted here: --restore-deleted brings them
     /// back)", with " from Apple Health" after "drinks" when `origin` is given.
     public func headline(from origin: String?) -> String {

@@ -18,6 +18,21 @@ import TestSupport
         }
     }
 
+    @Test func importSaysItsCounts() async throws {
+        try await withTemporaryDirectory { folder in
+            let first = JournalCLI(home: folder + "/a")
+            for drink in ["espresso", "tea"] { try first.run("add", drink) }
+            let file = folder + "/a.json"
+            try first.run("export").stdout.write(toFile: file, atomically: true, encoding: .utf8)
+            let journal = JournalCLI(home: folder + "/b")
+            let imported = try #require(try journal.json("import", file, "--json") as? [String: Any])
+            #expect(imported["imported"] as? Double == 2 && imported["already_present"] as? Double == 0, "\(imported)")
+            try journal.run("undo")
+            let again = try #require(try journal.json("import", file, "--json") as? [String: Any])
+            #expect(again["imported"] as? Double == 0 && again["deleted_here"] as? Double == 2, "\(again)")
+        }
+    }
+
     @Test func syncKeyAndRename() async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder)

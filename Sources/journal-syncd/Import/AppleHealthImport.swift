@@ -30,6 +30,14 @@ struct AppleHealthImport {
             writing?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         writing?.finish()
+        if command.output.json {
+            Output.line(JSONValue.object(summary.jsonFields + [
+                ("samples", .number(Double(contents.samples))), ("records_read", .number(Double(contents.recordsRead))),
+                ("other_apps_left_out", .number(Double(contents.otherSources))), ("skipped", .number(Double(contents.skippedCount))),
+                ("skipped_lines", .array(contents.skipped.map { .string($0.description) })),
+            ]).prettyText)
+            return
+        }
         var line = summary.headline(from: "Apple Health")
         line += "; \(contents.samples) caffeine sample\(contents.samples == 1 ? "" : "s") in \(contents.recordsRead) records"
         if contents.otherSources > 0 { line += ", \(contents.otherSources) of other apps left out" }
