@@ -29,7 +29,23 @@ public enum CompletionWords {
     private static func matching(_ candidates: [String], _ prefix: String) -> [String] {
         let lowered = prefix.lowercased()
         var seen = Set<String>()
-        return candidates.filter { $0.lowercased().hasPrefix(lowered) && seen.insert($0).inserted }.sorted()
+        return candidates.filter { isPlainWord($0) && $0.lowercased().hasPrefix(lowered) && seen.insert($0).inserted }.sorted()
+    }
+
+    /// A word every shell's completion takes as it is: letters, marks and digits of any script, and
+    /// `-`, `_`, `.`, `+`, `:`, `@`. bash hands the words to `compgen -W`, which expands `$(...)`,
+    /// backquotes, `$VAR` and `~` in them: a device name another member chose could otherwise run a
+    /// command in the shell of whoever presses Tab. A name with a space, a quote or such is typed.
+    static func isPlainWord(_ word: String) -> Bool {
+        !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark, .spacingMark,
+                .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+                return true
+            default:
+                return "-_.+:@".unicodeScalars.contains(scalar)
+            }
+        }
     }
 
     /// The first column of `sql`'s rows, on the journal the command line names (`--db`), or none.
@@ -42,8 +58,7 @@ public enum CompletionWords {
         guard let path = try? JournalPaths.database(explicit: explicit), FileSystem.exists(path) else { return [] }
         var found: [String] = []
         try? UserSQL.run(sql, on: path) { event in
-            // Printed into a shell's list: a name that would act on the terminal is left out.
-            if case .row(let values) = event, case .text(let text)? = values.first, text == TerminalText.escaped(text) {
+            if case .row(let values) = event, case .text(let text)? = values.first {
                 found.append(text)
             }
         }

@@ -41,6 +41,20 @@ import TestSupport
         }
     }
 
+    /// A device name another member chose is never handed to bash's compgen, which would run what
+    /// `$(...)` holds in it.
+    @Test func aNameThatWouldRunACommandIsNotOffered() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder)
+            let journal = joined.machines[0]
+            #expect(try joined.machines[1].run("sync", "rename", "$(touch $HOME/pwned)").status == 0)
+            for machine in joined.machines + joined.machines { try machine.run("sync") }
+            let offered = try bashCompletes(["journal", "sync", "revoke", ""], for: journal, in: folder)
+            #expect(!offered.contains { $0.contains("touch") || $0.contains("pwned") }, "\(offered)")
+            #expect(!FileManager.default.fileExists(atPath: journal.home + "/pwned"), "a completion ran a command")
+        }
+    }
+
     @Test func aCompletionMakesNoJournal() async throws {
         try await withTemporaryDirectory { folder in
             let journal = JournalCLI(home: folder + "/home")
