@@ -141,6 +141,19 @@ import TestSupport
         }
     }
 
+    /// A cup early in the morning, whose caffeine lasts into the afternoon, keeps no night awake: no
+    /// warning; one in the evening does.
+    @Test func theWarningSpeaksOfNightsOnly() async throws {
+        try await withTemporaryDirectory { home in
+            let morning = JournalCLI(home: home, now: "2026-11-21T05:45:00Z")
+            try morning.writeSettings("bedtime = \"22:00\"\n")
+            let early = try morning.run("add", "medium-coffee")
+            #expect(early.status == 0 && early.stdout.split(separator: "\n").count == 1, "\(early.stdout)")
+            let evening = JournalCLI(home: home, now: "2026-11-21T20:00:00Z")
+            #expect(try evening.run("add", "double-espresso").stdout.contains("past your 22:00 bedtime"))
+        }
+    }
+
     /// Room left is the least of what today's limit and the bedtime allow, and says which holds it.
     @Test func roomLeftKeepsToTheDailyLimit() async throws {
         try await withTemporaryDirectory { home in

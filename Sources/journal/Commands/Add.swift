@@ -71,19 +71,25 @@ struct AddRequest: Equatable {
     }
 
     /// "This keeps you above 50 mg until 03:28, past your 23:00 bedtime (it was 00:53).", each time
-    /// the drink just added moves the minute the level stays under the sleep threshold later and past
-    /// the night's bedtime; nil otherwise.
+    /// the drink just added moves the minute the level stays under the sleep threshold later, into a
+    /// night (from a bedtime to `nightHours` after it) or past the next bedtime; nil otherwise: a cup
+    /// at 05:45 that keeps you up until 13:00 keeps no night awake.
     static func bedtimeWarning(after status: CaffeineStatus, added: Drink, settings: JournalSettings) -> String? {
-        guard let bedtime = settings.bedtime, let night = status.bedtime, let after = status.sleepReadyAt, after > night.bedtime,
+        guard let bedtime = settings.bedtime, let night = status.bedtime, let after = status.sleepReadyAt,
               let index = status.intakes.firstIndex(where: { $0.consumedAt == added.consumedAt && $0.caffeineMg == added.caffeineMg })
         else { return nil }
+        let nightEnd = night.bedtime + .seconds(Int64(BedtimeForecast.nightHours * 3600))
+        let nextBedtime = night.isPast
+            ? LocalTime.instant(of: bedtime, on: LocalTime.components(night.bedtime).date.adding(days: 1)) : night.bedtime
+        func keepsANightAwake(_ instant: Timestamp) -> Bool { (instant > night.bedtime && instant <= nightEnd) || instant > nextBedtime }
+        guard keepsANightAwake(after) else { return nil }
         var without = status.intakes
         without.remove(at: index)
         let before = settings.model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: status.at, intakes: without)
         // Sleep-ready moves by whole minutes: a drink that moves it by none changes nothing to say.
         if let before, after <= before { return nil }
         let threshold = formatMilligrams(settings.sleepThresholdMg)
-        let was = before.flatMap { $0 > night.bedtime ? " (it was \(LocalTime.clockTime($0)))" : nil } ?? ""
+        let was = before.flatMap { keepsANightAwake($0) ? " (it was \(LocalTime.clockTime($0)))" : nil } ?? ""
         return "This keeps you above \(threshold) mg until \(LocalTime.clockTime(after)), past your \(bedtime) bedtime\(was)."
     }
 }
