@@ -41,6 +41,30 @@ import TestSupport
         }
     }
 
+    /// Today is the person's day: at 01:30 with days starting at 04:00, it began yesterday at 04:00.
+    @Test func todayIsThePersonsDay() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T01:30:00Z", timeZone: "UTC")
+            try journal.writeSettings("day_starts_at = \"04:00\"\n")
+            try journal.run("add", "espresso", "--at", "yesterday 22:00")
+            try journal.run("add", "tea", "--at", "yesterday 3:00")
+            let today = try #require(try journal.json("list", "--since", "today", "--json") as? [[String: Any]])
+            #expect(today.map { $0["drink"] as? String } == ["espresso"], "\(today)")
+        }
+    }
+
+    /// A drink of one's own that was removed since still finds the drinks logged with it.
+    @Test func aRemovedDrinkOfOnesOwnStillFilters() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("drinks", "add", "oat-latte", "--mg", "130")
+            try journal.run("add", "oat-latte")
+            try journal.run("drinks", "rm", "oat-latte")
+            let found = try journal.run("list", "--drink", "oat-latte")
+            #expect(found.status == 0 && found.stdout.contains("oat-latte"), "\(found.stdout)\(found.stderr)")
+        }
+    }
+
     @Test func aTimeTheClocksSkippedIsAnsweredWithTheOffsetsThatNameIt() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home, now: "2026-03-10T12:00:00-04:00", timeZone: "America/New_York")

@@ -92,7 +92,7 @@ import TestSupport
 
     /// A bound of a range takes a day alone, as the instant it starts (at the day start given).
     @Test func aBoundTakesADayAlone() throws {
-        let midnight = { ClockTime.midnight }
+        let midnight = ClockTime.midnight
         #expect(try parser.parseBound("yesterday", dayStart: midnight) == local(today.adding(days: -1), 0, 0))
         #expect(try parser.parseBound("today", dayStart: midnight) == local(today, 0, 0))
         // 2026-11-21 is a Saturday: monday is this week's, saturday today.
@@ -102,11 +102,26 @@ import TestSupport
         #expect(try parser.parseBound("2026-11-19", dayStart: midnight) == local(LocalDate(year: 2026, month: 11, day: 19), 0, 0))
         #expect(try parser.parseBound("20 nov", dayStart: midnight) == local(LocalDate(year: 2026, month: 11, day: 20), 0, 0))
         let four = try #require(ClockTime(hour: 4, minute: 0))
-        #expect(try parser.parseBound("yesterday", dayStart: { four }) == local(today.adding(days: -1), 4, 0))
-        // Times are read as parse reads them, and the day start is not asked for.
-        #expect(try parser.parseBound("10 min ago", dayStart: { throw TimeParseError(input: "", reason: "", example: "") })
-            == now - .seconds(600))
+        #expect(try parser.parseBound("yesterday", dayStart: four) == local(today.adding(days: -1), 4, 0))
+        #expect(try parser.parseBound("10 min ago", dayStart: four) == now - .seconds(600))
         #expect(throws: TimeParseError.self) { _ = try parser.parseBound("2026-02-30", dayStart: midnight) }
+        // At 01:30 on Saturday, with days starting at 04:00, the person's today is Friday; a time of
+        // day is the calendar's still.
+        let late = TimeExpression(now: local(today, 1, 30))
+        let friday = today.adding(days: -1)
+        #expect(try late.parseBound("today", dayStart: four) == local(friday, 4, 0))
+        #expect(try late.parseBound("yesterday", dayStart: four) == local(friday.adding(days: -1), 4, 0))
+        #expect(try late.parseBound("sat", dayStart: four) == local(today.adding(days: -7), 4, 0))
+        #expect(try late.parseBound("yesterday 21:00", dayStart: four) == local(friday, 21, 0))
+    }
+
+    /// 29 february without a year is the last leap year's, as any day without one is the latest.
+    @Test func aLeapDayWithoutAYearIsTheLastOne() throws {
+        let march2027 = TimeExpression(now: local(LocalDate(year: 2027, month: 3, day: 10), 12, 0))
+        #expect(try march2027.parse("29 feb 8:00") == local(LocalDate(year: 2024, month: 2, day: 29), 8, 0))
+        let january2028 = TimeExpression(now: local(LocalDate(year: 2028, month: 1, day: 10), 12, 0))
+        #expect(try january2028.parse("29 feb 8:00") == local(LocalDate(year: 2024, month: 2, day: 29), 8, 0))
+        #expect(try january2028.parse("24 dec 8:00") == local(LocalDate(year: 2027, month: 12, day: 24), 8, 0))
     }
 
     /// What an error suggests is what was meant: an hour past 12 is not "20am".

@@ -19,20 +19,21 @@ public struct TimeExpression: Sendable {
     }
 
     /// The instant `text` names as a bound of a range (`list --since`, `--until`): also a day alone,
-    /// as the instant that day starts at, days starting at what `dayStart` gives (read only then: it
-    /// may read the settings).
-    public func parseBound(_ text: String, dayStart: () throws -> ClockTime) throws -> Timestamp {
-        switch try read(text, allowFuture: true, dayAlone: true) {
+    /// as the instant that day starts at, days starting at `dayStart`; today, yesterday and the days
+    /// of the week alone count from the day now is in by that start (at 01:30, with days starting at
+    /// 04:00, today began yesterday at 04:00).
+    public func parseBound(_ text: String, dayStart: ClockTime) throws(TimeParseError) -> Timestamp {
+        switch try read(text, allowFuture: true, dayAlone: true, today: LocalTime.day(of: now, startingAt: dayStart)) {
         case .instant(let instant): return instant
-        case .day(let date): return LocalTime.start(of: date, startingAt: try dayStart())
+        case .day(let date): return LocalTime.start(of: date, startingAt: dayStart)
         }
     }
 
-    private func read(_ text: String, allowFuture: Bool, dayAlone: Bool) throws(TimeParseError) -> Reader.Reading {
+    private func read(_ text: String, allowFuture: Bool, dayAlone: Bool, today: LocalDate? = nil) throws(TimeParseError) -> Reader.Reading {
         let input = text.trimmingSpaces
         let lowered = input.lowercased()
         guard !lowered.isEmpty else { throw failure(input, "it is empty") }
-        var reader = Reader(input: input, text: lowered, now: now, dayAlone: dayAlone)
+        var reader = Reader(input: input, text: lowered, now: now, dayAlone: dayAlone, dayAloneToday: today)
         let reading = try reader.read()
         guard case .instant(let instant) = reading else { return reading }
         // The journal's rule for a drink's time, said in the words of a time typed.
@@ -72,16 +73,19 @@ private struct Reader {
     let now: Timestamp
     /// A day without a time of day is taken (a bound of a range), not refused.
     let dayAlone: Bool
+    /// The day a day alone counts from (the person's day, by when it starts); nil for the calendar's.
+    let dayAloneToday: LocalDate?
     var tokens: [String]
     var position = 0
     var wasClockTimeToday = false
     var clockText: String?
 
-    init(input: String, text: String, now: Timestamp, dayAlone: Bool) {
+    init(input: String, text: String, now: Timestamp, dayAlone: Bool, dayAloneToday: LocalDate? = nil) {
         self.input = input
         self.lowered = text
         self.now = now
         self.dayAlone = dayAlone
+        self.dayAloneToday = dayAloneToday
         self.tokens = Reader.tokenize(text)
     }
 
@@ -202,33 +206,42 @@ private struct Reader {
             return nil
         }
         position += 2
-        var year = today.year
+        func exists(_ date: LocalDate) -> Bool {
+            guard (1...31).contains(date.day), case .unique = LocalTime.resolve(date, hour: 12, minute: 0) else { return false }
+            return true
+        }
         if position < tokens.count, tokens[position].count == 4, tokens[position].allSatisfy({ $0.isASCII && $0.isNumber }),
             let given = Int(tokens[position])
         {
-            year = given
             position += 1
-        } else if LocalDate(year: year, month: month, day: day) > today {
-            year -= 1
+            let date = LocalDate(year: given, month: month, day: day)
+            guard exists(date) else { throw fail("there is no such day", example: "20 nov 8:00, nov 20 2025 8am") }
+            return date
         }
-        let date = LocalDate(year: year, month: month, day: day)
-        guard (1...31).contains(day), case .unique = LocalTime.resolve(date, hour: 12, minute: 0) else {
-            throw fail("there is no such day", example: "20 nov 8:00, nov 20 2025 8am")
+        // Without a year, the latest such day not after today: 29 feb is the last leap year's.
+        for back in 0...8 {
+            let date = LocalDate(year: today.year - back, month: month, day: day)
+            if exists(date), date <= today { return date }
         }
-        return date
+        throw fail("there is no such day", example: "20 nov 8:00, nov 20 2025 8am")
     }
 
     private mutating func readDay() throws(TimeParseError) -> LocalDate? {
         guard position < tokens.count else { return nil }
-        let today = LocalTime.components(now)
-        if let date = try readMonthDay(today: today.date) { return date }
+        let calendarToday = LocalTime.components(now).date
+        if let date = try readMonthDay(today: calendarToday) { return date }
+        // A day alone counts from the person's day; one with a time of day ("yesterday 21:00") is a
+        // calendar day, as the clock reads it.
+        let wordsOfTheDay = tokens[position] == "last" ? 2 : 1
+        let alone = dayAlone && position + wordsOfTheDay == tokens.count
+        let today = alone ? dayAloneToday ?? calendarToday : calendarToday
         switch tokens[position] {
         case "today":
             position += 1
-            return today.date
+            return today
         case "yesterday":
             position += 1
-            return today.date.adding(days: -1)
+            return today.adding(days: -1)
         case "last":
             guard position + 1 < tokens.count, let weekday = Reader.weekdays[tokens[position + 1]] else {
                 throw fail("'last' needs a day of the week after it", example: "last monday 9:00")
@@ -236,11 +249,11 @@ private struct Reader {
             position += 2
             // The most recent such day before today: on a Monday, "last monday" is a week ago.
             let back = (today.weekday - weekday + 7) % 7
-            return today.date.adding(days: -(back == 0 ? 7 : back))
-        case let word where Reader.weekdays[word] != nil && dayAlone && position + 1 == tokens.count:
+            return today.adding(days: -(back == 0 ? 7 : back))
+        case let word where Reader.weekdays[word] != nil && alone:
             // A bound of a range: since monday is since this week's, today's when it is one.
             position += 1
-            return today.date.adding(days: -((today.weekday - Reader.weekdays[word]! + 7) % 7))
+            return today.adding(days: -((today.weekday - Reader.weekdays[word]! + 7) % 7))
         case let word where Reader.weekdays[word] != nil:
             throw fail("'\(word)' alone could be this week's or last week's", example: "last \(word) 9:00")
         default:

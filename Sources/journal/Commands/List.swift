@@ -60,21 +60,18 @@ struct ListRequest: Equatable {
     func run() throws {
         let clock = try JournalAccess.clock()
         let times = TimeExpression(now: clock.now())
-        // A day alone starts when the person's days do: the settings are read only for one.
-        var dayStart: ClockTime?
-        func readDayStart() throws -> ClockTime {
-            if let dayStart { return dayStart }
-            let start = try ConfigFile.load().settings.dayStartsAt
-            dayStart = start
-            return start
-        }
-        let from = try since.map { try times.parseBound($0, dayStart: readDayStart) }
-        let to = try until.map { try times.parseBound($0, dayStart: readDayStart) }
+        // A day alone starts when the person's days do: the settings are read for a range only.
+        let dayStart = since == nil && until == nil ? .midnight : try ConfigFile.load().settings.dayStartsAt
+        let from = try since.map { try times.parseBound($0, dayStart: dayStart) }
+        let to = try until.map { try times.parseBound($0, dayStart: dayStart) }
         // A time range asks for everything in it; without one, the latest few are what "recent" means.
         let count = all ? nil : limit ?? (from == nil && to == nil ? List.defaultLimit : nil)
         let words = note.map { $0.split(separator: " ").map(String.init) } ?? []
         let drinks = try JournalAccess.withStore(db: db, clock: clock) { store in
-            let kind = try drink.map { try KindLookup.resolve($0, in: store).name }
+            // A drink of one's own that was removed since still names the drinks logged with it.
+            let kind = try drink.map { name in
+                try DrinkCatalog.builtIn.kind(named: name)?.name ?? store.importCatalog().resolve(name).name
+            }
             return try store.drinks(from: from, until: to, limit: count, kind: kind, noteWords: words)
         }
         if json {
