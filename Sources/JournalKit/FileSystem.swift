@@ -64,6 +64,17 @@ public enum FileSystem {
         return try readRegularFile(descriptor, name: path, limit: limit, what: what)
     }
 
+    /// Where `path` leads once its symbolic links are followed, and the permission bits of what is
+    /// there; nil when nothing is.
+    public static func resolved(_ path: String) -> (path: String, mode: mode_t)? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        var info = stat()
+        guard stat(resolved, &info) == 0 else { return nil }
+        return (resolved, info.st_mode & 0o7777)
+    }
+
     /// Up to the first `count` bytes of the regular file at `path`; none when it is not one or
     /// cannot be read (the reading that follows says why).
     public static func firstBytes(of path: String, count: Int) -> [UInt8] {

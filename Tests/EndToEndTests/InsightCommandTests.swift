@@ -229,4 +229,23 @@ import TestSupport
             #expect(try String(contentsOfFile: file, encoding: .utf8) == "daily_limit_mg = 300\n")
         }
     }
+
+    /// A settings file that is a link (a dotfiles manager's) is changed where it leads, and keeps
+    /// its permissions; the link stays.
+    @Test func aLinkedSettingsFileStaysALink() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            let dotfiles = home + "/dotfiles/config.toml"
+            try FileManager.default.createDirectory(atPath: home + "/dotfiles", withIntermediateDirectories: true)
+            try "# mine\n".write(toFile: dotfiles, atomically: true, encoding: .utf8)
+            #expect(chmod(dotfiles, 0o600) == 0)
+            try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: home + "/.config/journal/config.toml", withDestinationPath: dotfiles)
+            #expect(try journal.run("config", "bedtime", "23:00").status == 0)
+            let link = try FileManager.default.destinationOfSymbolicLink(atPath: home + "/.config/journal/config.toml")
+            #expect(link == dotfiles)
+            #expect(try String(contentsOfFile: dotfiles, encoding: .utf8) == "# mine\nbedtime = \"23:00\"\n")
+            #expect(try permissions(dotfiles) == 0o600)
+        }
+    }
 }

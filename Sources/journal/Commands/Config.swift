@@ -82,8 +82,14 @@ struct Config: AsyncParsableCommand {
         let bytes = FileSystem.exists(path) ? try FileBytes.read(path, limit: ConfigFile.sizeLimit, what: "a settings file") : []
         let edited = try SettingsFile.edited(bytes, path: path, setting: setting, to: newValue)
         if edited != bytes {
-            try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
-            try FileSystem.writeAtomically(edited, to: path, mode: 0o644)
+            // A settings file that is a link (a dotfiles manager's) is changed where it leads, with
+            // the permissions it has: the link stays a link.
+            if let existing = FileSystem.resolved(path) {
+                try FileSystem.writeAtomically(edited, to: existing.path, mode: existing.mode)
+            } else {
+                try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
+                try FileSystem.writeAtomically(edited, to: path, mode: 0o644)
+            }
         }
         let after = try ConfigFile.load(path: path)
         let was = before.settings.text(of: setting, withUnit: false)
