@@ -87,10 +87,15 @@ public struct Import: AsyncParsableCommand, Sendable {
 }
 
 extension Import {
-    /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML.
+    /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML: a document
+    /// that starts with markup and names HealthData before its first element closes; a journal
+    /// export starts with `[` or its CSV header, whatever its notes hold.
     static func isAppleHealthExport(_ start: [UInt8]) -> Bool {
         if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return true }
-        let text = String(decoding: start, as: UTF8.self)
+        var text = Substring(String(decoding: start, as: UTF8.self))
+        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+        text = text.drop { $0.isWhitespace }
+        guard text.hasPrefix("<") else { return false }
         return text.contains("<HealthData") || text.contains("<!DOCTYPE HealthData")
     }
 }

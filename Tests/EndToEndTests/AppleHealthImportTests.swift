@@ -86,6 +86,12 @@ import TestSupport
                 #expect(result.stderr.contains("is an Apple Health export (or a zip), not a journal export: import it with "
                     + "journal import --from apple-health \(folder)/\(file)."), "\(result.stderr)")
             }
+            // A journal export whose note names HealthData is a journal export still.
+            let writer = JournalCLI(home: folder + "/writer")
+            try writer.run("add", "espresso", "--note", "<HealthData> test")
+            let mine = folder + "/mine.json"
+            try writer.run("export").stdout.write(toFile: mine, atomically: true, encoding: .utf8)
+            #expect(try JournalCLI(home: folder + "/reader").run("import", mine).stdout == "Imported 1 drink.\n")
             let piped = try machine.run(["import", "-"], stdin: String(export.xml))
             #expect(piped.status == 64 && piped.stderr.contains("--from apple-health"), "\(piped.stderr)")
             #expect(!FileManager.default.fileExists(atPath: machine.databasePath))
