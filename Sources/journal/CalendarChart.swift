@@ -104,7 +104,7 @@ struct CalendarChart {
         }
         // A month the calendar starts in the middle of is named only when there is room before the next.
         if monthStarts.count > 1, firstShown.day != 1, monthStarts[1].column - monthStarts[0].column < 4 { monthStarts.removeFirst() }
-        var labels = [Character](repeating: " ", count: weeksShown + 3)
+        var labels = [Character](repeating: " ", count: weeksShown)
         var free = 0
         for start in monthStarts where start.column >= free && start.column + 3 <= labels.count {
             for (index, letter) in Self.monthNames[start.month - 1].enumerated() { labels[start.column + index] = letter }

@@ -16,6 +16,19 @@ import TestSupport
         return plain.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// A month that starts in the week of today is labelled within the width, or not at all.
+    @Test(arguments: [50, 58, 80])
+    func theCalendarsMonthsFit(columns: Int) async throws {
+        try await withTemporaryDirectory { home in
+            // Tuesday 2026-12-01 is in the last week drawn.
+            let journal = JournalCLI(home: home, now: "2026-12-02T12:00:00Z")
+            try journal.run("add", "espresso")
+            for line in try shown(journal, "stats --calendar", columns: columns) {
+                #expect(line.count < columns, "at \(columns) columns: '\(line)' is \(line.count) wide")
+            }
+        }
+    }
+
     @Test(arguments: [50, 36, 80])
     func statusAndStatsFitTheTerminal(columns: Int) async throws {
         try await withTemporaryDirectory { home in
