@@ -108,9 +108,10 @@ man-pages:
 	@# The sections a person wrote (commands with examples, exit statuses, files, signals) in place of
 	@# the generated exit status.
 	for page in journal journal-syncd; do \
+		test -r "docs/man/$$page.sections" || { echo "docs/man/$$page.sections is missing" >&2; exit 1; }; \
 		awk -v extra="docs/man/$$page.sections" '$$0 == ".Sh \"EXIT STATUS\"" { while ((getline line < extra) > 0) print line; skip = 1; next } \
-			skip && /^\.Ex/ { skip = 0; next } skip && /^\.Sh "SEE ALSO"/ && extra ~ /syncd/ { skip = 2 } skip == 2 { next } { skip = 0; print }' \
-			"$(MAN_OUT)/$$page.1" > "$(MAN_OUT)/$$page.1.tmp" && mv "$(MAN_OUT)/$$page.1.tmp" "$(MAN_OUT)/$$page.1"; \
+			skip && /^\.Ex/ { skip = 0; next } { skip = 0; print }' \
+			"$(MAN_OUT)/$$page.1" > "$(MAN_OUT)/$$page.1.tmp" && mv "$(MAN_OUT)/$$page.1.tmp" "$(MAN_OUT)/$$page.1" || exit 1; \
 	done
 	cd "$(MAN_OUT)" && for page in journal*.1; do \
 		awk '($$1 == ".Xr" && $$2 ~ /^journal/) || $$1 == ".Dt" { gsub(/\./, "-", $$2) } /^'"'"'/ { $$0 = "\\&" $$0 } NF == 0 { $$0 = ".Pp" } { print }' "$$page" > "$$page.tmp" && rm "$$page"; \
@@ -125,7 +126,7 @@ install: build man
 	install -m 0644 .build/man/*.1 "$(MANDIR)/"
 	@# Stripped, as the package and the tarball have them.
 	for program in $(PROGRAMS); do packaging/strip-program.sh "$(RELEASE_BIN)/$$program" .build/$$program.stripped \
-		&& install -m 0755 .build/$$program.stripped "$(BINDIR)/$$program"; done
+		&& install -m 0755 .build/$$program.stripped "$(BINDIR)/$$program" || exit 1; done
 	@# An earlier install had the importer as a program of its own: it goes.
 	rm -f "$(BINDIR)/journal-import"
 	install -m 0644 README.md LICENSE "$(DOCDIR)/"
