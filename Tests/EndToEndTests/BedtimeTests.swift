@@ -171,6 +171,9 @@ import TestSupport
             #expect(short.stdout.contains("Room left     86 mg (today's limit)"), "\(short.stdout)")
             #expect(short.stdout.contains("Last cup by   none today: your limit leaves less than a 96 mg cup"), "\(short.stdout)")
             #expect((try cli.json("status", "--json") as? [String: Any])?["last_cup_by"] is NSNull)
+            // Said in whole milligrams, down, as before the limit held the room.
+            try cli.writeSettings("daily_limit_mg = 186.7\nbedtime = \"23:00\"\n")
+            #expect(try cli.run("status").stdout.contains("Room left     72 mg (today's limit)"))
             // Where the night leaves less than the limit, the night holds the room.
             try cli.writeSettings("daily_limit_mg = 2000\nbedtime = \"23:00\"\n")
             let night = try #require(try cli.json("status", "--json") as? [String: Any])

@@ -152,7 +152,8 @@ struct StatusRequest: Equatable {
     /// drink; the last cup only while there is room for one.
     private func print(_ room: RoomLeft, night: BedtimeForecast, lastDrink: (kind: String, caffeineMg: Double)?, now: Timestamp) {
         let none = Output.red("none")
-        let amount = "\(formatMilligrams(room.mg)) mg"
+        // Whole milligrams, down: "room for 59 mg" must not be a fraction more than there is.
+        let amount = "\(formatMilligrams(room.mg.rounded(.down))) mg"
         Output.labelled("Room left     " + {
             switch room.bound {
             case .pastBedtime: return none + ": it is past your \(LocalTime.clockTime(night.bedtime)) bedtime"
