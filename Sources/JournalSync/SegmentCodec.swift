@@ -137,6 +137,10 @@ struct SegmentContentError: Error, CustomStringConvertible {
         /// Unsigned, past what a member vouched for of its device's unsigned segments since the hub's key
         /// first changed (`EpochChain.takenThrough`): whoever held the first key could have written it.
         case unvouched
+        /// Its device was revoked, and it reaches past what the revocation took: a segment that merged
+        /// what was taken with what came after (the device compacted its log before it learnt it was
+        /// revoked) cannot be taken in part, as records carry no position.
+        case pastRevocation
     }
 
     let description: String

@@ -68,6 +68,7 @@ extension SyncEngine {
                 var failures: [SegmentFailure] = []
                 var applied = false
                 var awaitingCard: SegmentName?
+                var pastRevocation: String?
                 var notAdmitted: String?
                 var unvouched: [(segment: SegmentName, reason: String)] = []
                 for segment in candidates {
@@ -84,6 +85,8 @@ extension SyncEngine {
                             break
                         } else if error.cause == .awaitingCard {
                             awaitingCard = awaitingCard ?? segment
+                        } else if error.cause == .pastRevocation {
+                            pastRevocation = error.description
                         } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }
@@ -120,6 +123,12 @@ extension SyncEngine {
                     // Signed by its device, whose card is still on its way: waited for as a segment on its
                     // way is, and applied when it comes.
                     waiting = (anchor + 1, awaitingCard.last)
+                    break
+                } else if failures.isEmpty, let pastRevocation {
+                    // Only segments reaching past a revocation are left: what they hold before it cannot be
+                    // told from what they hold after it, and nothing past a revocation counts. Passed over,
+                    // said once, as the rest of a revoked device's log is; not a failure of the sync.
+                    passOver(device, pastRevocation)
                     break
                 } else if failures.isEmpty, !unvouched.isEmpty, try await card(of: device) == nil {
                     // A log without a card is unsigned throughout: no member's past what was vouched for.

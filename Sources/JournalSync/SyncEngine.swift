@@ -226,7 +226,7 @@ public actor SyncEngine {
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         }
         if let revocation = epochs.revoked[device], segment.last > revocation.through {
-            throw SegmentContentError(revokedReason(device, revocation))
+            throw SegmentContentError(revokedReason(device, revocation), cause: .pastRevocation)
         }
         let card = try await card(of: device)
         var author = SegmentAuthor(card: card)

@@ -61,6 +61,7 @@ import TestSupport
     @Test(arguments: [
         // Four rotations in a row, and one file of them copied to a spare's copy before the rest.
         [(9, 0, 0, 0), (9, 0, 0, 0), (9, 0, 0, 0), (9, 0, 0, 0), (0, 0, 7, 3)],
+        [(11, 3, 0, 0), (6, 3, 0, 0), (0, 3, 0, 0), (6, 0, 0, 0), (11, 3, 0, 0), (10, 0, 0, 0)],
     ])
     func aHistoryOnceFoundConverges(_ moves: [(Int, Int, Int, Int)]) async throws {
         try await Self.play(moves.map { Step(action: $0.0, replica: $0.1, pick: $0.2, other: $0.3) })
