@@ -23,6 +23,9 @@ public protocol Hub: Sendable {
     /// verified of its own): a hub that can list only what lies past it (a server, by an index) does,
     /// so that a sync's cost does not grow with the hub.
     func refresh(after positions: [DeviceID: Int64]) async throws
+    /// A fresh look at `only` these devices' logs: a sync of the logs a ring named
+    /// (`SyncScope.logs`). Other devices' logs may then be listed as empty until the next `refresh`.
+    func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>) async throws
     /// Devices that have a log on the hub.
     func devices() async throws -> [DeviceID]
     /// What is in a device's log: its segments in order, and what else is there.
@@ -125,6 +128,11 @@ public struct HubListing<Name: Hashable & Sendable>: Sendable, Hashable {
 }
 
 extension Hub {
+    /// A hub that lists each log when asked for it has nothing to narrow.
+    public func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>) async throws {
+        try await refresh(after: positions)
+    }
+
     /// How many names a page of a listing holds: a server sends no more rows at once.
     public static var listingPage: Int { 1000 }
 

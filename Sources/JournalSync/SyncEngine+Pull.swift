@@ -11,7 +11,9 @@ extension SyncEngine {
     /// A file in another device's log that this user cannot read, or that is not a regular file (any
     /// member of a shared hub can plant one), is not that device's segment: it is passed over, said
     /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
-    func pull(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
+    ///
+    /// `only` names the devices whose logs are read, when not all are (`SyncScope.logs`).
+    func pull(only: Set<DeviceID>? = nil, leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         let refused = try await store.refusedLogs(hubID: hub.id)
         /// Why `device`'s card on the hub was refused, when it was: its signed segments will not be checked.
@@ -26,7 +28,7 @@ extension SyncEngine {
                 report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
             }
         }
-        for device in try await hub.devices() where device != store.deviceID {
+        for device in try await hub.devices() where device != store.deviceID && only?.contains(device) != false {
             if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil,
                 max(anchors[device] ?? 0, refused[device] ?? 0) >= epochs.takenThrough(device) ?? 0
             {

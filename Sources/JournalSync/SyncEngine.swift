@@ -30,6 +30,9 @@ public actor SyncEngine {
     var chainMemos: [(memo: ChainMemo, chain: EpochChain)] = []
     /// Every device's name as the journal keeps its card, for messages.
     var knownNames: [DeviceID: String] = [:]
+    /// A whole sync went through since this engine was made: what it knows of cards, key epochs and
+    /// membership is the hub's as of then, and a log-only read may rely on it.
+    var wholeSyncDone = false
 
     /// The most records a segment holds.
     public static let maximumSegmentRecords = 2000
@@ -52,13 +55,25 @@ public actor SyncEngine {
         self.segmentSize = min(max(segmentSize, 1), Self.maximumSegmentRecords)
     }
 
-    /// One sync: under the journal's sync lock, check this device's own log, publish, then pull.
-    /// Segments that cannot be applied are in the report's failures; the rest still syncs. Cancelled,
-    /// it stops between segments, having applied whole segments only. Each segment is a step of
-    /// `progress`.
-    public func sync(progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
+    /// One sync, under the journal's sync lock: of `scope`, or whole when a log-only read cannot settle
+    /// what it found (`SyncEngine+RangLogs`). A whole sync checks this device's own log, publishes,
+    /// then pulls. Segments that cannot be applied are in the report's failures; the rest still syncs.
+    /// Cancelled, it stops between segments, having applied whole segments only. Each segment is a step
+    /// of `progress`.
+    public func sync(_ scope: SyncScope = .whole, progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
+        let joined = try await checkJournal()
+        var report = SyncReport()
+        report.at = store.clock.now()
+        if case .logs(let devices) = scope, let read = try await syncLogs(devices, joined: joined, into: &report, progress: progress) {
+            return read
+        }
+        return try await syncWhole(joined, from: report, progress: progress)
+    }
+
+    /// The journal's part of a sync's checks: the hub it joined, when it may sync.
+    private func checkJournal() async throws -> HubRecord {
         // Checked under the lock, which taking a new device id holds while it changes the id.
         guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
         // A newer journal may have migrated the file since this process opened it.
@@ -66,12 +81,15 @@ public actor SyncEngine {
         // A copy of the file would publish as this device: refuse before it writes anything.
         guard try await store.isOriginalFile() else { throw SyncError.copiedFile(path: store.path) }
         guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
-        var report = SyncReport()
-        report.at = store.clock.now()
+        return joined
+    }
+
+    /// Everything a sync does, in order, carrying on `started` (what a log-only read applied already).
+    private func syncWhole(_ joined: HubRecord, from started: SyncReport, progress: SyncProgress) async throws -> SyncReport {
+        var report = started
         try await hub.refresh(after: try await positionsKnown(publishedThrough: joined.publishedThrough))
         // Files left where they are were said when first found: not again at every sync.
-        let leftInPlace = Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }
-            .map { $0.device.rawValue + "/" + $0.name })
+        let leftInPlace = try await filesLeftInPlace()
         // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
         // key seals what. Before publishing: a device shut out publishes nothing.
         try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
@@ -88,15 +106,21 @@ public actor SyncEngine {
         try await exchangeCards(.write, leftInPlace: leftInPlace, into: &report)
         // Remembered once the sync is through: one that stops midway finds them again, and says them then.
         try await store.recordSetAside(report.setAside, hubID: hub.id)
+        wholeSyncDone = true
         return report
+    }
+
+    /// Files whose trouble an earlier sync said, as "device/name" (a log passed over: "device/").
+    func filesLeftInPlace() async throws -> Set<String> {
+        Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }.map { $0.device.rawValue + "/" + $0.name })
     }
 
     /// A sync whose outcome is recorded in the journal for `journal sync status`, failed or not: what
     /// both `journal sync` and the daemon run.
-    public func syncRecordingResult(progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
+    public func syncRecordingResult(_ scope: SyncScope = .whole, progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
         let report: SyncReport
         do {
-            report = try await sync(progress: progress)
+            report = try await sync(scope, progress: progress)
         } catch {
             if !(error is CancellationError) {
                 try? await store.recordSyncOutcome(.failed(error), at: store.clock.now(), hubID: hub.id, notifiedAt: await hub.lastNotification())

@@ -79,19 +79,31 @@ public actor PostgresHub: Hub {
     /// that ends before what this journal verified of it (a replica that lost rows in a failover) is
     /// listed whole, so that what is missing is written again.
     public func refresh(after positions: [DeviceID: Int64]) async throws {
+        try await refresh(after: positions, only: nil)
+    }
+
+    /// A fresh look at `only` these devices' logs: one probe each down the primary key, not a walk of
+    /// every device.
+    public func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>) async throws {
+        try await refresh(after: positions, only: Optional(only))
+    }
+
+    private func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>?) async throws {
         fetched = [:]
-        var logs = try await list(after: positions)
-        let lost = positions.filter { device, position in (logs[device]?.highest ?? 0) < position && position > 0 }
+        var logs = try await list(after: positions, only: only.map { $0.sorted() })
+        let lost = positions.filter { device, position in
+            (only?.contains(device) ?? true) && (logs[device]?.highest ?? 0) < position && position > 0
+        }
         if !lost.isEmpty {
-            let whole = try await list(after: positions.mapValues { _ in 0 }, only: Array(lost.keys))
+            let whole = try await list(after: positions.mapValues { _ in 0 }, only: lost.keys.sorted())
             for device in lost.keys { logs[device] = whole[device] ?? DeviceLog() }
         }
         index = logs
     }
 
     /// The logs of every device (or of `only` these), listed past `positions`.
-    private func list(after positions: [DeviceID: Int64], only: [DeviceID]? = nil) async throws -> [DeviceID: DeviceLog] {
-        let query = Self.listing(after: positions, only: only)
+    private func list(after positions: [DeviceID: Int64], only: [DeviceID]?) async throws -> [DeviceID: DeviceLog] {
+        let query = only.map { Self.listing(of: $0, after: positions) } ?? Self.listing(after: positions)
         let rows = try await call { connection in
             var rows: [(String, Int64, Int64?, Int64?, Int64?)] = []
             let result = try await connection.query(query, logger: PostgresConnector.quiet)
@@ -111,7 +123,7 @@ public actor PostgresHub: Hub {
     }
 
     /// The one statement of a sync's read: every device with the last position of its log, and the
-    /// segments past `positions` of each (of `only` these devices, when given).
+    /// segments past `positions` of each.
     ///
     /// The devices are walked down the primary key from the end, one probe each: the last entry
     /// below a device is the next device's newest segment, so one probe finds both the device and
@@ -120,10 +132,9 @@ public actor PostgresHub: Hub {
     /// estimate in place of a third of the table per device, which on a hub of a million rows made
     /// it plan the read as a costly one and compile it with JIT, 200-350 ms a sync. A device whose
     /// top is not past this journal's position for it is not probed again.
-    static func listing(after positions: [DeviceID: Int64], only: [DeviceID]? = nil) -> PostgresQuery {
+    static func listing(after positions: [DeviceID: Int64]) -> PostgresQuery {
         let devices = positions.keys.map(\.rawValue)
         let floors = devices.map { positions[DeviceID(rawValue: $0)] ?? 0 }
-        let restricted = only.map { $0.map(\.rawValue) } ?? []
         return """
             WITH RECURSIVE tops(device, last_position) AS (
                 (SELECT device, last_position FROM journal_hub.segments
@@ -147,8 +158,31 @@ public actor PostgresHub: Hub {
                     -- nothing new (most of them, at every sync) costs no probe of the index at all.
                     AND t.last_position > coalesce(k.position, 0) OFFSET 0
             ) s ON true
-            WHERE cardinality(\(restricted)::uuid[]) = 0 OR t.device = ANY(\(restricted)::uuid[])
             ORDER BY t.device, s.first_position, s.last_position
+            """
+    }
+
+    /// The same read of `devices`' logs alone: one probe of the primary key for each device's top,
+    /// and a range of it for what lies past `positions`. A device with no log (a ring that named a
+    /// device id no one published under) is not listed.
+    static func listing(of devices: [DeviceID], after positions: [DeviceID: Int64]) -> PostgresQuery {
+        let named = devices.filter { UUIDText.isCanonical($0.rawValue) }
+        let ids = named.map(\.rawValue)
+        let floors = named.map { positions[$0] ?? 0 }
+        return """
+            WITH known(device, position) AS (SELECT * FROM unnest(\(ids)::uuid[], \(floors)::bigint[]))
+            SELECT k.device::text, t.last_position, s.first_position, s.last_position, s.size
+            FROM known k
+            CROSS JOIN LATERAL (
+                SELECT last_position FROM journal_hub.segments WHERE device = k.device
+                ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1
+            ) t
+            LEFT JOIN LATERAL (
+                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
+                WHERE s.device = k.device AND s.first_position > k.position AND s.first_position <= t.last_position
+                    AND t.last_position > k.position OFFSET 0
+            ) s ON true
+            ORDER BY k.device, s.first_position, s.last_position
             """
     }
 

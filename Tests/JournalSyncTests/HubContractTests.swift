@@ -184,7 +184,9 @@ import TestSupport
                 }
                 for step in history {
                     if (7...9).contains(step.action) {
-                        try await machines[step.replica].sync()
+                        // As a daemon syncs: whole, or the logs a ring named.
+                        let machine = machines[step.replica]
+                        try await machine.sync(try await machine.scope(pick: step.action, other: machines[step.other]))
                     } else {
                         try await ConvergenceTests.write(step, on: machines[step.replica].store)
                     }

@@ -11,7 +11,7 @@ import TestSupport
 /// a revocation crossing a rotation or another revocation, machines that sync rarely; and a revoked
 /// machine as an adversary, keeping every key it can work out from the hub and writing anything it can.
 @Suite(.onTestThreads) struct KeyEpochPropertyTests {
-    /// The tool copying one file (0-5), a sync (6-8), a rotation (9), the revocation of machine 3 or 4
+    /// The tool copying one file (0-5), a sync (6-8: `Machine.scope`'s three), a rotation (9), the revocation of machine 3 or 4
     /// (10), a write (11-17, `ConvergenceTests.write`'s actions 0-6), or a revoked machine forging (18);
     /// machines 0-2 rotate and revoke.
     static let moves = zip(Gen.int(in: 0...18), Gen.int(in: 0...4), Gen.int(in: 0...40), Gen.int(in: 0...4))
@@ -93,8 +93,8 @@ import TestSupport
             var forged: Set<DeviceID> = []
             var forgeries = 0
             /// A sync, where a spare machine, once revoked, is refused.
-            func sync(_ machine: Machine) async throws -> SyncReport? {
-                do { return try await machine.sync() } catch SyncError.deviceRevoked where revoked.contains(machine.store.deviceID) {
+            func sync(_ machine: Machine, _ scope: SyncScope = .whole) async throws -> SyncReport? {
+                do { return try await machine.sync(scope) } catch SyncError.deviceRevoked where revoked.contains(machine.store.deviceID) {
                     return nil
                 }
             }
@@ -102,7 +102,10 @@ import TestSupport
                 let member = machines[move.replica % 3]
                 switch move.action {
                 case 0...5: try tool.copyOne(from: move.replica, to: move.other, pick: move.pick)
-                case 6...8: _ = try await sync(machines[move.replica])
+                case 6...8:
+                    // As a daemon syncs: whole, or the logs a ring named, true or forged.
+                    let machine = machines[move.replica]
+                    _ = try await sync(machine, try await machine.scope(pick: move.action, other: machines[move.other]))
                 case 9: _ = try await member.engine.rotateKey()
                 case 10:
                     let spare = spares[move.other % spares.count].store.deviceID

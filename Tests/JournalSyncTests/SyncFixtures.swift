@@ -38,8 +38,19 @@ struct Machine {
         return Machine(store: store, engine: SyncEngine(store: store, hub: hub, key: key, deviceKeys: deviceKeys, segmentSize: segmentSize))
     }
 
+    /// A sync of `scope`: whole, as `journal sync` runs it, or of the logs a ring named.
     @discardableResult
-    func sync() async throws -> SyncReport { try await engine.sync() }
+    func sync(_ scope: SyncScope = .whole) async throws -> SyncReport { try await engine.sync(scope) }
+
+    /// The scope a sync takes in a random history: whole (`pick` 0), or the logs a ring named, true
+    /// or forged: another machine's (1), or every log on the hub (2).
+    func scope(pick: Int, other: Machine) async throws -> SyncScope {
+        switch pick % 3 {
+        case 0: .whole
+        case 1: .logs([other.store.deviceID])
+        default: .logs(Set(try await engine.hub.devices()))
+        }
+    }
 
     /// Everything the journal holds about its drinks, tombstones included, without local sequence numbers.
     func state() async throws -> Set<RecordState> {
