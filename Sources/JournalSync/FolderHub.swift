@@ -144,7 +144,10 @@ public struct FolderHub: Hub {
     /// place, by journal or by Syncthing or Dropbox); this device's writes are its own.
     public func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
         // Cards too: a segment whose card a sync tool delivers after it waits for the card.
-        .files { [self] in [devicesFolder, cardsFolder, epochsFolder] + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { deviceFolder($0) } }
+        .files { [self] in
+            [devicesFolder, cardsFolder, epochsFolder].map { WatchedFolder($0) }
+                + ((try? devices()) ?? []).filter { $0 != ownDevice }.map { WatchedFolder(deviceFolder($0), log: $0) }
+        }
     }
 
     public func describe() -> HubDescription {

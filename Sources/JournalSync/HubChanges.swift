@@ -1,21 +1,36 @@
+import JournalKit
+
 /// How a hub tells that another device published: what the daemon watches to sync at once rather
 /// than at its next tick. The daemon switches over this: a new way is a compile error there until
 /// it is watched.
 public enum HubChanges: Sendable {
     /// New files in folders: the folders to watch, listed afresh after each sync (a device's folder
     /// appears when it first publishes). A folder hub.
-    case files(folders: @Sendable () -> [String])
+    case files(folders: @Sendable () -> [WatchedFolder])
     /// A server's notifications: `listen` gives the daemon each `DoorbellSign` until it is cancelled
     /// (it returns) or its connection is lost (it throws). A PostgreSQL hub's LISTEN.
     case notifications(listen: @Sendable (_ sign: @escaping @Sendable (DoorbellSign) -> Void) async throws -> Void)
+}
+
+/// A folder of a hub to watch, and the log whose folder it is (nil for the folders of cards, key
+/// epochs and devices, whose changes only a whole sync reads).
+public struct WatchedFolder: Sendable, Equatable {
+    public let path: String
+    public let log: DeviceID?
+
+    public init(_ path: String, log: DeviceID? = nil) {
+        self.path = path
+        self.log = log
+    }
 }
 
 /// What a hub's doorbell tells the daemon.
 public enum DoorbellSign: Sendable, Equatable {
     /// The server listens: what rang before it did is unknown, so sync.
     case listening
-    /// Another device published.
-    case rang
+    /// Another device published: `device`'s log, when the ring named one (a hint: what is read is
+    /// verified as ever), or nil for a ring that names none (a new key epoch).
+    case rang(device: DeviceID?)
     /// The doorbell's own test ring, rung from another connection as another device would, did not
     /// come back: notifications do not arrive (a pooler in transaction mode hands the listening
     /// session's server connection to others), so sync now, as a poll. Said again every

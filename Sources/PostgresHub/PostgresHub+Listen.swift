@@ -39,7 +39,8 @@ extension PostgresHub {
                         // This device's own changes, and any device's test rings, are no news.
                         guard !test.heard(payload), payload != ownDevice.rawValue, !DoorbellTest.isTest(payload) else { continue }
                         await self.rang(at: clock.now())
-                        sign(.rang)
+                        // A segment's ring names its device; any other payload (a key epoch's) names no log.
+                        sign(.rang(device: UUIDText.isCanonical(payload) ? DeviceID(rawValue: payload) : nil))
                     }
                 }
                 ended.finish(nil)

@@ -1,14 +1,22 @@
+import JournalSync
 import Synchronization
 
 /// The daemon's stream of change events: every watcher, the ticker, signals and the watchdog `send`
 /// into it, and the one sync loop iterates it with `for await`.
 ///
 /// An `AsyncStream` rings the loop's doorbell; the reasons themselves are merged in a set under a
-/// lock, so any number of sends while the loop is busy become one element holding all their reasons.
+/// lock, so any number of sends while the loop is busy become one element holding all their reasons,
+/// and the logs their rings named.
 final class ChangeEvents: AsyncSequence, Sendable {
-    typealias Element = ChangeReasons
+    typealias Element = Wake
 
-    private let pending = Mutex<ChangeReasons>([])
+    /// One look at the journal: why, and which logs the hub's rings named.
+    struct Wake: Equatable {
+        var reasons: ChangeReasons = []
+        var rang = RangLogs()
+    }
+
+    private let pending = Mutex<Wake>(Wake())
     private let doorbell: AsyncStream<Void>
     private let ring: AsyncStream<Void>.Continuation
 
@@ -18,11 +26,17 @@ final class ChangeEvents: AsyncSequence, Sendable {
 
     /// Adds `reasons` to those the loop will take next; true when some of them were not waiting yet
     /// (a request that merges into one already waiting is not news, and is not logged again).
+    /// A `.hub` sent without `rang` named no log: only a whole sync reads what it rang for.
     @discardableResult
-    func send(_ reasons: ChangeReasons) -> Bool {
+    func send(_ reasons: ChangeReasons, rang: RangLogs = RangLogs()) -> Bool {
+        var rang = rang
+        if reasons.contains(.hub), rang.isEmpty { rang = .unnamedRing }
         let added = pending.withLock { waiting in
-            defer { waiting.formUnion(reasons) }
-            return !waiting.isSuperset(of: reasons)
+            defer {
+                waiting.reasons.formUnion(reasons)
+                waiting.rang.formUnion(rang)
+            }
+            return !waiting.reasons.isSuperset(of: reasons)
         }
         ring.yield()
         return added
@@ -33,10 +47,10 @@ final class ChangeEvents: AsyncSequence, Sendable {
         ring.finish()
     }
 
-    private func take() -> ChangeReasons {
-        pending.withLock { reasons in
-            defer { reasons = [] }
-            return reasons
+    private func take() -> Wake {
+        pending.withLock { wake in
+            defer { wake = Wake() }
+            return wake
         }
     }
 
@@ -48,10 +62,10 @@ final class ChangeEvents: AsyncSequence, Sendable {
         var doorbell: AsyncStream<Void>.Iterator
         let events: ChangeEvents
 
-        mutating func next() async -> ChangeReasons? {
+        mutating func next() async -> Wake? {
             while await doorbell.next() != nil {
-                let reasons = events.take()
-                if !reasons.isEmpty { return reasons }
+                let wake = events.take()
+                if !wake.reasons.isEmpty { return wake }
             }
             return nil
         }

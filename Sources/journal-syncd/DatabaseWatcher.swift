@@ -13,7 +13,7 @@ struct DatabaseWatcher: Sendable {
         let file = slash.map { String(databasePath[databasePath.index(after: $0)...]) } ?? databasePath
         names = [file, file + "-wal"]
         inotify = try Inotify()
-        try inotify.watch(folder.isEmpty ? "/" : folder, mask: IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+        _ = try inotify.watch(folder.isEmpty ? "/" : folder, mask: IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
     }
 
     /// Sends `.database` to `events` for every batch of writes, until cancelled.

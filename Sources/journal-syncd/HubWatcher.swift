@@ -1,3 +1,5 @@
+import JournalKit
+import JournalSync
 import Synchronization
 
 import Glibc
@@ -7,10 +9,11 @@ import Glibc
 /// place by journal or by Syncthing or Dropbox).
 final class HubWatcher: Sendable {
     private let inotify: Inotify
-    private let folders: @Sendable () -> [String]
-    private let watched = Mutex<Set<String>>([])
+    private let folders: @Sendable () -> [WatchedFolder]
+    /// Each watch, and the log of the folder it watches (nil: a folder only a whole sync reads).
+    private let watched = Mutex<[Int32: DeviceID?]>([:])
 
-    init(folders: @escaping @Sendable () -> [String]) throws(WatcherError) {
+    init(folders: @escaping @Sendable () -> [WatchedFolder]) throws(WatcherError) {
         self.folders = folders
         inotify = try Inotify()
         refresh()
@@ -26,18 +29,24 @@ final class HubWatcher: Sendable {
         var added = false
         for folder in folders() {
             // Adding a watch again for the same folder is harmless; it may be a new folder by that name.
-            if (try? inotify.watch(folder, mask: mask)) != nil, watched.withLock({ $0.insert(folder).inserted }) {
+            if let watch = try? inotify.watch(folder.path, mask: mask), watched.withLock({ $0.updateValue(folder.log, forKey: watch) == nil }) {
                 added = true
             }
         }
         return added
     }
 
-    /// Sends `.hub` to `events` when a segment or a device appears, until cancelled. Dot-names are
-    /// other tools' temporaries, not segments yet.
+    /// Sends `.hub` to `events` when a segment or a device appears, until cancelled, naming the logs
+    /// the files appeared in. Dot-names are other tools' temporaries, not segments yet.
     func feed(_ events: ChangeEvents) async {
-        for await batch in inotify.events() where batch.contains(where: { !$0.name.hasPrefix(".") }) {
-            events.send(.hub)
+        for await batch in inotify.events() {
+            var rang = RangLogs()
+            for event in batch where !event.name.hasPrefix(".") {
+                // A watch this watcher does not know (one the kernel just took back) names no log.
+                let log = watched.withLock { $0[event.watch] } ?? nil
+                rang.formUnion(log.map { RangLogs.log($0) } ?? .unnamedRing)
+            }
+            if !rang.isEmpty { events.send(.hub, rang: rang) }
         }
     }
 }

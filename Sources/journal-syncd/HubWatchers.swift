@@ -32,7 +32,7 @@ final class HubWatchers: Sendable {
     }
 
     /// Watches a hub's folders with inotify; after each sync, the folders that appeared since.
-    private func watchFiles(_ hub: any Hub, folders: @escaping @Sendable () -> [String], events: ChangeEvents) {
+    private func watchFiles(_ hub: any Hub, folders: @escaping @Sendable () -> [WatchedFolder], events: ChangeEvents) {
         // Refreshing lists the hub folder, which can hang on a network file system: not under the lock.
         if let existing = current.withLock({ $0 }), existing.hubID == hub.id, existing.location == hub.location {
             if existing.watcher?.refresh() == true { events.send(.hub) }

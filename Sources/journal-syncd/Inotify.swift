@@ -5,8 +5,9 @@ import Glibc
 /// One inotify instance, its events delivered as an `AsyncStream` by the daemon's event loop: no
 /// thread of its own and no polling, so an idle daemon sleeps.
 final class Inotify: Sendable {
-    /// One event: the name of the file it is about, in the watched folder.
+    /// One event: the watch it came from, and the name of the file it is about in the watched folder.
     struct Event: Sendable {
+        let watch: Int32
         let name: String
     }
 
@@ -17,11 +18,12 @@ final class Inotify: Sendable {
         guard descriptor >= 0 else { throw WatcherError(path: "inotify", reason: String(cString: strerror(errno))) }
     }
 
-    /// Watches `path` for `mask`. Watching a path again updates its mask.
-    func watch(_ path: String, mask: Int32) throws(WatcherError) {
-        guard inotify_add_watch(descriptor, path, UInt32(bitPattern: mask)) >= 0 else {
-            throw WatcherError(path: path, reason: String(cString: strerror(errno)))
-        }
+    /// Watches `path` for `mask`, and returns the watch its events come from. Watching a path again
+    /// updates its mask, and returns the same watch.
+    func watch(_ path: String, mask: Int32) throws(WatcherError) -> Int32 {
+        let watch = inotify_add_watch(descriptor, path, UInt32(bitPattern: mask))
+        guard watch >= 0 else { throw WatcherError(path: path, reason: String(cString: strerror(errno))) }
+        return watch
     }
 
     /// The events, batch by batch. Ending the stream (or cancelling its consumer) closes the descriptor.
@@ -53,11 +55,10 @@ final class Inotify: Sendable {
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
-                let length = buffer.withUnsafeBytes { raw in
-                    Int(raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len)
-                }
+                let event = buffer.withUnsafeBytes { raw in raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
+                let length = Int(event.len)
                 let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)]
-                events.append(Event(name: String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self)))
+                events.append(Event(watch: event.wd, name: String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self)))
                 offset += header + length
             }
         }

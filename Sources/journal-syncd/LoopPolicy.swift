@@ -22,6 +22,8 @@ struct LoopPolicy {
     /// What to do with one element of the event stream.
     struct Plan: Equatable {
         var sync = false
+        /// What the sync reads, when there is one.
+        var scope = SyncScope.whole
         /// Look at `data_version` again shortly: a write event can come before the commit's last write.
         var scheduleRecheck = false
         /// Tell systemd's watchdog the loop is alive.
@@ -42,23 +44,34 @@ struct LoopPolicy {
         case stop
     }
 
-    /// True when deciding about `reasons` needs `data_version`: only a database hint does.
+    /// True when deciding about `reasons` needs `data_version`: a database hint does, alone (whether to
+    /// sync at all) or with others (whether the sync has anything of this journal's to publish).
     static func needsDataVersion(_ reasons: ChangeReasons) -> Bool {
-        reasons.wantsSync && reasons.subtracting([.database, .recheck, .watchdog]).isEmpty
+        !reasons.isDisjoint(with: [.database, .recheck])
     }
 
-    /// The plan for `reasons`, given `data_version` as read now (nil when it could not be read, or was
-    /// not needed).
-    mutating func plan(_ reasons: ChangeReasons, dataVersion observed: Int64?) -> Plan {
+    /// What a sync for `reasons` reads: only the logs the hub's rings named, when rings are all that
+    /// woke the loop; everything for any other reason (the journal changed, so there is something to
+    /// publish; the tick, a request, a retry, the start: a look at the whole hub), and for a ring that
+    /// named no log.
+    static func scope(_ reasons: ChangeReasons, rang: RangLogs) -> SyncScope {
+        reasons.subtracting(.watchdog) == .hub ? rang.scope : .whole
+    }
+
+    /// The plan for `reasons` and the logs their rings named, given `data_version` as read now (nil
+    /// when it could not be read, or was not needed).
+    mutating func plan(_ reasons: ChangeReasons, rang: RangLogs = RangLogs(), dataVersion observed: Int64?) -> Plan {
         var plan = Plan(pingWatchdog: reasons.contains(.watchdog))
         if reasons.contains(.recheck) { recheckPending = false }
         if reasons.contains(.retry) { retryPending = false }
-        var wanted = reasons.wantsSync
+        // The reasons that stand: a database hint that `data_version` does not confirm is the daemon's
+        // own write (its echo), or a commit still on its way, which the recheck looks for.
+        var standing = reasons.subtracting(.watchdog)
         if Self.needsDataVersion(reasons) {
             // Unreadable counts as changed: a needless sync is cheap, a missed one is not.
             let version = observed ?? dataVersion &+ 1
             if version == dataVersion {
-                wanted = false
+                standing.subtract([.database, .recheck])
                 if reasons.contains(.database), !recheckPending {
                     recheckPending = true
                     plan.scheduleRecheck = true
@@ -67,6 +80,9 @@ struct LoopPolicy {
                 dataVersion = version
             }
         }
+        // A sync that ends a wait for the hub looks at all of it: what rang meanwhile is unknown.
+        plan.scope = retryPending ? .whole : Self.scope(standing, rang: rang)
+        var wanted = !standing.isEmpty
         if retryPending, !reasons.contains(.request), !(waitingForHub && reasons.contains(.hub)) { wanted = false }
         plan.sync = wanted
         return plan

@@ -40,6 +40,7 @@ struct ServerDoorbell: Sendable {
             let sayListening = downSaid
             do {
                 try await listen { sign in
+                    var rang = RangLogs.unnamedRing
                     switch sign {
                     case .listening:
                         let first = everListened.mark()
@@ -49,8 +50,8 @@ struct ServerDoorbell: Sendable {
                         } else if first {
                             logger.info("listening to the hub: another device's change is synced when the server rings")
                         }
-                    case .rang:
-                        break
+                    case .rang(let device):
+                        if let device { rang = .log(device) }
                     case .unheard(let interval):
                         // Said when it starts, not at every poll.
                         if unheardSaid.mark() {
@@ -60,7 +61,7 @@ struct ServerDoorbell: Sendable {
                         unheardSaid.clear()
                         logger.info("notifications arrive again: syncing when the server rings")
                     }
-                    events.send(.hub)
+                    events.send(.hub, rang: rang)
                 }
                 return
             } catch {

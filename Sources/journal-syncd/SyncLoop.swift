@@ -47,14 +47,15 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             retry?.cancel()
             recheck?.cancel()
         }
-        for await reasons in events {
+        for await wake in events {
+            let reasons = wake.reasons
             // A journal deleted or replaced under the daemon: systemd starts it again on the new file.
             guard store.isStillAtItsPath() else { throw SyncLoopExit.journalReplaced(store.path) }
             let version = LoopPolicy.needsDataVersion(reasons) ? try? await store.dataVersion() : nil
-            let plan = policy.plan(reasons, dataVersion: version)
+            let plan = policy.plan(reasons, rang: wake.rang, dataVersion: version)
             if plan.scheduleRecheck { recheck = after(.milliseconds(100), send: .recheck) }
             if plan.sync {
-                let result = await attempt(reasons, engine: &engine, policy: &policy)
+                let result = await attempt(reasons, scope: plan.scope, engine: &engine, policy: &policy)
                 switch policy.next(after: result, random: &random) {
                 case .settled:
                     retry?.cancel()
@@ -83,8 +84,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// One sync, with the engine made first when the policy says so.
-    private func attempt(_ reasons: ChangeReasons, engine: inout SyncEngine?, policy: inout LoopPolicy) async
+    /// One sync of `scope`, with the engine made first when the policy says so.
+    private func attempt(_ reasons: ChangeReasons, scope: SyncScope, engine: inout SyncEngine?, policy: inout LoopPolicy) async
         -> Result<SyncReport, any Error>
     {
         do {
@@ -101,8 +102,9 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             }
             guard let engine else { throw SyncError.notJoined }
             policy.syncStarts(dataVersion: try? await store.dataVersion())
-            let report = try await sync(engine)
-            watchHub(engine)
+            let report = try await sync(engine, scope: scope)
+            // A log-only read found no new folder: a device joining rings the devices folder, a whole sync.
+            if scope == .whole { watchHub(engine) }
             log(report, reasons: reasons)
             return .success(report)
         } catch {
@@ -132,9 +134,9 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     /// with the watchdog fed while it makes progress. Not service-lifecycle's
     /// `cancelWhenGracefulShutdown`: that leaves an unstructured task on Swift's global executor after
     /// every call, which starts libdispatch's once-a-second monitor.
-    private func sync(_ engine: SyncEngine) async throws -> SyncReport {
+    private func sync(_ engine: SyncEngine, scope: SyncScope) async throws -> SyncReport {
         let progress = SyncProgress()
-        let sync = Task(executorPreference: executor) { try await engine.syncRecordingResult(progress: progress) }
+        let sync = Task(executorPreference: executor) { try await engine.syncRecordingResult(scope, progress: progress) }
         let feeder = watchdogInterval.map { interval in
             Task(executorPreference: executor) { await feedWatchdog(every: interval, while: progress) }
         }

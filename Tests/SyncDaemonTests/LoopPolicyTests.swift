@@ -27,7 +27,7 @@ import TestSupport
         #expect(policy.plan(.database, dataVersion: nil).sync)
     }
 
-    @Test(arguments: [ChangeReasons.hub, .tick, .request, .startup, [.hub, .database], [.tick, .watchdog]])
+    @Test(arguments: [ChangeReasons.hub, .tick, .request, .startup, [.tick, .watchdog]])
     func otherReasonsSyncWithoutAskingTheDatabase(reasons: ChangeReasons) {
         #expect(!LoopPolicy.needsDataVersion(reasons))
         var policy = LoopPolicy(dataVersion: 1)
@@ -141,5 +141,69 @@ import TestSupport
         #expect(LoopPolicy.needsEngine(current: ("h1", "/b"), joined: joined))
         #expect(LoopPolicy.needsEngine(current: ("h2", "/a"), joined: joined))
         #expect(LoopPolicy.needsEngine(current: ("h1", "/a"), joined: nil))
+    }
+}
+
+/// Each wake reason mapped to what its sync reads: a ring that named logs reads those logs alone;
+/// anything else, or a ring that named none, reads the whole hub.
+@Suite(.onTestThreads) struct WakeScopeTests {
+    let a = DeviceID(rawValue: "0b7b5a52-3c1e-4d6f-9a51-6f6c2d1e8a01")
+    let b = DeviceID(rawValue: "0b7b5a52-3c1e-4d6f-9a51-6f6c2d1e8a02")
+
+    @Test func ringsThatNameLogsReadThoseLogs() {
+        var rang = RangLogs.log(a)
+        rang.formUnion(.log(b))
+        #expect(LoopPolicy.scope(.hub, rang: .log(a)) == .logs([a]))
+        #expect(LoopPolicy.scope(.hub, rang: rang) == .logs([a, b]))
+        // The watchdog's tick changes nothing of what a sync reads.
+        #expect(LoopPolicy.scope([.hub, .watchdog], rang: .log(a)) == .logs([a]))
+    }
+
+    @Test func everyOtherReasonReadsTheWholeHub() {
+        var unnamed = RangLogs.log(a)
+        unnamed.formUnion(.unnamedRing)
+        #expect(LoopPolicy.scope(.hub, rang: unnamed) == .whole)
+        #expect(LoopPolicy.scope(.hub, rang: RangLogs()) == .whole)
+        for reason: ChangeReasons in [.database, .tick, .request, .retry, .startup, .recheck] {
+            #expect(LoopPolicy.scope(reason, rang: RangLogs()) == .whole, "\(reason)")
+            #expect(LoopPolicy.scope([reason, .hub], rang: .log(a)) == .whole, "\(reason)+hub")
+        }
+    }
+
+    @Test func theDaemonsOwnWriteDoesNotWidenARingsSync() {
+        // Applying what a ring brought writes the journal, and inotify tells of it: that event, merged
+        // with the next ring, is no change of this journal's while `data_version` stands.
+        var policy = LoopPolicy(dataVersion: 4)
+        let echo = policy.plan([.hub, .database], rang: .log(a), dataVersion: 4)
+        #expect(echo.sync && echo.scope == .logs([a]) && echo.scheduleRecheck)
+        // Another process's commit is something to publish: the whole sync.
+        let commit = policy.plan([.hub, .database], rang: .log(a), dataVersion: 5)
+        #expect(commit.sync && commit.scope == .whole)
+    }
+
+    @Test func aSyncThatEndsAWaitForTheHubReadsItWhole() {
+        var policy = LoopPolicy(dataVersion: 1)
+        var random = SystemRandomNumberGenerator()
+        _ = policy.next(after: .failure(SyncError.hubUnavailable(hub: "h", reason: "down")), random: &random)
+        let plan = policy.plan(.hub, rang: .log(a), dataVersion: nil)
+        #expect(plan.sync && plan.scope == .whole)
+        _ = policy.next(after: .success(SyncReport()), random: &random)
+        #expect(policy.plan(.hub, rang: .log(a), dataVersion: nil).scope == .logs([a]))
+    }
+}
+
+@Suite(.onTestThreads) struct WakeRingsTests {
+    @Test func aBurstOfRingsMergesTheLogsTheyNamed() async {
+        let a = DeviceID(rawValue: "0b7b5a52-3c1e-4d6f-9a51-6f6c2d1e8a01")
+        let b = DeviceID(rawValue: "0b7b5a52-3c1e-4d6f-9a51-6f6c2d1e8a02")
+        let events = ChangeEvents()
+        var iterator = events.makeAsyncIterator()
+        events.send(.hub, rang: .log(a))
+        events.send(.hub, rang: .log(b))
+        #expect(await iterator.next()?.rang.scope == .logs([a, b]))
+        // A `.hub` that names nothing is a ring only a whole sync reads.
+        events.send(.hub, rang: .log(a))
+        events.send(.hub)
+        #expect(await iterator.next()?.rang.scope == .whole)
     }
 }
