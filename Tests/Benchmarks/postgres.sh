@@ -242,18 +242,30 @@ printf '%-34s %9s    (CPU ticks of all 50 daemons in 10 s idle; budget 0) %s\n' 
     "50 idle daemons" "$((after - before))" "$(verdict "$after - $before == 0")"
 printf '%-34s %9s MiB (median of 50; of it anonymous %s MiB; proportional share %s MiB; budget 20) %s\n' \
     "idle PostgreSQL daemon resident" "$rss_mib" "$anon_mib" "$pss_mib" "$(verdict "$rss_mib <= 20")"
-last_db="$work/f49/data/journal/journal.db"
+# A drink added on f0 until it is in every other journal: each of the 49 daemons is rung, and what
+# they spend on it together is the time the last has it (2 cores for 49 syncs). The CPU each spends
+# per ring is read from the kernel's count of their user and system time (10 ms ticks), summed over
+# the 49 and every run.
+others=(); for d in $(seq 1 49); do others+=("$work/f$d/data/journal/journal.db"); done
 : >"$work/latency50"
-for ((i = 0; i < runs; i++)); do
+ring_runs=$((runs * 2))
+ticks_before=0; for pid in "${daemons[@]:1}"; do ticks_before=$((ticks_before + $(cpu_ticks "$pid"))); done
+for ((i = 0; i < ring_runs; i++)); do
     start=$EPOCHREALTIME
     at f0 "$journal" add espresso --note "fifty $i" >/dev/null
-    arrival "$last_db" "SELECT count(*) FROM drinks WHERE note = 'fifty $i'" "$start" 10 >>"$work/latency50"
-    # Every daemon done with that drink before the next one.
-    sleep 1
+    python3 "$(dirname "$0")/arrivals.py" "$start" 10 "SELECT count(*) FROM drinks WHERE note = 'fifty $i'" "${others[@]}" >>"$work/latency50"
 done
-latency=$(sort -g "$work/latency50" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }')
-printf '%-34s %9s ms  (median of %s, 50 daemons listening; budget 100 ms) %s\n' "add on 1 -> on another of 50" "$latency" "$runs" \
-    "$(verdict "$latency <= 100")"
+# The last daemon to have the drink still records its sync's outcome: its CPU belongs to the ring.
+sleep 1
+ticks_after=0; for pid in "${daemons[@]:1}"; do ticks_after=$((ticks_after + $(cpu_ticks "$pid"))); done
+median_column() { cut -d' ' -f"$1" "$work/latency50" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] * 1000 }'; }
+first_seen=$(median_column 1)
+all_seen=$(median_column 2)
+per_ring=$(echo "scale=2; ($ticks_after - $ticks_before) * 1000 / $(getconf CLK_TCK) / (49 * $ring_runs)" | bc -l)
+printf '%-34s %9s ms  (median of %s, 50 daemons listening; the first of 49 had it in %s ms; budget 60 ms) %s\n' \
+    "add on 1 -> on all others of 50" "$all_seen" "$ring_runs" "$first_seen" "$(verdict "$all_seen <= 60")"
+printf '%-34s %9s ms  (user and system time of the 49 rung daemons over %s adds, per daemon and add; budget 1 ms) %s\n' \
+    "daemon CPU per ring" "$per_ring" "$ring_runs" "$(verdict "$per_ring <= 1")"
 kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
 
 failures=$((failures + $(wc -l <"$work/misses")))
