@@ -16,6 +16,12 @@ struct JournalCLI {
 
     var databasePath: String { home + "/.local/share/journal/journal.db" }
 
+    /// This machine's device id, from its journal.
+    func deviceID() throws -> String {
+        try run("sql", "select value from meta where key = 'device_id'", "--format", "csv").stdout
+            .split(whereSeparator: \.isNewline).dropFirst().first.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
     /// Writes `text` as this home's settings file, `~/.config/journal/config.toml`.
     func writeSettings(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)

@@ -15,7 +15,7 @@ import TestSupport
             let joined = try JoinedMachines(in: folder, names: ["a", "b", "laptop"])
             let (a, b, laptop) = (joined.machines[0], joined.machines[1], joined.machines[2])
             for machine in [a, b, laptop, a, b, laptop, a] { #expect(try machine.run("sync").status == 0) }
-            let revoked = try a.run("sync", "revoke", String(try deviceID(of: laptop).prefix(8)))
+            let revoked = try a.run("sync", "revoke", String(try laptop.deviceID().prefix(8)))
             #expect(revoked.status == 0, "\(revoked.stderr)")
             #expect(try laptop.run("sync").status == 78)
 
@@ -28,7 +28,7 @@ import TestSupport
             #expect(join.status == 0, "\(join.stderr)")
             #expect(try thief.run("add", "espresso", "--mg", "999", "--note", "forged").status == 0)
             #expect(try thief.run("sync").status == 0)
-            let forged = try deviceID(of: thief)
+            let forged = try thief.deviceID()
             try FileManager.default.copyItem(
                 atPath: copy + "/journal-hub-v1/devices/" + forged, toPath: joined.hub + "/journal-hub-v1/devices/" + forged)
             try FileManager.default.copyItem(
@@ -98,7 +98,7 @@ import TestSupport
             let joined = try JoinedMachines(in: folder, names: ["a", "b", "m"])
             let (a, b, m) = (joined.machines[0], joined.machines[1], joined.machines[2])
             for machine in [a, b, m, a] { #expect(try machine.run("sync").status == 0) }
-            let shown = String(try deviceID(of: b).prefix(8))
+            let shown = String(try b.deviceID().prefix(8))
             let renamed = try m.run("sync", "rename", shown)
             #expect(renamed.status == 64, "\(renamed.stdout)\(renamed.stderr)")
             for machine in [m, a] { #expect(try machine.run("sync").status == 0) }
@@ -107,7 +107,7 @@ import TestSupport
             let devices = try a.run("sync", "devices", "--json").stdout
             let listed = try #require(try JSONSerialization.jsonObject(with: Data(devices.utf8)) as? [String: Any])["devices"] as? [[String: Any]]
             let revokedIDs = (listed ?? []).filter { !($0["revoked_at"] is NSNull) }.compactMap { $0["device"] as? String }
-            #expect(revokedIDs == [try deviceID(of: b)], "\(devices)")
+            #expect(revokedIDs == [try b.deviceID()], "\(devices)")
         }
     }
 
@@ -121,7 +121,7 @@ import TestSupport
             try laptop.run("add", "espresso", "--note", "as it was revoked")
             #expect(try laptop.run("sync").status == 0)
             #expect(try b.run("sync").status == 0)
-            #expect(try a.run("sync", "revoke", String(try deviceID(of: laptop).prefix(8))).status == 0)
+            #expect(try a.run("sync", "revoke", String(try laptop.deviceID().prefix(8))).status == 0)
             let synced = try b.run("sync")
             #expect(synced.status == 0 && !synced.stdout.contains("agree"), "\(synced.stdout)")
             let status = try b.run("sync", "status").stdout
@@ -154,11 +154,5 @@ import TestSupport
                 #expect(kilobytes < 120_000, "peak \(kilobytes) KB")
             }
         }
-    }
-
-    /// This machine's device id, from its journal.
-    private func deviceID(of machine: JournalCLI) throws -> String {
-        try machine.run("sql", "select value from meta where key = 'device_id'", "--format", "csv").stdout
-            .split(whereSeparator: \.isNewline).dropFirst().first.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 }
