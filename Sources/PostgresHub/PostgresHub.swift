@@ -19,6 +19,10 @@ public actor PostgresHub: Hub {
     private var index: [DeviceID: DeviceLog] = [:]
     /// Segments fetched ahead of being asked for, by device.
     private var fetched: [DeviceID: [SegmentName: [UInt8]]] = [:]
+    /// The first page of cards and of key epoch records, listed with the last whole refresh's logs
+    /// (one statement, not three, for a sync with nothing to do); each given once, then asked for anew.
+    private var firstCards: [HubListing<DeviceID>]?
+    private var firstEpochs: [HubListing<KeyEpoch>]?
     private var lastRing: Timestamp?
 
     /// The hub format this journal writes and reads: what `journal_hub.hub.format` says of the
@@ -62,7 +66,7 @@ public actor PostgresHub: Hub {
     }
 
     /// Runs `body` on the connection; a failure that lost it leaves none, to open anew next time.
-    private func call<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func call<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let link = try await connected()
         do { return try await link.run(body) } catch {
             if link.isClosed { self.link = nil }
@@ -90,100 +94,17 @@ public actor PostgresHub: Hub {
 
     private func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>?) async throws {
         fetched = [:]
-        var logs = try await list(after: positions, only: only.map { $0.sorted() })
+        let listing = try await list(after: positions, only: only.map { $0.sorted() }, firstPages: only == nil ? Self.listingPage : nil)
+        (firstCards, firstEpochs) = (listing.cards, listing.epochs)
+        var logs = listing.logs
         let lost = positions.filter { device, position in
             (only?.contains(device) ?? true) && (logs[device]?.highest ?? 0) < position && position > 0
         }
         if !lost.isEmpty {
-            let whole = try await list(after: positions.mapValues { _ in 0 }, only: lost.keys.sorted())
+            let whole = try await list(after: positions.mapValues { _ in 0 }, only: lost.keys.sorted()).logs
             for device in lost.keys { logs[device] = whole[device] ?? DeviceLog() }
         }
         index = logs
-    }
-
-    /// The logs of every device (or of `only` these), listed past `positions`.
-    private func list(after positions: [DeviceID: Int64], only: [DeviceID]?) async throws -> [DeviceID: DeviceLog] {
-        let query = only.map { Self.listing(of: $0, after: positions) } ?? Self.listing(after: positions)
-        let rows = try await call { connection in
-            var rows: [(String, Int64, Int64?, Int64?, Int64?)] = []
-            let result = try await connection.query(query, logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, Int64, Int64?, Int64?, Int64?).self) { rows.append(row) }
-            return rows
-        }
-        var logs: [DeviceID: DeviceLog] = [:]
-        for (device, highest, first, last, size) in rows {
-            let id = DeviceID(rawValue: device)
-            if logs[id] == nil { logs[id] = DeviceLog(listedAfter: positions[id] ?? 0, highest: highest) }
-            // Appended in place: a copy taken out and put back would copy the whole log at each row.
-            if let first, let last, let size {
-                logs[id]?.segments.append(SegmentEntry(name: SegmentName(first: first, last: last), fingerprint: String(size)))
-            }
-        }
-        return logs
-    }
-
-    /// The one statement of a sync's read: every device with the last position of its log, and the
-    /// segments past `positions` of each.
-    ///
-    /// The devices are walked down the primary key from the end, one probe each: the last entry
-    /// below a device is the next device's newest segment, so one probe finds both the device and
-    /// the top of its log. Each device's segments are a range of the key, bounded above by that top:
-    /// the bound changes no answer (no segment starts past it), but gives the planner a range's
-    /// estimate in place of a third of the table per device, which on a hub of a million rows made
-    /// it plan the read as a costly one and compile it with JIT, 200-350 ms a sync. A device whose
-    /// top is not past this journal's position for it is not probed again.
-    static func listing(after positions: [DeviceID: Int64]) -> PostgresQuery {
-        let devices = positions.keys.map(\.rawValue)
-        let floors = devices.map { positions[DeviceID(rawValue: $0)] ?? 0 }
-        return """
-            WITH RECURSIVE tops(device, last_position) AS (
-                (SELECT device, last_position FROM journal_hub.segments
-                 ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1)
-                UNION ALL
-                SELECT below.device, below.last_position FROM tops t CROSS JOIN LATERAL (
-                    SELECT s.device, s.last_position FROM journal_hub.segments s WHERE s.device < t.device
-                    ORDER BY s.device DESC, s.first_position DESC, s.last_position DESC LIMIT 1
-                ) below
-            ), known(device, position) AS (SELECT * FROM unnest(\(devices)::uuid[], \(floors)::bigint[]))
-            SELECT t.device::text, t.last_position, s.first_position, s.last_position, s.size
-            FROM tops t
-            LEFT JOIN known k ON k.device = t.device
-            LEFT JOIN LATERAL (
-                -- OFFSET 0 keeps this a range of the primary key for each device: pulled up into
-                -- a join, it was planned as a scan of the whole table.
-                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
-                WHERE s.device = t.device AND s.first_position > coalesce(k.position, 0)
-                    AND s.first_position <= t.last_position
-                    -- Of outer values only: the server tests it once per device, and a device with
-                    -- nothing new (most of them, at every sync) costs no probe of the index at all.
-                    AND t.last_position > coalesce(k.position, 0) OFFSET 0
-            ) s ON true
-            ORDER BY t.device, s.first_position, s.last_position
-            """
-    }
-
-    /// The same read of `devices`' logs alone: one probe of the primary key for each device's top,
-    /// and a range of it for what lies past `positions`. A device with no log (a ring that named a
-    /// device id no one published under) is not listed.
-    static func listing(of devices: [DeviceID], after positions: [DeviceID: Int64]) -> PostgresQuery {
-        let named = devices.filter { UUIDText.isCanonical($0.rawValue) }
-        let ids = named.map(\.rawValue)
-        let floors = named.map { positions[$0] ?? 0 }
-        return """
-            WITH known(device, position) AS (SELECT * FROM unnest(\(ids)::uuid[], \(floors)::bigint[]))
-            SELECT k.device::text, t.last_position, s.first_position, s.last_position, s.size
-            FROM known k
-            CROSS JOIN LATERAL (
-                SELECT last_position FROM journal_hub.segments WHERE device = k.device
-                ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1
-            ) t
-            LEFT JOIN LATERAL (
-                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
-                WHERE s.device = k.device AND s.first_position > k.position AND s.first_position <= t.last_position
-                    AND t.last_position > k.position OFFSET 0
-            ) s ON true
-            ORDER BY k.device, s.first_position, s.last_position
-            """
     }
 
     public func devices() -> [DeviceID] {
@@ -248,24 +169,24 @@ public actor PostgresHub: Hub {
         return entry.fingerprint
     }
 
-    /// Cards past `after` by the primary key, `limit` rows at most: a row's fingerprint is the
-    /// transaction that last wrote it (a card is replaced in place) and its length, which the server
-    /// gives without reading the bytes.
+    /// Cards past `after` by the primary key, `limit` rows at most (`cardColumns`).
     public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
+        if after == nil, limit == Self.listingPage, let cards = firstCards {
+            firstCards = nil
+            return cards
+        }
         let rows = try await call { connection in
             var rows: [(String, String)] = []
             let result = try await connection.query(
                 """
-                SELECT device::text, xmin::text || ':' || octet_length(bytes)::text FROM journal_hub.cards
+                SELECT \(unescaped: Self.cardColumns) FROM journal_hub.cards
                 WHERE device > \(after?.rawValue ?? Self.lowestDevice)::uuid OR (\(after == nil) AND device = \(Self.lowestDevice)::uuid)
                 ORDER BY device LIMIT \(Int64(limit))
                 """, logger: PostgresConnector.quiet)
             for try await row in result.decode((String, String).self) { rows.append(row) }
             return rows
         }
-        return rows.compactMap { device, fingerprint in
-            UUIDText.isCanonical(device) ? HubListing(name: DeviceID(rawValue: device), fingerprint: fingerprint) : nil
-        }
+        return rows.compactMap { device, fingerprint in Self.card(device: device, fingerprint: fingerprint) }
     }
 
     /// The first device id in order, from which a listing starts.
@@ -295,6 +216,7 @@ public actor PostgresHub: Hub {
     }
 
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
+        firstCards = nil
         try await call { connection in
             try await connection.query(
                 """
@@ -305,30 +227,29 @@ public actor PostgresHub: Hub {
     }
 
     public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        try await call { connection in try await Self.epochList(connection, after: after, limit: limit) }
+        if after == nil, limit == Self.listingPage, let epochs = firstEpochs {
+            firstEpochs = nil
+            return epochs
+        }
+        return try await call { connection in try await Self.epochList(connection, after: after, limit: limit) }
     }
 
     public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
         try await call { connection in try await Self.epochRecords(connection, epochs) }
     }
 
-    /// The records past `after` in (number, id) order, `limit` at most: rows are never changed, so the
-    /// transaction that wrote one and its length are its fingerprint. Rows whose number no epoch can
-    /// have are left out.
+    /// The records past `after` in (number, id) order, `limit` at most (`epochColumns`, `epochNumbers`).
     static func epochList(_ connection: PostgresConnection, after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
         var rows: [(Int64, ByteBuffer, String)] = []
         let (number, id) = (Int64(after?.number ?? 0), ByteBuffer(bytes: after?.id ?? KeyEpoch.first.id))
         let result = try await connection.query(
             """
-            SELECT number, id, xmin::text || ':' || octet_length(bytes)::text FROM journal_hub.epochs
-            WHERE number BETWEEN 1 AND \(Int64(UInt32.max)) AND (number, id) > (\(number), \(id))
+            SELECT \(unescaped: epochColumns) FROM journal_hub.epochs
+            WHERE \(unescaped: epochNumbers) AND (number, id) > (\(number), \(id))
             ORDER BY number, id LIMIT \(Int64(limit))
             """, logger: PostgresConnector.quiet)
         for try await row in result.decode((Int64, ByteBuffer, String).self) { rows.append(row) }
-        return rows.compactMap { number, id, fingerprint in
-            guard id.readableBytes == 16, let number = UInt32(exactly: number) else { return nil }
-            return HubListing(name: KeyEpoch(number: number, id: Array(id.readableBytesView)), fingerprint: fingerprint)
-        }
+        return rows.compactMap { number, id, fingerprint in epoch(number: number, id: id, fingerprint: fingerprint) }
     }
 
     /// The records of `epochs`: a row larger than a record can be is refused without its bytes sent.
@@ -370,6 +291,7 @@ public actor PostgresHub: Hub {
     }
 
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
+        firstEpochs = nil
         try await call { connection in
             try await connection.query(
                 """

@@ -1,0 +1,146 @@
+import JournalKit
+import JournalSync
+import PostgresNIO
+
+/// The anchored read of a PostgreSQL hub: what is new on the logs, and with a whole sync's read the
+/// first page of cards and of key epoch records, so that a sync with nothing to do is one statement.
+extension PostgresHub {
+    /// What one listing statement found.
+    struct Listing {
+        var logs: [DeviceID: DeviceLog] = [:]
+        /// The first page of cards and of key epoch records: nil unless asked for (`firstPages`).
+        var cards: [HubListing<DeviceID>]?
+        var epochs: [HubListing<KeyEpoch>]?
+    }
+
+    /// A card row's name and fingerprint: the transaction that last wrote it (a card is replaced in
+    /// place) and its length, which the server gives without reading the bytes.
+    static let cardColumns = "device::text, xmin::text || ':' || octet_length(bytes)::text"
+    /// A key epoch record's name and fingerprint: rows are never changed, so the transaction that
+    /// wrote one and its length are its fingerprint.
+    static let epochColumns = "number, id, xmin::text || ':' || octet_length(bytes)::text"
+    /// The rows whose number an epoch can have; others are left out.
+    static let epochNumbers = "number BETWEEN 1 AND \(UInt32.max)"
+
+    static func card(device: String, fingerprint: String) -> HubListing<DeviceID>? {
+        UUIDText.isCanonical(device) ? HubListing(name: DeviceID(rawValue: device), fingerprint: fingerprint) : nil
+    }
+
+    static func epoch(number: Int64, id: ByteBuffer, fingerprint: String) -> HubListing<KeyEpoch>? {
+        guard id.readableBytes == 16, let number = UInt32(exactly: number) else { return nil }
+        return HubListing(name: KeyEpoch(number: number, id: Array(id.readableBytesView)), fingerprint: fingerprint)
+    }
+
+    /// The logs of every device (or of `only` these), listed past `positions`; with `firstPages`, the
+    /// first that many cards and key epoch records too, in the same statement.
+    func list(after positions: [DeviceID: Int64], only: [DeviceID]?, firstPages: Int? = nil) async throws -> Listing {
+        let query = only.map { Self.listing(of: $0, after: positions) } ?? Self.listing(after: positions, firstPages: firstPages)
+        typealias Row = (Int32, String?, Int64?, Int64?, Int64?, Int64?, String?, ByteBuffer?)
+        let rows = try await call { connection in
+            var rows: [Row] = []
+            let result = try await connection.query(query, logger: PostgresConnector.quiet)
+            for try await row in result.decode(Row.self) { rows.append(row) }
+            return rows
+        }
+        var listing = Listing()
+        if firstPages != nil, only == nil { (listing.cards, listing.epochs) = ([], []) }
+        for (part, device, highest, first, last, size, fingerprint, epochID) in rows {
+            switch part {
+            case 0:
+                guard let device, let highest else { continue }
+                let id = DeviceID(rawValue: device)
+                if listing.logs[id] == nil { listing.logs[id] = DeviceLog(listedAfter: positions[id] ?? 0, highest: highest) }
+                // Appended in place: a copy taken out and put back would copy the whole log at each row.
+                if let first, let last, let size {
+                    listing.logs[id]?.segments.append(SegmentEntry(name: SegmentName(first: first, last: last), fingerprint: String(size)))
+                }
+            case 1:
+                if let device, let fingerprint, let card = Self.card(device: device, fingerprint: fingerprint) { listing.cards?.append(card) }
+            default:
+                if let first, let epochID, let fingerprint, let epoch = Self.epoch(number: first, id: epochID, fingerprint: fingerprint) {
+                    listing.epochs?.append(epoch)
+                }
+            }
+        }
+        return listing
+    }
+
+    /// The one statement of a sync's read: every device with the last position of its log, and the
+    /// segments past `positions` of each; with `firstPages`, the first that many cards and key epoch
+    /// records. Rows are (part: 0 a log, 1 a card, 2 an epoch record; device; top of the log; first
+    /// position, or an epoch's number; last position; size; a card's or record's fingerprint; an
+    /// epoch's id).
+    ///
+    /// The devices are walked down the primary key from the end, one probe each: the last entry
+    /// below a device is the next device's newest segment, so one probe finds both the device and
+    /// the top of its log. Each device's segments are a range of the key, bounded above by that top:
+    /// the bound changes no answer (no segment starts past it), but gives the planner a range's
+    /// estimate in place of a third of the table per device, which on a hub of a million rows made
+    /// it plan the read as a costly one and compile it with JIT, 200-350 ms a sync. A device whose
+    /// top is not past this journal's position for it is not probed again.
+    static func listing(after positions: [DeviceID: Int64], firstPages: Int? = nil) -> PostgresQuery {
+        let devices = positions.keys.map(\.rawValue)
+        let floors = devices.map { positions[DeviceID(rawValue: $0)] ?? 0 }
+        let pages = firstPages.map { limit in
+            """
+            UNION ALL
+            SELECT 1, c.device COLLATE "C", NULL, NULL, NULL, NULL, c.fingerprint, NULL
+            FROM (SELECT \(cardColumns) FROM journal_hub.cards ORDER BY device LIMIT \(limit)) c(device, fingerprint)
+            UNION ALL
+            SELECT 2, NULL, NULL, e.number, NULL, NULL, e.fingerprint, e.id
+            FROM (SELECT \(epochColumns) FROM journal_hub.epochs WHERE \(epochNumbers) ORDER BY number, id LIMIT \(limit)) e(number, id, fingerprint)
+            """
+        } ?? ""
+        return """
+            WITH RECURSIVE tops(device, last_position) AS (
+                (SELECT device, last_position FROM journal_hub.segments
+                 ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1)
+                UNION ALL
+                SELECT below.device, below.last_position FROM tops t CROSS JOIN LATERAL (
+                    SELECT s.device, s.last_position FROM journal_hub.segments s WHERE s.device < t.device
+                    ORDER BY s.device DESC, s.first_position DESC, s.last_position DESC LIMIT 1
+                ) below
+            ), known(device, position) AS (SELECT * FROM unnest(\(devices)::uuid[], \(floors)::bigint[]))
+            SELECT 0 AS part, t.device::text COLLATE "C" AS device, t.last_position AS top_position,
+                s.first_position, s.last_position, s.size, NULL::text AS fingerprint, NULL::bytea AS epoch_id
+            FROM tops t
+            LEFT JOIN known k ON k.device = t.device
+            LEFT JOIN LATERAL (
+                -- OFFSET 0 keeps this a range of the primary key for each device: pulled up into
+                -- a join, it was planned as a scan of the whole table.
+                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
+                WHERE s.device = t.device AND s.first_position > coalesce(k.position, 0)
+                    AND s.first_position <= t.last_position
+                    -- Of outer values only: the server tests it once per device, and a device with
+                    -- nothing new (most of them, at every sync) costs no probe of the index at all.
+                    AND t.last_position > coalesce(k.position, 0) OFFSET 0
+            ) s ON true
+            \(unescaped: pages)
+            ORDER BY part, device, first_position, last_position, epoch_id
+            """
+    }
+
+    /// The same read of `devices`' logs alone: one probe of the primary key for each device's top,
+    /// and a range of it for what lies past `positions`. A device with no log (a ring that named a
+    /// device id no one published under) is not listed.
+    static func listing(of devices: [DeviceID], after positions: [DeviceID: Int64]) -> PostgresQuery {
+        let named = devices.filter { UUIDText.isCanonical($0.rawValue) }
+        let ids = named.map(\.rawValue)
+        let floors = named.map { positions[$0] ?? 0 }
+        return """
+            WITH known(device, position) AS (SELECT * FROM unnest(\(ids)::uuid[], \(floors)::bigint[]))
+            SELECT 0, k.device::text, t.last_position, s.first_position, s.last_position, s.size, NULL::text, NULL::bytea
+            FROM known k
+            CROSS JOIN LATERAL (
+                SELECT last_position FROM journal_hub.segments WHERE device = k.device
+                ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1
+            ) t
+            LEFT JOIN LATERAL (
+                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
+                WHERE s.device = k.device AND s.first_position > k.position AND s.first_position <= t.last_position
+                    AND t.last_position > k.position OFFSET 0
+            ) s ON true
+            ORDER BY k.device, s.first_position, s.last_position
+            """
+    }
+}
