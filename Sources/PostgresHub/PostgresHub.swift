@@ -21,8 +21,8 @@ public actor PostgresHub: Hub {
     private var fetched: [DeviceID: [SegmentName: [UInt8]]] = [:]
     /// The first page of cards and of key epoch records, listed with the last whole refresh's logs
     /// (one statement, not three, for a sync with nothing to do); each given once, then asked for anew.
-    private var firstCards: [HubListing<DeviceID>]?
-    private var firstEpochs: [HubListing<KeyEpoch>]?
+    var firstCards: [HubListing<DeviceID>]?
+    var firstEpochs: [HubListing<KeyEpoch>]?
     private var lastRing: Timestamp?
 
     /// The hub format this journal writes and reads: what `journal_hub.hub.format` says of the
@@ -167,138 +167,6 @@ public actor PostgresHub: Hub {
         index[device] = DeviceLog(
             segments: known.segments, listedAfter: known.listedAfter, highest: max(known.highest ?? 0, segment.last))
         return entry.fingerprint
-    }
-
-    /// Cards past `after` by the primary key, `limit` rows at most (`cardColumns`).
-    public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
-        if after == nil, limit == Self.listingPage, let cards = firstCards {
-            firstCards = nil
-            return cards
-        }
-        let rows = try await call { connection in
-            var rows: [(String, String)] = []
-            let result = try await connection.query(
-                """
-                SELECT \(unescaped: Self.cardColumns) FROM journal_hub.cards
-                WHERE device > \(after?.rawValue ?? Self.lowestDevice)::uuid OR (\(after == nil) AND device = \(Self.lowestDevice)::uuid)
-                ORDER BY device LIMIT \(Int64(limit))
-                """, logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, String).self) { rows.append(row) }
-            return rows
-        }
-        return rows.compactMap { device, fingerprint in Self.card(device: device, fingerprint: fingerprint) }
-    }
-
-    /// The first device id in order, from which a listing starts.
-    private static let lowestDevice = "00000000-0000-0000-0000-000000000000"
-
-    public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
-        guard !devices.isEmpty else { return [:] }
-        let ids = devices.map(\.rawValue)
-        let rows = try await call { connection in
-            var rows: [(String, ByteBuffer?)] = []
-            // Larger rows than a card can be are refused by the table; the bound is here too, for a
-            // server whose schema someone changed: such a row's bytes are not sent.
-            let result = try await connection.query(
-                """
-                SELECT device::text, CASE WHEN octet_length(bytes) <= \(Int64(CardSeal.maximumBytes)) THEN bytes END
-                FROM journal_hub.cards WHERE device = ANY(\(ids)::uuid[])
-                """, logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, ByteBuffer?).self) { rows.append(row) }
-            return rows
-        }
-        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
-        for (device, bytes) in rows where UUIDText.isCanonical(device) {
-            cards[DeviceID(rawValue: device)] = bytes.map { .success(Array($0.readableBytesView)) }
-                ?? .failure(.unusableFile(hub: location, reason: "the card row of \(device) is larger than a card can be"))
-        }
-        return cards
-    }
-
-    public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
-        firstCards = nil
-        try await call { connection in
-            try await connection.query(
-                """
-                INSERT INTO journal_hub.cards (device, bytes) VALUES (\(device.rawValue)::uuid, \(ByteBuffer(bytes: bytes)))
-                ON CONFLICT (device) DO UPDATE SET bytes = excluded.bytes, written_at = now()
-                """, logger: PostgresConnector.quiet)
-        }
-    }
-
-    public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        if after == nil, limit == Self.listingPage, let epochs = firstEpochs {
-            firstEpochs = nil
-            return epochs
-        }
-        return try await call { connection in try await Self.epochList(connection, after: after, limit: limit) }
-    }
-
-    public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        try await call { connection in try await Self.epochRecords(connection, epochs) }
-    }
-
-    /// The records past `after` in (number, id) order, `limit` at most (`epochColumns`, `epochNumbers`).
-    static func epochList(_ connection: PostgresConnection, after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        var rows: [(Int64, ByteBuffer, String)] = []
-        let (number, id) = (Int64(after?.number ?? 0), ByteBuffer(bytes: after?.id ?? KeyEpoch.first.id))
-        let result = try await connection.query(
-            """
-            SELECT \(unescaped: epochColumns) FROM journal_hub.epochs
-            WHERE \(unescaped: epochNumbers) AND (number, id) > (\(number), \(id))
-            ORDER BY number, id LIMIT \(Int64(limit))
-            """, logger: PostgresConnector.quiet)
-        for try await row in result.decode((Int64, ByteBuffer, String).self) { rows.append(row) }
-        return rows.compactMap { number, id, fingerprint in epoch(number: number, id: id, fingerprint: fingerprint) }
-    }
-
-    /// The records of `epochs`: a row larger than a record can be is refused without its bytes sent.
-    static func epochRecords(_ connection: PostgresConnection, _ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        guard !epochs.isEmpty else { return [:] }
-        let numbers = epochs.map { Int64($0.number) }
-        let ids = epochs.map { Hex.encode($0.id) }
-        var rows: [(Int64, ByteBuffer, ByteBuffer?)] = []
-        let result = try await connection.query(
-            """
-            SELECT e.number, e.id, CASE WHEN octet_length(e.bytes) <= \(Int64(EpochRecord.maximumBytes)) THEN e.bytes END
-            FROM journal_hub.epochs e JOIN unnest(\(numbers)::bigint[], \(ids)::text[]) AS wanted(number, id)
-                ON e.number = wanted.number AND e.id = decode(wanted.id, 'hex')
-            """, logger: PostgresConnector.quiet)
-        for try await row in result.decode((Int64, ByteBuffer, ByteBuffer?).self) { rows.append(row) }
-        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
-        for (number, id, bytes) in rows {
-            guard id.readableBytes == 16, let number = UInt32(exactly: number) else { continue }
-            let epoch = KeyEpoch(number: number, id: Array(id.readableBytesView))
-            records[epoch] = bytes.map { .success(Array($0.readableBytesView)) }
-                ?? .failure(.unusableFile(hub: "the server's journal_hub.epochs", reason: "the record of key epoch \(epoch) is larger than a record can be"))
-        }
-        return records
-    }
-
-    /// Every record, in pages: for opening the hub with a key of a later epoch than its first.
-    static func allEpochRecords(_ connection: PostgresConnection) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
-        var after: KeyEpoch?
-        while true {
-            let page = try await epochList(connection, after: after, limit: 1000)
-            guard let last = page.last else { return records }
-            for start in stride(from: 0, to: page.count, by: 64) {
-                records.merge(
-                    try await epochRecords(connection, page[start..<min(start + 64, page.count)].map(\.name)), uniquingKeysWith: { first, _ in first })
-            }
-            after = last.name
-        }
-    }
-
-    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
-        firstEpochs = nil
-        try await call { connection in
-            try await connection.query(
-                """
-                INSERT INTO journal_hub.epochs (number, id, bytes)
-                VALUES (\(Int64(epoch.number)), \(ByteBuffer(bytes: epoch.id)), \(ByteBuffer(bytes: bytes)))
-                """, logger: PostgresConnector.quiet)
-        }
     }
 
     public func remove(_ segment: SegmentName, of device: DeviceID) throws {

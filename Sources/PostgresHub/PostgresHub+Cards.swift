@@ -1,0 +1,63 @@
+import JournalKit
+import JournalSync
+import PostgresNIO
+
+/// Device cards on a PostgreSQL hub: a row per device in `journal_hub.cards`, replaced in place.
+extension PostgresHub {
+    /// Cards past `after` by the primary key, `limit` rows at most (`cardColumns`).
+    public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
+        if after == nil, limit == Self.listingPage, let cards = firstCards {
+            firstCards = nil
+            return cards
+        }
+        let rows = try await call { connection in
+            var rows: [(String, String)] = []
+            let result = try await connection.query(
+                """
+                SELECT \(unescaped: Self.cardColumns) FROM journal_hub.cards
+                WHERE device > \(after?.rawValue ?? Self.lowestDevice)::uuid OR (\(after == nil) AND device = \(Self.lowestDevice)::uuid)
+                ORDER BY device LIMIT \(Int64(limit))
+                """, logger: PostgresConnector.quiet)
+            for try await row in result.decode((String, String).self) { rows.append(row) }
+            return rows
+        }
+        return rows.compactMap { device, fingerprint in Self.card(device: device, fingerprint: fingerprint) }
+    }
+
+    /// The first device id in order, from which a listing starts.
+    private static let lowestDevice = "00000000-0000-0000-0000-000000000000"
+
+    public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        guard !devices.isEmpty else { return [:] }
+        let ids = devices.map(\.rawValue)
+        let rows = try await call { connection in
+            var rows: [(String, ByteBuffer?)] = []
+            // Larger rows than a card can be are refused by the table; the bound is here too, for a
+            // server whose schema someone changed: such a row's bytes are not sent.
+            let result = try await connection.query(
+                """
+                SELECT device::text, CASE WHEN octet_length(bytes) <= \(Int64(CardSeal.maximumBytes)) THEN bytes END
+                FROM journal_hub.cards WHERE device = ANY(\(ids)::uuid[])
+                """, logger: PostgresConnector.quiet)
+            for try await row in result.decode((String, ByteBuffer?).self) { rows.append(row) }
+            return rows
+        }
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        for (device, bytes) in rows where UUIDText.isCanonical(device) {
+            cards[DeviceID(rawValue: device)] = bytes.map { .success(Array($0.readableBytesView)) }
+                ?? .failure(.unusableFile(hub: location, reason: "the card row of \(device) is larger than a card can be"))
+        }
+        return cards
+    }
+
+    public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
+        firstCards = nil
+        try await call { connection in
+            try await connection.query(
+                """
+                INSERT INTO journal_hub.cards (device, bytes) VALUES (\(device.rawValue)::uuid, \(ByteBuffer(bytes: bytes)))
+                ON CONFLICT (device) DO UPDATE SET bytes = excluded.bytes, written_at = now()
+                """, logger: PostgresConnector.quiet)
+        }
+    }
+}
