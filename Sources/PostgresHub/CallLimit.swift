@@ -1,5 +1,5 @@
-/// How long one call to a hub's server may take before the server is taken for one that stopped
-/// answering: what a command does with the hub decides it.
+/// How long one call to a hub's server may go without a word from it before the server is taken for
+/// one that stopped answering: what a command does with the hub decides it.
 public enum CallLimit: Sendable {
     /// 120 s: generous for a first sync's large reads over a slow line, short enough that a server that
     /// stopped answering fails the sync instead of stalling it.

@@ -44,6 +44,11 @@ final class PostgresConnector: Sendable {
     private func open(tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: (any EventLoop)?) async throws -> PostgresLink {
         let channel: any Channel
         do { channel = try await ServerSocket.open(location, on: loop) } catch { throw ServerFailure.opening(error, location: location) }
+        let heard = LastHeard()
+        do { try await channel.pipeline.addHandler(heard, position: .first).get() } catch {
+            try? await channel.close()
+            throw ServerFailure.opening(error, location: location)
+        }
         // The whole opening (TLS, authentication) is bounded too: a server that takes the connection
         // and says nothing is not waited for forever.
         let deadline = Deadline(on: channel, seconds: location.connectTimeout)
@@ -69,7 +74,7 @@ final class PostgresConnector: Sendable {
                 try? await connection.close()
                 throw SyncError.hubUnavailable(hub: location.uri, reason: "the server did not answer within \(location.connectTimeout) s")
             }
-            let link = PostgresLink(connection: connection, channel: channel, location: location, callSeconds: callSeconds)
+            let link = PostgresLink(connection: connection, channel: channel, heard: heard, location: location, callSeconds: callSeconds)
             do {
                 // Still the opening: bounded as the rest of it is.
                 try await link.run(within: location.connectTimeout) { connection in

@@ -11,17 +11,17 @@ extension PostgresHub {
             return cards
         }
         let rows = try await call { connection in
-            var rows: [(String, String)] = []
+            var rows: [(String, Int64, Int64)] = []
             let result = try await connection.query(
                 """
                 SELECT \(unescaped: Self.cardColumns) FROM journal_hub.cards
                 WHERE device > \(after?.rawValue ?? Self.lowestDevice)::uuid OR (\(after == nil) AND device = \(Self.lowestDevice)::uuid)
                 ORDER BY device LIMIT \(Int64(limit))
                 """, logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, String).self) { rows.append(row) }
+            for try await row in result.decode((String, Int64, Int64).self) { rows.append(row) }
             return rows
         }
-        return rows.compactMap { device, fingerprint in Self.card(device: device, fingerprint: fingerprint) }
+        return rows.compactMap { device, transaction, length in Self.card(device: device, transaction: transaction, length: length) }
     }
 
     /// The first device id in order, from which a listing starts.

@@ -19,7 +19,7 @@ extension PostgresHub {
 
     /// The records past `after` in (number, id) order, `limit` at most (`epochColumns`, `epochNumbers`).
     static func epochList(_ connection: PostgresConnection, after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        var rows: [(Int64, ByteBuffer, String)] = []
+        var rows: [(Int64, String, Int64, Int64)] = []
         let (number, id) = (Int64(after?.number ?? 0), ByteBuffer(bytes: after?.id ?? KeyEpoch.first.id))
         let result = try await connection.query(
             """
@@ -27,8 +27,8 @@ extension PostgresHub {
             WHERE \(unescaped: epochNumbers) AND (number, id) > (\(number), \(id))
             ORDER BY number, id LIMIT \(Int64(limit))
             """, logger: PostgresConnector.quiet)
-        for try await row in result.decode((Int64, ByteBuffer, String).self) { rows.append(row) }
-        return rows.compactMap { number, id, fingerprint in epoch(number: number, id: id, fingerprint: fingerprint) }
+        for try await row in result.decode((Int64, String, Int64, Int64).self) { rows.append(row) }
+        return rows.compactMap { number, id, transaction, length in epoch(number: number, id: id, transaction: transaction, length: length) }
     }
 
     /// The records of `epochs`: a row larger than a record can be is refused without its bytes sent.

@@ -13,29 +13,35 @@ extension PostgresHub {
         var epochs: [HubListing<KeyEpoch>]?
     }
 
-    /// A card row's name and fingerprint: the transaction that last wrote it (a card is replaced in
-    /// place) and its length, which the server gives without reading the bytes.
-    static let cardColumns = "device::text, xmin::text || ':' || octet_length(bytes)::text"
-    /// A key epoch record's name and fingerprint: rows are never changed, so the transaction that
-    /// wrote one and its length are its fingerprint.
-    static let epochColumns = "number, id, xmin::text || ':' || octet_length(bytes)::text"
+    /// A card row's name, the transaction that last wrote it (a card is replaced in place) and its
+    /// length, which the server gives without reading the bytes: a card's fingerprint (`fingerprint`).
+    static let cardColumns = "device::text, xmin::text::bigint, octet_length(bytes)::bigint"
+    /// A key epoch record's number, id (in hex), and the transaction that wrote it and its length: rows
+    /// are never changed, so those two are its fingerprint.
+    static let epochColumns = "number, encode(id, 'hex'), xmin::text::bigint, octet_length(bytes)::bigint"
     /// The rows whose number an epoch can have; others are left out.
     static let epochNumbers = "number BETWEEN 1 AND \(UInt32.max)"
 
-    static func card(device: String, fingerprint: String) -> HubListing<DeviceID>? {
-        UUIDText.isCanonical(device) ? HubListing(name: DeviceID(rawValue: device), fingerprint: fingerprint) : nil
+    /// A row's fingerprint: the transaction that wrote it, and its length.
+    static func fingerprint(transaction: Int64, length: Int64) -> String { "\(transaction):\(length)" }
+
+    static func card(device: String, transaction: Int64, length: Int64) -> HubListing<DeviceID>? {
+        guard UUIDText.isCanonical(device) else { return nil }
+        return HubListing(name: DeviceID(rawValue: device), fingerprint: fingerprint(transaction: transaction, length: length))
     }
 
-    static func epoch(number: Int64, id: ByteBuffer, fingerprint: String) -> HubListing<KeyEpoch>? {
-        guard id.readableBytes == 16, let number = UInt32(exactly: number) else { return nil }
-        return HubListing(name: KeyEpoch(number: number, id: Array(id.readableBytesView)), fingerprint: fingerprint)
+    static func epoch(number: Int64, id: String, transaction: Int64, length: Int64) -> HubListing<KeyEpoch>? {
+        guard let id = Hex.decode(id.utf8), id.count == 16, let number = UInt32(exactly: number) else { return nil }
+        return HubListing(name: KeyEpoch(number: number, id: id), fingerprint: fingerprint(transaction: transaction, length: length))
     }
 
     /// The logs of every device (or of `only` these), listed past `positions`; with `firstPages`, the
     /// first that many cards and key epoch records too, in the same statement.
     func list(after positions: [DeviceID: Int64], only: [DeviceID]?, firstPages: Int? = nil) async throws -> Listing {
         let query = only.map { Self.listing(of: $0, after: positions) } ?? Self.listing(after: positions, firstPages: firstPages)
-        typealias Row = (Int32, String?, Int64?, Int64?, Int64?, Int64?, String?, ByteBuffer?)
+        // Five columns, as the listing of logs alone had: a row's columns cost a client as much as the
+        // server, and a first sync can list a million rows.
+        typealias Row = (String?, Int64?, Int64?, Int64?, Int64?)
         let rows = try await call { connection in
             var rows: [Row] = []
             let result = try await connection.query(query, logger: PostgresConnector.quiet)
@@ -44,32 +50,34 @@ extension PostgresHub {
         }
         var listing = Listing()
         if firstPages != nil, only == nil { (listing.cards, listing.epochs) = ([], []) }
-        for (part, device, highest, first, last, size, fingerprint, epochID) in rows {
-            switch part {
-            case 0:
-                guard let device, let highest else { continue }
-                let id = DeviceID(rawValue: device)
+        for (name, highest, first, last, size) in rows {
+            guard let name else { continue }
+            if let highest {
+                let id = DeviceID(rawValue: name)
                 if listing.logs[id] == nil { listing.logs[id] = DeviceLog(listedAfter: positions[id] ?? 0, highest: highest) }
                 // Appended in place: a copy taken out and put back would copy the whole log at each row.
                 if let first, let last, let size {
                     listing.logs[id]?.segments.append(SegmentEntry(name: SegmentName(first: first, last: last), fingerprint: String(size)))
                 }
-            case 1:
-                if let device, let fingerprint, let card = Self.card(device: device, fingerprint: fingerprint) { listing.cards?.append(card) }
-            default:
-                if let first, let epochID, let fingerprint, let epoch = Self.epoch(number: first, id: epochID, fingerprint: fingerprint) {
-                    listing.epochs?.append(epoch)
+            } else if let transaction = first, let length = last {
+                if let number = size {
+                    if let epoch = Self.epoch(number: number, id: name, transaction: transaction, length: length) { listing.epochs?.append(epoch) }
+                } else if let card = Self.card(device: name, transaction: transaction, length: length) {
+                    listing.cards?.append(card)
                 }
             }
         }
+        // In key order, as a page is: the next page starts after its last.
+        listing.cards?.sort { $0.name.rawValue < $1.name.rawValue }
+        listing.epochs?.sort { $0.name < $1.name }
         return listing
     }
 
     /// The one statement of a sync's read: every device with the last position of its log, and the
     /// segments past `positions` of each; with `firstPages`, the first that many cards and key epoch
-    /// records. Rows are (part: 0 a log, 1 a card, 2 an epoch record; device; top of the log; first
-    /// position, or an epoch's number; last position; size; a card's or record's fingerprint; an
-    /// epoch's id).
+    /// records. Rows are (name, top, a, b, c): a log's row has its top (device, top, and a segment's
+    /// first and last position and size, or none); a card's has none (device, -, transaction, length,
+    /// -), nor has a record's (id in hex, -, transaction, length, number).
     ///
     /// The devices are walked down the primary key from the end, one probe each: the last entry
     /// below a device is the next device's newest segment, so one probe finds both the device and
@@ -84,11 +92,12 @@ extension PostgresHub {
         let pages = firstPages.map { limit in
             """
             UNION ALL
-            SELECT 1, c.device COLLATE "C", NULL, NULL, NULL, NULL, c.fingerprint, NULL
-            FROM (SELECT \(cardColumns) FROM journal_hub.cards ORDER BY device LIMIT \(limit)) c(device, fingerprint)
+            SELECT c.device, NULL, c.transaction, c.length, NULL
+            FROM (SELECT \(cardColumns) FROM journal_hub.cards ORDER BY device LIMIT \(limit)) c(device, transaction, length)
             UNION ALL
-            SELECT 2, NULL, NULL, e.number, NULL, NULL, e.fingerprint, e.id
-            FROM (SELECT \(epochColumns) FROM journal_hub.epochs WHERE \(epochNumbers) ORDER BY number, id LIMIT \(limit)) e(number, id, fingerprint)
+            SELECT e.id, NULL, e.transaction, e.length, e.number
+            FROM (SELECT \(epochColumns) FROM journal_hub.epochs WHERE \(epochNumbers) ORDER BY number, id LIMIT \(limit))
+                e(number, id, transaction, length)
             """
         } ?? ""
         return """
@@ -101,8 +110,7 @@ extension PostgresHub {
                     ORDER BY s.device DESC, s.first_position DESC, s.last_position DESC LIMIT 1
                 ) below
             ), known(device, position) AS (SELECT * FROM unnest(\(devices)::uuid[], \(floors)::bigint[]))
-            SELECT 0 AS part, t.device::text COLLATE "C" AS device, t.last_position AS top_position,
-                s.first_position, s.last_position, s.size, NULL::text AS fingerprint, NULL::bytea AS epoch_id
+            SELECT t.device::text AS name, t.last_position AS top_position, s.first_position, s.last_position, s.size
             FROM tops t
             LEFT JOIN known k ON k.device = t.device
             LEFT JOIN LATERAL (
@@ -116,7 +124,8 @@ extension PostgresHub {
                     AND t.last_position > coalesce(k.position, 0) OFFSET 0
             ) s ON true
             \(unescaped: pages)
-            ORDER BY part, device, first_position, last_position, epoch_id
+            -- A log's segments in order (the rows of cards and records are put in order as read).
+            ORDER BY name, first_position, last_position
             """
     }
 
@@ -129,7 +138,7 @@ extension PostgresHub {
         let floors = named.map { positions[$0] ?? 0 }
         return """
             WITH known(device, position) AS (SELECT * FROM unnest(\(ids)::uuid[], \(floors)::bigint[]))
-            SELECT 0, k.device::text, t.last_position, s.first_position, s.last_position, s.size, NULL::text, NULL::bytea
+            SELECT k.device::text, t.last_position, s.first_position, s.last_position, s.size
             FROM known k
             CROSS JOIN LATERAL (
                 SELECT last_position FROM journal_hub.segments WHERE device = k.device

@@ -6,17 +6,20 @@ import PostgresNIO
 struct PostgresLink: Sendable {
     let connection: PostgresConnection
     let channel: any Channel
+    /// When the server was last heard from.
+    let heard: LastHeard
     let location: PostgresLocation
-    /// Longest a call may take (`CallLimit`).
+    /// Longest a call may wait without a word from the server (`CallLimit`).
     let callSeconds: Int
     /// The channel's event loop, where each call runs.
     private let executor: EventLoopExecutor
     /// The calls under way, each failed when the channel closes.
     private let pending: PendingCalls
 
-    init(connection: PostgresConnection, channel: any Channel, location: PostgresLocation, callSeconds: Int) {
+    init(connection: PostgresConnection, channel: any Channel, heard: LastHeard, location: PostgresLocation, callSeconds: Int) {
         self.connection = connection
         self.channel = channel
+        self.heard = heard
         self.location = location
         self.callSeconds = callSeconds
         executor = EventLoopExecutor(channel.eventLoop)
@@ -25,8 +28,9 @@ struct PostgresLink: Sendable {
 
     var isClosed: Bool { connection.isClosed }
 
-    /// Runs `body` on the connection, failing (and closing the connection) when it takes longer than
-    /// `seconds` (`callSeconds` unless given), and failing at once when the connection ends first.
+    /// Runs `body` on the connection, failing (and closing the connection) when the server says nothing
+    /// for `seconds` (`callSeconds` unless given) while it runs, and failing at once when the connection
+    /// ends first.
     /// PostgreSQL's errors become the hub's.
     ///
     /// PostgresNIO drops a query written to a channel that is closing (the server stopping as the call
@@ -38,7 +42,7 @@ struct PostgresLink: Sendable {
         let lost = SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) was lost")
         guard !connection.isClosed else { throw lost }
         let seconds = seconds ?? callSeconds
-        let deadline = Deadline(on: channel, seconds: seconds)
+        let deadline = Deadline(on: channel, seconds: seconds, heard: heard)
         defer { deadline.cancel() }
         let outcome = FirstOutcome<T>()
         let connection = connection

@@ -1,0 +1,54 @@
+import Foundation
+import JournalKit
+import JournalSync
+import PostgresNIO
+import Testing
+import TestSupport
+
+@testable import PostgresHub
+
+/// A call's time limit counts the server's silence, not the call's length: a first sync listing a
+/// million rows on a slow or busy machine was failed as "the server did not answer within 120 s"
+/// while the rows kept coming. A server that stops answering still fails the call in time.
+@Suite(.onTestThreads, .timeLimit(.minutes(2))) struct CallSilenceTests {
+    func link(in folder: String) async throws -> PostgresLink {
+        let server = PostgresServer.shared
+        let (database, role) = try server.makeDatabase()
+        let passwords = folder + "/pgpass"
+        FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        return try await PostgresConnector(location: try PostgresLocation.parse(server.uri(database: database, role: role) + "&passfile=" + passwords))
+            .connect()
+    }
+
+    @Test func anAnswerThatKeepsComingOutlastsTheLimit() async throws {
+        try await withTemporaryDirectory { folder in
+            let link = try await link(in: folder)
+            // Eight rows 0.4 s apart, each larger than the server's 8 KiB output buffer, so each is sent
+            // as it is made: 3.2 s of answer against a limit of 1 s of silence.
+            let count = try await link.run(within: 1) { connection in
+                var count = 0
+                let rows = try await connection.query(
+                    "SELECT repeat('x', 20000) || pg_sleep(0.4)::text FROM generate_series(1, 8)", logger: PostgresConnector.quiet)
+                for try await _ in rows { count += 1 }
+                return count
+            }
+            #expect(count == 8)
+            await link.close()
+        }
+    }
+
+    @Test func aServerSilentPastTheLimitFailsTheCall() async throws {
+        try await withTemporaryDirectory { folder in
+            let link = try await link(in: folder)
+            let started = ContinuousClock.now
+            await #expect(throws: SyncError.self) {
+                try await link.run(within: 1) { connection in
+                    try await connection.query("SELECT pg_sleep(30)", logger: PostgresConnector.quiet)
+                }
+            }
+            #expect(ContinuousClock.now - started < .seconds(20))
+            // The connection is closed for it: the next call opens another.
+            try await link.channel.closeFuture.get()
+        }
+    }
+}
