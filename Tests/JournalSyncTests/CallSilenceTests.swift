@@ -23,16 +23,17 @@ import TestSupport
     @Test func anAnswerThatKeepsComingOutlastsTheLimit() async throws {
         try await withTemporaryDirectory { folder in
             let link = try await link(in: folder)
-            // Eight rows 0.4 s apart, each larger than the server's 8 KiB output buffer, so each is sent
-            // as it is made: 3.2 s of answer against a limit of 1 s of silence.
-            let count = try await link.run(within: 1) { connection in
+            // Twelve rows 1 s apart, each larger than the server's 8 KiB output buffer, so each is sent
+            // as it is made: 12 s of answer against a limit of 10 s of silence, which a silence of a
+            // second between rows stays far from on a busy machine.
+            let count = try await link.run(within: 10) { connection in
                 var count = 0
                 let rows = try await connection.query(
-                    "SELECT repeat('x', 20000) || pg_sleep(0.4)::text FROM generate_series(1, 8)", logger: PostgresConnector.quiet)
+                    "SELECT repeat('x', 20000) || pg_sleep(1)::text FROM generate_series(1, 12)", logger: PostgresConnector.quiet)
                 for try await _ in rows { count += 1 }
                 return count
             }
-            #expect(count == 8)
+            #expect(count == 12)
             await link.close()
         }
     }
