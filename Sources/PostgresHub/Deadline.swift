@@ -7,8 +7,12 @@ import Synchronization
 ///
 /// With `heard`, the time counts the server's silence, not the call's length: a call whose answer
 /// keeps arriving (a first sync's listing of a million rows, read by a slow or busy machine) is not
-/// taken for a server that stopped answering.
+/// taken for a server that stopped answering. Up to `ceiling` times the limit in all: a server that
+/// sends a byte now and then (a hostile one) does not hold a sync forever.
 final class Deadline: Sendable {
+    /// How many limits of silence a call whose answer keeps coming may last in all.
+    static let ceiling: Int64 = 10
+
     private struct State {
         var fired = false
         var cancelled = false
@@ -19,19 +23,22 @@ final class Deadline: Sendable {
     private let channel: any Channel
     private let limit: TimeAmount
     private let heard: LastHeard?
+    private let end: NIODeadline
 
     init(on channel: any Channel, seconds: Int, heard: LastHeard? = nil) {
         self.channel = channel
         limit = .seconds(Int64(seconds))
         self.heard = heard
-        arm(at: .now() + limit)
+        let now = NIODeadline.now()
+        end = now + .seconds(Int64(seconds) * (heard == nil ? 1 : Self.ceiling))
+        arm(at: now + limit)
     }
 
     private func arm(at instant: NIODeadline) {
         let scheduled = channel.eventLoop.scheduleTask(deadline: instant) { [self] in
-            // Heard from within the limit: wait for as long again after that.
-            if let last = heard?.last, last + limit > .now() {
-                arm(at: last + limit)
+            // Heard from within the limit: wait for as long again after that, up to the end.
+            if let last = heard?.last, last + limit > .now(), end > .now() {
+                arm(at: min(last + limit, end))
                 return
             }
             let expired = state.withLock { state in

@@ -11,18 +11,9 @@ import TestSupport
 /// million rows on a slow or busy machine was failed as "the server did not answer within 120 s"
 /// while the rows kept coming. A server that stops answering still fails the call in time.
 @Suite(.onTestThreads, .timeLimit(.minutes(2))) struct CallSilenceTests {
-    func link(in folder: String) async throws -> PostgresLink {
-        let server = PostgresServer.shared
-        let (database, role) = try server.makeDatabase()
-        let passwords = folder + "/pgpass"
-        FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-        return try await PostgresConnector(location: try PostgresLocation.parse(server.uri(database: database, role: role) + "&passfile=" + passwords))
-            .connect()
-    }
-
     @Test func anAnswerThatKeepsComingOutlastsTheLimit() async throws {
         try await withTemporaryDirectory { folder in
-            let link = try await link(in: folder)
+            let link = try await openTestLink(in: folder)
             // Twelve rows 1 s apart, each larger than the server's 8 KiB output buffer, so each is sent
             // as it is made: 12 s of answer against a limit of 10 s of silence, which a silence of a
             // second between rows stays far from on a busy machine.
@@ -38,9 +29,26 @@ import TestSupport
         }
     }
 
+    /// A server that keeps a call alive with a row now and then (one that means harm) holds it for
+    /// `Deadline.ceiling` limits at most: 2 s of silence allowed, rows 0.5 s apart for 30 s, cut at 20 s.
+    @Test func anAnswerThatTricklesOnIsCutAtTheCeiling() async throws {
+        try await withTemporaryDirectory { folder in
+            let link = try await openTestLink(in: folder)
+            let started = ContinuousClock.now
+            await #expect(throws: SyncError.self) {
+                try await link.run(within: 2) { connection in
+                    let rows = try await connection.query(
+                        "SELECT repeat('x', 20000) || pg_sleep(0.5)::text FROM generate_series(1, 60)", logger: PostgresConnector.quiet)
+                    for try await _ in rows {}
+                }
+            }
+            #expect(ContinuousClock.now - started < .seconds(28))
+        }
+    }
+
     @Test func aServerSilentPastTheLimitFailsTheCall() async throws {
         try await withTemporaryDirectory { folder in
-            let link = try await link(in: folder)
+            let link = try await openTestLink(in: folder)
             let started = ContinuousClock.now
             await #expect(throws: SyncError.self) {
                 try await link.run(within: 1) { connection in
