@@ -18,11 +18,7 @@ import TestSupport
     @Test func theReadOfALargeHubIsARangeOfTheIndexForEachDeviceWithoutJIT() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            let passwords = folder + "/pgpass"
-            FileManager.default.createFile(
-                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
+            let (database, _, uri) = try server.makeDatabase(passwordFileIn: folder)
             try await PostgresPlace(connectionString: uri).make(key: SyncKey(), shared: false).close()
             try server.psql("""
                 INSERT INTO journal_hub.segments (device, first_position, last_position, bytes)

@@ -12,20 +12,11 @@ import TestSupport
 /// #487, was reverted in #501; a listener on a closed connection deadlocks too, #600). The hub never
 /// sends one: `PostgresLink` checks first, and a listener ends with its connection.
 @Suite(.onTestThreads, .timeLimit(.minutes(2))) struct ClosedConnectionTests {
-    func link(in folder: String) async throws -> PostgresLink {
-        let server = PostgresServer.shared
-        let (database, role) = try server.makeDatabase()
-        let passwords = folder + "/pgpass"
-        FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-        let location = try PostgresLocation.parse(server.uri(database: database, role: role) + "&passfile=" + passwords)
-        return try await PostgresConnector(location: location).connect()
-    }
-
     /// What the guard is for, on the pinned PostgresNIO: a query on a closed connection never ends.
     /// If this starts failing, PostgresNIO fails such queries by itself and the guard may go.
     @Test func aQueryOnAClosedConnectionHangsInPostgresNIO() async throws {
         try await withTemporaryDirectory { folder in
-            let link = try await link(in: folder)
+            let link = try await openTestLink(in: folder)
             await link.close()
             #expect(link.isClosed)
             // Raced against five seconds, and left waiting for good if it hangs: a task group would
@@ -47,7 +38,7 @@ import TestSupport
 
     @Test func theHubNeverSendsOneAndSaysTheConnectionWasLost() async throws {
         try await withTemporaryDirectory { folder in
-            let link = try await link(in: folder)
+            let link = try await openTestLink(in: folder)
             await link.close()
             await #expect(throws: SyncError.self) {
                 _ = try await link.run { try await $0.query("SELECT 1", logger: PostgresConnector.quiet) }
@@ -62,11 +53,8 @@ extension ClosedConnectionTests {
     @Test func aListenerEndsWithItsConnection() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            let passwords = folder + "/pgpass"
-            FileManager.default.createFile(
-                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let place = try PostgresPlace(connectionString: server.uri(database: database, role: role) + "&passfile=" + passwords)
+            let (database, _, uri) = try server.makeDatabase(passwordFileIn: folder)
+            let place = try PostgresPlace(connectionString: uri)
             let hub = try #require(try await place.make(key: SyncKey(), shared: false) as? PostgresHub)
             let (listening, listened) = AsyncStream.makeStream(of: Void.self)
             let listener = Task {

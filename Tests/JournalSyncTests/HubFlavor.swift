@@ -23,10 +23,8 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return (FolderPlace(folder: folder + "/hub"), nil)
         case .postgres:
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            let passwords = folder + "/pgpass"
-            FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            return (try PostgresPlace(connectionString: server.uri(database: database, role: role) + "&passfile=" + passwords), database)
+            let (database, _, uri) = try server.makeDatabase(passwordFileIn: folder)
+            return (try PostgresPlace(connectionString: uri), database)
         }
     }
 

@@ -30,11 +30,7 @@ import TestSupport
     @Test func aMigrationWithTaggedDollarQuotesAndCommentsRunsWhole() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            let passwords = folder + "/pgpass"
-            FileManager.default.createFile(
-                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
+            let (database, _, uri) = try server.makeDatabase(passwordFileIn: folder)
             let place = try PostgresPlace(connectionString: uri)
             let hub = try await place.make(key: SyncKey(), shared: false)
             await hub.close()
@@ -80,11 +76,7 @@ import TestSupport
     @Test func aHandedOverSchemaIsMigratedByTheSQLItsOwnerRuns() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            let passwords = folder + "/pgpass"
-            FileManager.default.createFile(
-                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
+            let (database, role, uri) = try server.makeDatabase(passwordFileIn: folder)
             let key = SyncKey()
             let first = Array(embeddedMigrations.prefix(1))
             try await PostgresPlace(connectionString: uri, migrations: first).make(key: key, shared: false).close()
@@ -132,11 +124,7 @@ import TestSupport
     @Test func anOwnerNameThatWouldBreakOutOfItsCommentGetsNoScript() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            let passwords = folder + "/pgpass"
-            FileManager.default.createFile(
-                atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let uri = server.uri(database: database, role: role) + "&passfile=" + passwords
+            let (database, role, uri) = try server.makeDatabase(passwordFileIn: folder)
             try await PostgresPlace(connectionString: uri).make(key: SyncKey(), shared: false).close()
             let owner = "owner_\(role)\nDROP TABLE journal_hub.segments; --"
             try server.psql("CREATE ROLE \"\(owner)\"")

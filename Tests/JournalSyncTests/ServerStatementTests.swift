@@ -12,11 +12,9 @@ import TestSupport
     @Test func aSyncWithNothingToDoIsOneStatementAndARingsReadTwo() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
+            let (database, role, uri) = try server.makeDatabase(passwordFileIn: folder)
             _ = try server.psql("ALTER ROLE \(role) SET log_statement = 'all'")
-            FileManager.default.createFile(
-                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let place = try PostgresPlace(connectionString: server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass")
+            let place = try PostgresPlace(connectionString: uri)
             let key = SyncKey()
             let a = try await Machine.make(folder, name: "a", place: place, key: key)
             let b = try await Machine.make(folder, name: "b", place: place, key: key, invitedBy: a)

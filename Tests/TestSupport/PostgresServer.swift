@@ -195,6 +195,16 @@ public final class PostgresServer: Sendable {
         return (database, role)
     }
 
+    /// A new database and role (`makeDatabase`), the role's password in `folder/pgpass` (0600), and a
+    /// connection string over TCP (`uri`) that names that file.
+    public func makeDatabase(passwordFileIn folder: String) throws -> (database: String, role: String, uri: String) {
+        let (database, role) = try makeDatabase()
+        let passwords = folder + "/pgpass"
+        guard FileManager.default.createFile(atPath: passwords, contents: Data(passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        else { throw FixtureError("cannot write \(passwords)") }
+        return (database, role, uri(database: database, role: role) + "&passfile=" + passwords)
+    }
+
     /// A connection string for `role` on `database`: over TCP to "localhost" with the test authority by
     /// default, or over the Unix socket. The connect timeout is generous: the whole test suite runs at
     /// once on two cores.
