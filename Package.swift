@@ -63,6 +63,11 @@ let package = Package(
             swiftSettings: fuzzCoverage
         ),
         .target(
+            name: "FolderHub",
+            dependencies: ["CLinux", "JournalKit", "JournalSync"],
+            swiftSettings: fuzzCoverage
+        ),
+        .target(
             name: "CommandLineSupport",
             dependencies: ["BuildVersion", "CLinux", "JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
@@ -79,6 +84,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             plugins: ["EmbedMigrations"]
+        ),
+        // The registration of every kind of hub the sync program reaches.
+        .target(
+            name: "KnownHubs",
+            dependencies: ["JournalSync", "FolderHub", "PostgresHub"]
         ),
         .target(
             name: "AppleHealth",
@@ -107,7 +117,7 @@ let package = Package(
                 "CommandLineSupport",
                 "SyncCommandLine",
                 "JournalSync",
-                "PostgresHub",
+                "KnownHubs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -141,14 +151,14 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "PostgresHub", "TestSupport",
+                "JournalSync", "JournalKit", "FolderHub", "PostgresHub", "KnownHubs", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "SyncDaemonTests",
             dependencies: [
-                "journal-syncd", "JournalKit", "JournalSync", "TestSupport",
+                "journal-syncd", "JournalKit", "JournalSync", "FolderHub", "KnownHubs", "SyncCommandLine", "TestSupport",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),

@@ -25,18 +25,17 @@ extension Remedy {
         case .showSettings:
             return "`journal config` shows them."
         case .joinHub:
-            return "Join one with: journal sync init --folder PATH (or --postgres CONNECTION)."
+            return "Join one with: journal sync init --hub HUB (a folder's path, or a server's URL: see its --help)."
         case .rejoinHub:
             return "Join the hub that is there now: on a machine that syncs with it, run `journal sync key`; here, run "
-                + "`journal sync init --folder PATH --key-file -` (or --postgres CONNECTION) and paste the key. Nothing is "
-                + "lost: this journal's own "
+                + "`journal sync init --hub HUB --key-file -` and paste the key. Nothing is lost: this journal's own "
                 + "changes are published to it again."
         case .shareHub:
             return "A hub several users sync through is made shared by the first of them, in a folder whose group "
-                + "they are all in: journal sync init --folder PATH --shared (the README shows the set-up)."
+                + "they are all in: journal sync init --hub PATH --shared (the README shows the set-up)."
         case .joinWithKey:
             return "On a machine that syncs, run `journal sync key`; here, run "
-                + "`journal sync init --folder PATH --key-file -` (or --postgres CONNECTION) and paste the key."
+                + "`journal sync init --hub HUB --key-file -` and paste the key."
         case .useTheHubsKey:
             return "Use the key that `journal sync key` prints on a machine that syncs with this hub."
         case .takeNewDeviceID:

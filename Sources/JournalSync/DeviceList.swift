@@ -34,7 +34,7 @@ public struct DeviceList: Sendable {
     public let at: Timestamp
 
     /// The list for `store`, with the cards read afresh from the hub when it can be reached.
-    public static func gather(_ store: JournalStore, places: some HubPlaces = .folders) async throws -> DeviceList {
+    public static func gather(_ store: JournalStore, hubs: HubRegistry) async throws -> DeviceList {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         var refused: [DeviceID: String] = [:]
         var logs: [DeviceID] = []
@@ -42,7 +42,7 @@ public struct DeviceList: Sendable {
         var revoked: [DeviceID: (by: String, at: Timestamp)] = [:]
         var standings: [DeviceID: MemberStanding] = [:]
         do {
-            try await SyncSetup.withEngine(for: store, places: places) { engine in
+            try await SyncSetup.withEngine(for: store, hubs: hubs) { engine in
                 refused = try await engine.readCards()
                 for (device, record) in await engine.revocations() {
                     revoked[device] = (await engine.names(of: [record.maker])[0], record.madeAt)

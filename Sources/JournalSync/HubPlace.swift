@@ -9,6 +9,12 @@ public protocol HubPlace: Sendable {
     var location: String { get }
     /// True when the daemon reaches the hub over the network (its unit is given the network back).
     var needsNetwork: Bool { get }
+    /// True when a new hub here can be shared between users by a group (`sync init --shared`: a
+    /// folder's); a server's rights decide that on their own.
+    var canBeSharedByGroup: Bool { get }
+    /// The folder a new hub here would be made in, when that is missing: more often a typo than a
+    /// wish, so `sync init` asks before making it. Nil when it is there, or the kind has none.
+    func missingParent() async throws -> String?
     /// True when a hub is there.
     func hubExists() async throws -> Bool
     /// Opens the hub there, refusing a newer format or another hub's key before reading anything
@@ -22,31 +28,4 @@ public protocol HubPlace: Sendable {
     /// hub whose owner is not the journal (a server schema handed over to another role); nil when
     /// the hub is up to date or there is no such owner.
     func migrationScript() async throws -> String?
-}
-
-/// A folder hub's place.
-public struct FolderPlace: HubPlace {
-    public let folder: String
-
-    public init(folder: String) { self.folder = folder }
-
-    public var kind: HubKind { .folder }
-    public var location: String { FileSystem.absolute(folder) }
-    /// A mounted folder is reached through the file system, NFS and sync tools included.
-    public var needsNetwork: Bool { false }
-
-    public func hubExists() throws -> Bool { try FolderHub.exists(in: folder) }
-
-    /// A folder belongs to whoever writes in it: the journal upgrades it itself.
-    public func migrationScript() -> String? { nil }
-
-    public func open(key: SyncKey, expecting hubID: String?) throws -> any Hub {
-        try FolderHub.open(folder: folder, key: key, expecting: hubID)
-    }
-
-    public func make(key: SyncKey, shared: Bool) throws -> any Hub {
-        try FolderHub.create(folder: folder, key: key, shared: shared)
-    }
-
-    public func nothingToJoin() -> any Error { SyncError.noHubToJoin(hub: location) }
 }

@@ -30,7 +30,7 @@ public struct KeyEpoch: Hashable, Sendable, Comparable, CustomStringConvertible 
     var bytes: [UInt8] { [UInt8(number >> 24), UInt8(number >> 16 & 0xff), UInt8(number >> 8 & 0xff), UInt8(number & 0xff)] + id }
 
     /// "3-1f2e…" (number, then the id in hex): a record's name on a folder hub.
-    var fileName: String { text + ".epoch" }
+    public var fileName: String { text + ".epoch" }
 
     /// "3-1f2e…" (number, then the id in hex): how the journal keeps the epoch a card was sealed under.
     public var text: String { "\(number)-\(Hex.encode(id))" }
@@ -39,7 +39,7 @@ public struct KeyEpoch: Hashable, Sendable, Comparable, CustomStringConvertible 
     public init?(text: String) { self.init(fileName: text + ".epoch") }
 
     /// The epoch a record's file name names; nil for any other name.
-    init?(fileName: String) {
+    public init?(fileName: String) {
         guard fileName.hasSuffix(".epoch") else { return nil }
         let parts = fileName.dropLast(".epoch".count).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].allSatisfy(\.isASCII), let number = UInt32(parts[0]), String(number) == parts[0],

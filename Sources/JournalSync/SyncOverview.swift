@@ -66,7 +66,7 @@ public struct SyncOverview: Sendable {
     }
 
     /// Gathers the overview of `store`'s sync; refused when the journal is not joined.
-    public static func gather(_ store: JournalStore, places: some HubPlaces = .folders) async throws -> SyncOverview {
+    public static func gather(_ store: JournalStore, hubs: HubRegistry) async throws -> SyncOverview {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         let pending = try await store.unpublishedCount(hubID: joined.hubID)
         let anchors = try await store.anchors(hubID: joined.hubID)
@@ -81,7 +81,7 @@ public struct SyncOverview: Sendable {
             // Once the hub does not answer, it is not asked anything more: each call waits its full
             // time for a server that stalls (`sync status` bounds its calls by the connect timeout),
             // and the status says what it found until then.
-            try await SyncSetup.withEngine(for: store, places: places) { engine in
+            try await SyncSetup.withEngine(for: store, hubs: hubs) { engine in
                 try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     // One device's log that cannot be read (a link, another user's folder) is that log's

@@ -10,8 +10,8 @@ public enum SyncSetup {
     /// A sync engine for `store`, refusing before touching anything when the journal is not joined,
     /// the key is missing, or the key does not open the hub. Its hub may hold a connection open: the
     /// caller closes the engine when done.
-    public static func engine(for store: JournalStore, places: some HubPlaces = .folders) async throws -> SyncEngine {
-        let (place, hubID) = try await place(of: store, places: places)
+    public static func engine(for store: JournalStore, hubs: HubRegistry) async throws -> SyncEngine {
+        let (place, hubID) = try await place(of: store, hubs: hubs)
         let path = try keyPath()
         guard let key = try loadKey(path) else { throw SyncError.noKey(path: path) }
         let deviceKeys = try DeviceKeys.loadOrMake(at: try JournalPaths.fromEnvironment().deviceKeys(of: store.deviceID))
@@ -20,17 +20,16 @@ public enum SyncSetup {
     }
 
     /// The place of the hub `store` joined, and that hub's id; refused when it joined none.
-    public static func place(of store: JournalStore, places: some HubPlaces) async throws -> (place: any HubPlace, hubID: String) {
+    public static func place(of store: JournalStore, hubs: HubRegistry) async throws -> (place: any HubPlace, hubID: String) {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
-        guard let kind = HubKind(rawValue: joined.kind) else { throw SyncError.unreachableKind(kind: joined.kind, hub: joined.location) }
-        return (try places.place(kind, location: joined.location), joined.hubID)
+        return (try hubs.place(HubKind(rawValue: joined.kind), location: joined.location), joined.hubID)
     }
 
     /// Runs `body` with a sync engine for `store`, closing it after, whether `body` returns or throws.
     public static func withEngine<T: Sendable>(
-        for store: JournalStore, places: some HubPlaces = .folders, _ body: (SyncEngine) async throws -> T
+        for store: JournalStore, hubs: HubRegistry, _ body: (SyncEngine) async throws -> T
     ) async throws -> T {
-        let engine = try await engine(for: store, places: places)
+        let engine = try await engine(for: store, hubs: hubs)
         do {
             let result = try await body(engine)
             await engine.close()
@@ -45,10 +44,10 @@ public enum SyncSetup {
     /// `journal sync status` whether it fails reaching the hub (opening it: unreachable, wrong key) or
     /// in the middle.
     public static func syncOnce(
-        _ store: JournalStore, places: some HubPlaces, progress: SyncProgress = SyncProgress()
+        _ store: JournalStore, hubs: HubRegistry, progress: SyncProgress = SyncProgress()
     ) async throws -> SyncReport {
         let engine: SyncEngine
-        do { engine = try await self.engine(for: store, places: places) } catch {
+        do { engine = try await self.engine(for: store, hubs: hubs) } catch {
             try? await recordFailure(error, of: store)
             throw error
         }

@@ -28,6 +28,10 @@ public struct PostgresPlace: HubPlace {
     /// TCP and TLS, DNS; even a Unix socket is a socket the unit's sandbox must allow.
     public var needsNetwork: Bool { true }
     public var location: String { connector.location.uri }
+    /// Who shares a server's hub is for the server's rights to say.
+    public var canBeSharedByGroup: Bool { false }
+    /// A database is made by its server's administrator, never by `sync init`.
+    public func missingParent() -> String? { nil }
     var server: PostgresLocation { connector.location }
 
     public func hubExists() async throws -> Bool {

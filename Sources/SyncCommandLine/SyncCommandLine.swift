@@ -38,7 +38,7 @@ public struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Keep this journal the same on all your machines, through a shared folder or a PostgreSQL server.",
         discussion: """
-            Start with `journal sync init --folder PATH` (or --postgres URL) on one machine, then on each other \
+            Start with `journal sync init --hub HUB` (a folder's path, or a server's URL) on one machine, then on each other \
             machine with the key that `journal sync key` prints there. Everything on the hub is end-to-end \
             encrypted.
             """,

@@ -7,18 +7,24 @@ public struct SyncInit: SyncSubcommand, Sendable {
         commandName: "init",
         abstract: "Join this journal to a hub: a folder, or a PostgreSQL server (a new hub, or one another machine made).",
         discussion: """
+            HUB names the hub: a folder by its path (local, NFS, Syncthing, Dropbox) or file:///PATH; a \
+            PostgreSQL server by libpq's URL, postgresql://USER@HOST:PORT/DATABASE?sslmode=verify-full, its \
+            password from ~/.pgpass (or PGPASSFILE), or asked for and kept 0600 beside the sync key. \
             A new hub gets this machine's sync key (made now if there is none). Joining an existing hub needs \
             its key: run `journal sync key` on a machine that syncs, and pass it here with --key-file FILE, or \
             --key-file - to paste it. The key is checked against the hub before anything is written. With a key \
-            given and no hub there yet (a sync tool still copying it), nothing is made. \
-            URL is libpq's: postgresql://user@host:port/dbname?sslmode=verify-full, or host=... dbname=...; the \
-            password comes from ~/.pgpass (or PGPASSFILE), or is asked for and kept 0600 beside the sync key.
+            given and no hub there yet (a sync tool still copying it), nothing is made.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("A shared folder (local, NFS, Syncthing, Dropbox).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Where the hub is: a folder's path, or a URL.", valueName: "hub"))
+    public var hub: String?
+
+    // The options of earlier releases, one a kind: each stands for its kind's URL scheme, so a libpq
+    // connection string in its `key=value` form still names a server.
+    @Option(name: .long, help: ArgumentHelp("A shared folder (--hub PATH).", valueName: "path", visibility: .hidden))
     public var folder: String?
 
-    @Option(name: .long, help: ArgumentHelp("A PostgreSQL server, as libpq's connection string.", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("A PostgreSQL server, as libpq's connection string.", valueName: "url", visibility: .hidden))
     public var postgres: String?
 
     @Option(name: .long, help: ArgumentHelp("A file holding the hub's key, or - for stdin.", valueName: "file"))
@@ -34,35 +40,18 @@ public struct SyncInit: SyncSubcommand, Sendable {
 
     public init() {}
 
-    /// What the option naming a hub of `kind` holds: one option a kind, a compile error here until a
-    /// new kind has its own.
-    public func location(of kind: HubKind) -> String? {
-        switch kind {
-        case .folder: folder
-        case .postgres: postgres
-        }
-    }
-
-    /// The option naming a hub of `kind`, as help and advice write it.
-    public static func option(for kind: HubKind) -> String {
-        switch kind {
-        case .folder: "--folder PATH"
-        case .postgres: "--postgres URL"
-        }
-    }
-
-    /// The hub given, by its kind; nil until `validate()` made sure exactly one is.
-    public var hub: (kind: HubKind, location: String)? {
-        let given = HubKind.allCases.compactMap { kind in location(of: kind).map { (kind: kind, location: $0) } }
+    /// The hub given, and the scheme its option stands for (none for --hub, whose name says it);
+    /// nil until `validate()` made sure exactly one option is given.
+    public var named: (name: String, scheme: String?)? {
+        let given = [hub.map { ($0, nil) }, folder.map { ($0, "file") }, postgres.map { ($0, "postgresql") }].compactMap { $0 }
         return given.count == 1 ? given[0] : nil
     }
 
     public func validate() throws {
-        guard let hub else {
-            let options = HubKind.allCases.map(Self.option(for:)).joined(separator: " or ")
-            throw ValidationError("give the hub with \(options) (one of them).")
-        }
-        if shared && hub.kind != .folder { throw ValidationError("--shared is for a folder hub; a server's rights decide who shares it.") }
+        guard named == nil else { return }
+        let given = [hub, folder, postgres].compactMap { $0 }.count
+        throw ValidationError(
+            given == 0 ? "give the hub with --hub HUB: a folder's path, or a URL (see --help)." : "give one hub, with --hub HUB alone.")
     }
 
     public var request: SyncRequest { .initialize(self) }

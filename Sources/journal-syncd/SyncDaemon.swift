@@ -54,7 +54,7 @@ struct SyncDaemon: AsyncParsableCommand {
         if once {
             // What `journal sync` does, recorded for `sync status` alike; hub file names in the summary
             // come from outside, so escaped.
-            let report = try await SyncSetup.syncOnce(store, places: .known)
+            let report = try await SyncSetup.syncOnce(store, hubs: .known)
             Output.line(TerminalText.escaped(report.summary))
             if !report.failures.isEmpty { throw SyncError.segmentsFailed(report.failures) }
             return

@@ -16,7 +16,7 @@ struct SyncService: Service, CustomStringConvertible {
     /// Where every task of the service runs.
     let executor: SerialThreadExecutor
     /// Makes the sync engine for the journal's hub; tests give one over a hub of their own.
-    var makeEngine: @Sendable (JournalStore) async throws -> SyncEngine = { try await SyncSetup.engine(for: $0, places: .known) }
+    var makeEngine: @Sendable (JournalStore) async throws -> SyncEngine = { try await SyncSetup.engine(for: $0, hubs: .known) }
 
     var description: String { "journal-syncd(\(store.path))" }
 

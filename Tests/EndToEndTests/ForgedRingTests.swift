@@ -20,7 +20,7 @@ import TestSupport
             #expect(try await eventually(.seconds(30)) { try notes(b).contains("before") })
             while socket.receive(timeout: .milliseconds(200)) != nil {}
 
-            let database = HubKind.databaseAndRole(joined.hub).database
+            let database = HubFlavor.databaseAndRole(joined.hub).database
             let payloads = [
                 "'\(try a.deviceID())'",  // a device that published nothing since
                 "'\(UUID().uuidString.lowercased())'",  // a device no one knows

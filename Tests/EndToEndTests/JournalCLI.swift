@@ -77,9 +77,9 @@ struct JoinedMachines {
     let hub: String
     let key: String
     let machines: [JournalCLI]
-    let flavor: HubKind
+    let flavor: HubFlavor
 
-    init(in folder: String, names: [String] = ["a", "b"], now: String? = "2026-11-21T15:30:00Z", on flavor: HubKind = .folder) throws {
+    init(in folder: String, names: [String] = ["a", "b"], now: String? = "2026-11-21T15:30:00Z", on flavor: HubFlavor = .folder) throws {
         self.flavor = flavor
         hub = try flavor.newHub(in: folder)
         var machines: [JournalCLI] = []
@@ -108,7 +108,7 @@ func keyPart(_ printed: String) -> String {
 }
 
 /// The kinds of hub an end-to-end test runs against.
-enum HubKind: String, CaseIterable, Sendable, CustomStringConvertible {
+enum HubFlavor: String, CaseIterable, Sendable, CustomStringConvertible {
     case folder, postgres
 
     var description: String { rawValue }
@@ -133,8 +133,9 @@ enum HubKind: String, CaseIterable, Sendable, CustomStringConvertible {
         return (String(path.prefix(while: { $0 != "?" })), String(role))
     }
 
-    /// `sync init`'s arguments for `hub`.
-    func arguments(_ hub: String) -> [String] { [self == .folder ? "--folder" : "--postgres", hub] }
+    /// `sync init`'s arguments for `hub`: every kind is named by `--hub` (the options of earlier
+    /// releases, `--folder` and `--postgres`, have tests of their own).
+    func arguments(_ hub: String) -> [String] { ["--hub", hub] }
 }
 
 extension JoinedMachines {
@@ -152,10 +153,7 @@ extension PostgresServer {
     /// A database of its own on this server, for a hub: its connection string, which names a password
     /// file in `folder` holding its role's password.
     func newHub(in folder: String) throws -> String {
-        let (database, role) = try makeDatabase()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(
-            atPath: folder + "/pgpass", contents: Data(passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-        return uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+        return try makeDatabase(passwordFileIn: folder).uri
     }
 }

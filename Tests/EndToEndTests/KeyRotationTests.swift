@@ -5,8 +5,8 @@ import TestSupport
 /// `journal sync rotate-key` and `journal sync revoke`, on both kinds of hub, as a person runs them:
 /// nobody carries the new key around, the revoked machine is told so, and the old key admits no one.
 @Suite(.onTestThreads) struct KeyRotationTests {
-    @Test(arguments: HubKind.allCases)
-    func aRevokedMachineIsToldAndTheOldKeyAdmitsNoOne(_ flavor: HubKind) async throws {
+    @Test(arguments: HubFlavor.allCases)
+    func aRevokedMachineIsToldAndTheOldKeyAdmitsNoOne(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a", "b", "c"], on: flavor)
             let (a, b, c) = (joined.machines[0], joined.machines[1], joined.machines[2])

@@ -35,7 +35,7 @@ import TestSupport
             // An hour between safety-net syncs: only the doorbell can bring the change in time.
             let (daemon, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
-            let database = HubKind.databaseAndRole(joined.hub).database
+            let database = HubFlavor.databaseAndRole(joined.hub).database
             #expect(try await eventually(.seconds(30)) { try log(folder + "/b.log").contains("listening to the hub:") })
             // Listening and syncing share the daemon's one connection: a server's slots go twice as far.
             #expect(try await eventually(.seconds(30)) { try connections(PostgresServer.shared, database: database) == 1 })
@@ -182,7 +182,7 @@ import TestSupport
             for machine in [a, b, a] { #expect(try machine.run("sync").status == 0) }
             #expect(!FileManager.default.fileExists(atPath: dropIn))
 
-            let server = try HubKind.postgres.newHub(in: folder + "/server")
+            let server = try HubFlavor.postgres.newHub(in: folder + "/server")
             let moved = try a.run("sync", "init", "--postgres", server)
             #expect(moved.status == 0, "\(moved.stderr)")
             #expect(moved.stdout.contains("may now reach the network"), "\(moved.stdout)")

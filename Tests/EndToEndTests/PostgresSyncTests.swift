@@ -101,7 +101,7 @@ import TestSupport
             #expect(wrongKey.status == 65, "\(wrongKey.stderr)")
             #expect(wrongKey.stderr.contains("does not open"))
             #expect(try !isJoined(other))
-            let database = HubKind.databaseAndRole(joined.hub).database
+            let database = HubFlavor.databaseAndRole(joined.hub).database
             #expect(try server.psql("SELECT count(*) FROM journal_hub.segments", database: database) == "0")
         }
     }
@@ -109,7 +109,7 @@ import TestSupport
     @Test func aServerSchemaNewerThanTheJournalIsRefused() async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
-            let database = HubKind.databaseAndRole(joined.hub).database
+            let database = HubFlavor.databaseAndRole(joined.hub).database
             try server.psql("UPDATE journal_hub.schema_version SET version = 99", database: database)
             try joined.machines[0].run("add", "espresso")
             let result = try joined.machines[0].run("sync")
@@ -128,7 +128,7 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
             let machine = joined.machines[0]
-            let database = HubKind.databaseAndRole(joined.hub).database
+            let database = HubFlavor.databaseAndRole(joined.hub).database
             let stranger = UUID().uuidString.lowercased()
             try server.psql(
                 "INSERT INTO journal_hub.segments (device, first_position, last_position, bytes) "
@@ -155,7 +155,7 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, on: .postgres)
             let (a, b) = (joined.machines[0], joined.machines[1])
-            let database = HubKind.databaseAndRole(joined.hub).database
+            let database = HubFlavor.databaseAndRole(joined.hub).database
             try a.run("add", "espresso")
             #expect(try a.run("sync").status == 0)
             let device = try #require((try a.json("sync", "status", "--json") as? [String: Any])?["device"] as? String)
@@ -182,7 +182,7 @@ import TestSupport
             let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
             try joined.machines[0].run("add", "espresso")
             #expect(try joined.machines[0].run("sync").status == 0)
-            let (database, role) = HubKind.databaseAndRole(joined.hub)
+            let (database, role) = HubFlavor.databaseAndRole(joined.hub)
             for statement in ["UPDATE journal_hub.segments SET bytes = '\\x00'", "DELETE FROM journal_hub.segments",
                               "TRUNCATE journal_hub.segments", "UPDATE journal_hub.hub SET key_check = 'x'", "DELETE FROM journal_hub.hub"] {
                 #expect(throws: FixtureError.self, "\(statement) as the hub's own role") {
@@ -204,7 +204,7 @@ import TestSupport
     @Test func aRoleWithOnlyTheRightsItNeedsSyncsAndAMissingOneIsNamed() async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a", "b"], on: .postgres)
-            let (database, role) = HubKind.databaseAndRole(joined.hub)
+            let (database, role) = HubFlavor.databaseAndRole(joined.hub)
             try server.psql("CREATE ROLE admin_\(role)")
             try server.psql("""
                 REASSIGN OWNED BY \(role) TO admin_\(role); REVOKE CREATE ON DATABASE \(database) FROM \(role);
@@ -244,7 +244,7 @@ import TestSupport
             let printed = try joined.machines[0].run("sync", "migrate-sql")
             #expect(printed.status == 0, "\(printed.stderr)")
             #expect(printed.stdout.hasPrefix("-- The hub postgresql://") && printed.stdout.hasSuffix("is up to date: there is nothing to run.\n"))
-            let (database, _) = HubKind.databaseAndRole(joined.hub)
+            let (database, _) = HubFlavor.databaseAndRole(joined.hub)
             #expect(try server.psql(printed.stdout, database: database) == "")
             let onFolder = try JoinedMachines(in: folder + "/folder", names: ["a"], on: .folder)
             #expect(try onFolder.machines[0].run("sync", "migrate-sql").stdout.contains("is up to date"))
@@ -260,8 +260,8 @@ import TestSupport
             let bob = try JoinedMachines(in: folder + "/bob", names: ["b"], on: .postgres)
             try alice.machines[0].run("add", "espresso")
             #expect(try alice.machines[0].run("sync").status == 0)
-            let database = HubKind.databaseAndRole(alice.hub).database
-            let bobRole = HubKind.databaseAndRole(bob.hub).role
+            let database = HubFlavor.databaseAndRole(alice.hub).database
+            let bobRole = HubFlavor.databaseAndRole(bob.hub).role
             let refusal = #expect(throws: FixtureError.self) {
                 try server.psql("SELECT count(*) FROM journal_hub.segments", database: database, role: bobRole)
             }

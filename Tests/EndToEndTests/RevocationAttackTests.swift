@@ -137,7 +137,7 @@ import TestSupport
             let joined = try JoinedMachines(in: folder, names: ["a"], on: .postgres)
             let a = joined.machines[0]
             #expect(try a.run("sync").status == 0)
-            let (database, _) = HubKind.databaseAndRole(joined.hub)
+            let (database, _) = HubFlavor.databaseAndRole(joined.hub)
             _ = try PostgresServer.shared.psql(
                 """
                 INSERT INTO journal_hub.cards (device, bytes)

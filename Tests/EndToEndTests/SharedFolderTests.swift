@@ -50,9 +50,9 @@ import TestSupport
             }
             let split = try b.run("sync")
             #expect(split.status == 1 && split.stderr.contains("another hub than the one this journal joined"), "\(split.stderr)")
-            #expect(split.stderr.contains("journal sync init --folder PATH --key-file -"))
+            #expect(split.stderr.contains("journal sync init --hub HUB --key-file -"))
             // The one documented command: join the hub that stayed, with its key.
-            let rejoin = try b.run(["sync", "init", "--folder", folder + "/b-share", "--key-file", "-"], stdin: try a.run("sync", "key").stdout)
+            let rejoin = try b.run(["sync", "init", "--hub", folder + "/b-share", "--key-file", "-"], stdin: try a.run("sync", "key").stdout)
             #expect(rejoin.status == 0, "\(rejoin.stderr)")
             let mended = try b.run("sync")
             #expect(mended.status == 0, "\(mended.stderr)")

@@ -19,7 +19,7 @@ import TestSupport
             #expect(try machine.run("sync", "init", "--postgres", uri).status == 0)
             try machine.run("add", "espresso")
             #expect(try machine.run("sync").status == 0)
-            let database = HubKind.databaseAndRole(uri).database
+            let database = HubFlavor.databaseAndRole(uri).database
             let lock = try table.map { try HeldTableLock($0, database: database, on: server) }
             defer { lock?.release() }
             var frozen = table == nil ? try FrozenServer(server) : nil

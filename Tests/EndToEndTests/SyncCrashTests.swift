@@ -21,8 +21,8 @@ import TestSupport
         return "[" + drinks.joined(separator: ",\n") + "]"
     }
 
-    @Test(arguments: HubKind.allCases)
-    func killedSyncsLoseAndDuplicateNothing(_ flavor: HubKind) async throws {
+    @Test(arguments: HubFlavor.allCases)
+    func killedSyncsLoseAndDuplicateNothing(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, on: flavor)
             let (a, b, hub, key) = (joined.machines[0], joined.machines[1], joined.hub, joined.key)

@@ -7,8 +7,8 @@ import TestSupport
 @Suite(.onTestThreads) struct SyncDevicesTests {
     /// Machines made from one image share a host name: each device's first card takes it only while no
     /// other device goes by it, and a number after it otherwise, so that no two are told apart by id alone.
-    @Test(arguments: HubKind.allCases)
-    func machinesOfOneHostNameGetNamesOfTheirOwn(_ flavor: HubKind) async throws {
+    @Test(arguments: HubFlavor.allCases)
+    func machinesOfOneHostNameGetNamesOfTheirOwn(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a", "b", "c"], on: flavor)
             for machine in joined.machines + joined.machines { #expect(try machine.run("sync").status == 0) }
@@ -48,8 +48,8 @@ import TestSupport
         }
     }
 
-    @Test(arguments: HubKind.allCases)
-    func devicesAreListedByNameWithThisOneMarkedAndARenameReachesTheOthers(_ flavor: HubKind) async throws {
+    @Test(arguments: HubFlavor.allCases)
+    func devicesAreListedByNameWithThisOneMarkedAndARenameReachesTheOthers(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, on: flavor)
             let (a, b) = (joined.machines[0], joined.machines[1])

@@ -78,7 +78,7 @@ import TestSupport
             try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
             let unit = try rendered(in: units)
             let machine = JournalCLI(home: folder)
-            let joined = try machine.run(["sync", "init", "--postgres", try HubKind.postgres.newHub(in: folder + "/server")])
+            let joined = try machine.run(["sync", "init", "--postgres", try HubFlavor.postgres.newHub(in: folder + "/server")])
             #expect(joined.status == 0, "\(joined.stderr)")
             let dropIn = units + "/journal-sync.service.d/postgres-hub.conf"
             #expect(try String(contentsOfFile: dropIn, encoding: .utf8).contains("PrivateNetwork=no"))

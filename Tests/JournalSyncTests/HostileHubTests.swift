@@ -3,6 +3,7 @@ import JournalKit
 import Testing
 import TestSupport
 
+@testable import FolderHub
 @testable import JournalSync
 
 /// A hub is input from outside: whatever anyone who can write the shared folder puts there, a sync
@@ -227,7 +228,7 @@ import TestSupport
             // Said again by every sync that finds nothing else, and by `sync status`, as long as it lasts.
             let still = try await b.sync()
             #expect(still.summary.hasPrefix("Nothing new to apply. Waiting for device \(a.store.deviceID)"), "\(still.summary)")
-            let overview = try await SyncOverview.gather(b.store)
+            let overview = try await SyncOverview.gather(b.store, hubs: HubRegistry([FolderDriver()]))
             #expect(overview.waiting.map { [$0.first, $0.last] } == [[segments[1].first, segments[1].last]])
             let said = overview.waiting.first?.sentence(at: overview.at) ?? ""
             #expect(said.contains("Waiting for device \(a.store.deviceID)") && said.contains("missing since"), "\(said)")
@@ -240,7 +241,7 @@ import TestSupport
             #expect(caught.waiting.isEmpty && caught.failures.isEmpty)
             #expect(try await b.state() == a.state())
             #expect(try await b.store.waiting(hubID: hub.id).isEmpty)
-            #expect(try await SyncOverview.gather(b.store).waiting.isEmpty)
+            #expect(try await SyncOverview.gather(b.store, hubs: HubRegistry([FolderDriver()])).waiting.isEmpty)
             // The next sync has nothing to mend.
             let again = try await a.sync()
             #expect(again.republished.isEmpty && again.setAside.isEmpty)

@@ -1,4 +1,6 @@
 import Foundation
+import FolderHub
+import FolderHub
 import JournalSync
 import PostgresHub
 import Testing
@@ -10,6 +12,19 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case folder, postgres
 
     var testDescription: String { rawValue }
+
+    /// The kind of hub this flavor makes.
+    var kind: HubKind {
+        switch self {
+        case .folder: .folder
+        case .postgres: .postgres
+        }
+    }
+
+    init?(kind: HubKind) {
+        guard let flavor = Self.allCases.first(where: { $0.kind == kind }) else { return nil }
+        self = flavor
+    }
 
     /// A new, empty place for a hub. A PostgreSQL place gets a database and role of its own, its
     /// password in a file beside the test's journals.

@@ -1,6 +1,7 @@
 import Foundation
 import JournalKit
 
+@testable import FolderHub
 @testable import JournalSync
 
 /// A hub as a sync tool (Syncthing, Dropbox) shows it to each machine: a machine sees its own log as

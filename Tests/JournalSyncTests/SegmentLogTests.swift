@@ -3,6 +3,7 @@ import JournalKit
 import Testing
 import TestSupport
 
+@testable import FolderHub
 @testable import JournalSync
 
 /// Each device's log on the hub as readers meet it: damaged segments, segments still on their way,

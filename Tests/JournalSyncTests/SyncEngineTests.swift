@@ -3,6 +3,7 @@ import JournalKit
 import Testing
 import TestSupport
 
+@testable import FolderHub
 @testable import JournalSync
 
 @Suite(.onTestThreads) struct SyncEngineTests {

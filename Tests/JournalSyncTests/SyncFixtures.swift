@@ -2,6 +2,7 @@ import Foundation
 import JournalKit
 import TestSupport
 
+@testable import FolderHub
 @testable import JournalSync
 
 /// A clock that always reads the same instant: every replica's writes then get equal physical

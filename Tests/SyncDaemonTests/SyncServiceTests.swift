@@ -1,5 +1,6 @@
 import Foundation
 import JournalKit
+import FolderHub
 import JournalSync
 import Logging
 import ServiceLifecycleTestKit

@@ -9,8 +9,8 @@ import Glibc
 /// needs no unit edited by hand; systemd is asked to reload it, and a running daemon to restart.
 enum ServiceNetworkDropIn {
     static let text = """
-        # Written by `journal sync init --postgres`, removed by `journal sync init --folder`: journal-syncd
-        # reaches its hub's PostgreSQL server (TCP and TLS, DNS, a Unix socket). The rest of the unit's
+        # Written by `journal sync init` for a hub on a server, removed for a folder hub: journal-syncd
+        # reaches its hub's server (TCP and TLS, DNS, a Unix socket). The rest of the unit's
         # sandbox stays.
         [Service]
         PrivateNetwork=no

@@ -6,7 +6,7 @@ import SyncCommandLine
 
 extension SyncDevices {
     func carryOut() async throws {
-        let list = try await DeviceList.gather(try await global.openStore(), places: .known)
+        let list = try await DeviceList.gather(try await global.openStore(), hubs: .known)
         if output.json { return Output.line(list.json.prettyText) }
         let rows: [[String]] = list.entries.map { entry in
             [

@@ -5,7 +5,7 @@ import SyncCommandLine
 
 extension SyncMigrateSQL {
     func carryOut() async throws {
-        let (place, _) = try await SyncSetup.place(of: try await global.openStore(), places: .known)
+        let (place, _) = try await SyncSetup.place(of: try await global.openStore(), hubs: .known)
         // Up to date, it still says so as SQL: piped to psql, it runs nothing.
         let script = try await place.migrationScript()
             ?? "-- The hub \(place.location) is up to date: there is nothing to run.\n"

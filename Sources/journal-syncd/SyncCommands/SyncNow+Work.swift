@@ -12,7 +12,7 @@ extension SyncNow {
         let progress = SyncProgress { applied, published in
             line?.update(done: Int64(applied + published), total: nil, "\(published) changes published, \(applied) applied")
         }
-        let report = try await SyncSetup.syncOnce(store, places: .known, progress: progress)
+        let report = try await SyncSetup.syncOnce(store, hubs: .known, progress: progress)
         line?.finish()
         if output.json {
             Output.line(report.json.prettyText)

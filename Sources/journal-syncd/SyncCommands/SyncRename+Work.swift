@@ -8,7 +8,7 @@ extension SyncRename {
     func carryOut() async throws {
         let name = try DeviceName(name)
         let store = try await global.openStore()
-        try await SyncSetup.withEngine(for: store, places: .known) { engine in
+        try await SyncSetup.withEngine(for: store, hubs: .known) { engine in
             // The others' names first, so that one taken meanwhile is refused here, not found later.
             _ = try await engine.readCards()
             try await engine.rename(to: name)

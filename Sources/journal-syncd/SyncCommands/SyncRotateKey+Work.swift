@@ -3,12 +3,13 @@ import ArgumentParser
 import CommandLineSupport
 import JournalKit
 import JournalSync
+import KnownHubs
 import SyncCommandLine
 
 extension SyncRotateKey {
     func carryOut() async throws {
         let store = try await global.openStore()
-        let (epoch, reached) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
+        let (epoch, reached) = try await SyncSetup.withEngine(for: store, hubs: .known) { engine in
             var kept: [DeviceID] = []
             for name in keep { kept.append(try await engine.device(named: name)) }
             let epoch = try await engine.newEpoch(keeping: kept)
@@ -28,7 +29,7 @@ extension SyncRevoke {
         // person says so: by its full id, so that it is the one they saw.
         var named = device
         if !yes, isatty(STDIN_FILENO) == 1, TerminalPrompt.isAvailable {
-            let (id, name) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
+            let (id, name) = try await SyncSetup.withEngine(for: store, hubs: .known) { engine in
                 let id = try await engine.device(named: device)
                 let card = try await store.deviceCards(hubID: engine.hub.id).first { $0.device == id }
                 return (id, card?.name ?? id.rawValue)
@@ -38,7 +39,7 @@ extension SyncRevoke {
             guard TerminalPrompt.confirm(question) else { throw RevocationDeclined(name: name) }
             named = id.rawValue
         }
-        let (epoch, reached, name, kind) = try await SyncSetup.withEngine(for: store, places: .known) { engine in
+        let (epoch, reached, name, kind) = try await SyncSetup.withEngine(for: store, hubs: .known) { engine in
             let device = try await engine.device(named: named)
             var kept: [DeviceID] = []
             for name in keep { kept.append(try await engine.device(named: name)) }
@@ -49,17 +50,9 @@ extension SyncRevoke {
             + "published from now on, and every device refuses what it publishes from now on. The new key reaches "
             + KeyRotationText.devices(reached) + "; each takes it up at its next sync.")
         KeyRotationText.leftOut(epoch.leftOut, command: "journal sync rotate-key")
-        if kind == .postgres {
-            Output.line("""
-
-                The server is its administrator's to change: if \(TerminalText.escaped(name)) connects as a role of its own \
-                (README, "A role per machine"), this takes it off the server (put in its role, and the person's role \
-                it holds the rights of):
-                  REVOKE "PERSONS_ROLE" FROM "ITS_ROLE";
-                  REVOKE ALL ON ALL TABLES IN SCHEMA journal_hub FROM "ITS_ROLE";
-                  ALTER ROLE "ITS_ROLE" NOLOGIN;
-                  SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'ITS_ROLE';
-                """)
+        if let steps = HubRegistry.known.driver(for: kind)?.stepsAfterRevoking(deviceName: TerminalText.escaped(name)) {
+            Output.line("")
+            Output.line(steps)
         }
     }
 }

@@ -10,7 +10,7 @@ extension SyncStatus {
         let store = try await global.openStore()
         // Not joined is an answer, which JSON gives as one; the words are an error that names the fix.
         if output.json, try await store.hub() == nil { return Output.line(SyncOverview.notJoinedJSON(device: store.deviceID).prettyText) }
-        let overview = try await SyncOverview.gather(store, places: .glance)
+        let overview = try await SyncOverview.gather(store, hubs: .glance)
         if output.json { return Output.line(overview.json.prettyText) }
         let pending = overview.pendingChanges
         Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK2-\(overview.hubLabel)-)")

@@ -1,5 +1,6 @@
 import CLinux
 import JournalKit
+import JournalSync
 
 import Glibc
 

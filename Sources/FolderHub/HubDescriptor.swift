@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JournalKit
+import JournalSync
 
 import Glibc
 

@@ -1,5 +1,6 @@
 import Glibc
 import JournalKit
+import JournalSync
 import Synchronization
 
 /// A hub folder's names as last listed and sorted, kept while the folder does not change (its
