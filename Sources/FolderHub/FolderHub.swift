@@ -135,7 +135,7 @@ public struct FolderHub: Hub {
             // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
             try files.writeNew(descriptor.encoded, as: "hub.json", in: [Self.folderName])
         } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
         }
     }
 
@@ -240,8 +240,8 @@ public struct FolderHub: Hub {
         do {
             return try files.writeNew(bytes, as: segment.fileName, in: deviceComponents(device))
         } catch {
-            if error.code == EEXIST { throw SyncError.segmentExists(segment.fileName) }
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+            if error.code == EEXIST { throw SyncError.segmentExists(segment.fileName, hub: location, code: .errno(EEXIST)) }
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
         }
     }
 
@@ -258,7 +258,7 @@ public struct FolderHub: Hub {
     /// tools' dot-names are left alone.
     public func removeLeftovers(of device: DeviceID) throws {
         do { try files.removeLeftovers(in: deviceComponents(device), olderMarker: ".seg.tmp-") } catch where error.isMissing { return } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason)
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
         }
     }
 
@@ -278,7 +278,7 @@ public struct FolderHub: Hub {
                 try hubCall { try files.read(device.rawValue + ".card", in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
             }
             // Gone since it was listed (its device replaced it, or someone removed it): not there.
-            if case .failure(.hubUnavailable) = read, !FileSystem.exists(cardsFolder + "/" + device.rawValue + ".card") { continue }
+            if case .failure(let error) = read, error.hubCondition == .unreachable, !FileSystem.exists(cardsFolder + "/" + device.rawValue + ".card") { continue }
             cards[device] = read
         }
         return cards
@@ -380,9 +380,9 @@ public struct FolderHub: Hub {
     /// which is that file's problem alone; or a hub that cannot be reached.
     private func hubFailure(_ error: FileSystem.Failure) -> SyncError {
         if error.kind == .badData || [EACCES, EPERM, ELOOP, ENOTDIR].contains(error.code) {
-            return SyncError.unusableFile(hub: location, reason: error.description)
+            return SyncError.unusableFile(hub: location, reason: error.description, code: .errno(error.code))
         }
-        return SyncError.hubUnavailable(hub: location, reason: error.reason)
+        return SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
     }
 
     /// A hub folder that vanished (an unmounted disk, a stopped share) is unavailable, not empty.

@@ -18,14 +18,13 @@ public enum SyncError: JournalFailure, Equatable {
     case keyForAnotherHub(hub: String, given: String, actual: String)
     case hubFormatTooNew(hub: String, format: Int, supported: Int)
     case corruptHub(hub: String, problem: String)
-    case hubUnavailable(hub: String, reason: String)
+    /// What a hub or its transport reported (`HubFailure`): the engine acts on its condition.
+    case hub(HubFailure)
     case copiedDatabase(device: DeviceID, foreign: [String])
     case copiedFile(path: String)
-    case segmentExists(String)
     case segmentsFailed([SegmentFailure])
     case deviceIdentityChanged
     case hubReplaced(hub: String)
-    case unusableFile(hub: String, reason: String)
     case noHubToJoin(hub: String)
     case permissionDenied(path: String)
     /// The hub's hub.json is there, but this user may not read it.
@@ -71,10 +70,11 @@ public enum SyncError: JournalFailure, Equatable {
         case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .ambiguousDevice, .revokingSelf: return .usage
         case .notVouchedYet: return .failure
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind, .deviceRevoked, .notGivenNewKey: return .setup
-        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .unusableFile, .malformedKey, .wrongKey, .mistypedKey,
+        case .hub(let failure): return failure.condition == .unusableEntry ? .badData : .failure
+        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .malformedKey, .wrongKey, .mistypedKey,
             .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced, .keyReplaced, .epochsInConflict, .epochRecordLost:
             return .badData
-        case .notJoined, .noKey, .keyUnreadable, .hubUnavailable, .copiedDatabase, .copiedFile, .segmentExists,
+        case .notJoined, .noKey, .keyUnreadable, .copiedDatabase, .copiedFile,
             .deviceIdentityChanged, .hubReplaced, .unsupported, .epochsUnreadable:
             return .failure
         }
@@ -88,8 +88,8 @@ public enum SyncError: JournalFailure, Equatable {
         case .copiedDatabase, .copiedFile, .malformedDeviceKeys, .deviceKeysReplaced: return .takeNewDeviceID
         case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
-        case .hubUnavailable: return .syncWhenHubIsBack
-        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentExists, .segmentsFailed, .unusableFile, .noHubToJoin,
+        case .hub(let failure): return failure.condition == .unreachable ? .syncWhenHubIsBack : nil
+        case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentsFailed, .noHubToJoin,
             .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken, .deviceRevoked,
             .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .ambiguousDevice, .revokingSelf, .epochsInConflict,
             .epochRecordLost, .notVouchedYet:
@@ -123,8 +123,8 @@ public enum SyncError: JournalFailure, Equatable {
                 + "Update journal on this machine. Nothing was written."
         case .corruptHub(let hub, let problem):
             return "\(hub) is not a readable hub: \(problem). Nothing was written."
-        case .hubUnavailable(let hub, let reason):
-            return "cannot reach the hub \(hub): \(reason). Nothing was lost."
+        case .hub(let failure):
+            return failure.description
         case .copiedDatabase(let device, let foreign):
             return "the hub holds changes published as this journal's device (\(device)) that this journal did not "
                 + "write (\(foreign.prefix(3).joined(separator: ", "))): this database was copied from, or to, another "
@@ -150,13 +150,9 @@ public enum SyncError: JournalFailure, Equatable {
                 + "newer journal, or this program was built without that kind. Update journal on this machine; nothing was changed."
         case .unsupported(let hub, let operation, let reason):
             return "the hub \(hub) cannot \(operation): \(reason). Nothing was changed."
-        case .unusableFile(let hub, let reason):
-            return "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
         case .hubReplaced(let hub):
             return "\(hub) holds another hub than the one this journal joined (its hub.json changed: two machines made a "
                 + "hub there, and a sync tool kept the other one's)."
-        case .segmentExists(let name):
-            return "segment \(name) is already on the hub; another copy of this journal wrote it."
         case .malformedDeviceKeys(let path):
             return "\(path) does not hold this device's keys (it was damaged or overwritten), and the other devices know "
                 + "this device by the keys it held, so new ones cannot take their place under the same device id. Nothing was "

@@ -156,8 +156,8 @@ public actor PostgresHub: Hub {
                     INSERT INTO journal_hub.segments (device, first_position, last_position, bytes)
                     VALUES (\(device.rawValue)::uuid, \(segment.first), \(segment.last), \(ByteBuffer(bytes: bytes)))
                     """, logger: PostgresConnector.quiet)
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-                throw SyncError.segmentExists(segment.fileName)
+            } catch let error as PSQLError where SQLState(error) == .uniqueViolation {
+                throw SyncError.segmentExists(segment.fileName, hub: self.location, code: SQLState.uniqueViolation.transportCode)
             }
         }
         let entry = SegmentEntry(name: segment, fingerprint: String(bytes.count))

@@ -40,16 +40,16 @@ enum ServerFailure {
     /// A connection the server (or TLS) refused, or that failed while it was being set up.
     static func connecting(_ error: PSQLError, location: PostgresLocation, password source: String?) -> any Error {
         let server = location.server
-        let state = error.serverInfo?[.sqlState] ?? ""
+        let state = SQLState(error)
         switch error.code {
-        case .server where state == "28P01":
+        case .server where state == .invalidPassword:
             return PostgresHubError.wrongPassword(user: location.user, server: server, source: source ?? "no password")
-        case .server where state == "3D000":
+        case .server where state == .invalidCatalogName:
             return PostgresHubError.noSuchDatabase(database: location.database, server: server)
-        case .server where state == "28000" && !location.isSocket && PostgresTLS.effectiveMode(location) == .disable:
+        case .server where state == .invalidAuthorization && !location.isSocket && PostgresTLS.effectiveMode(location) == .disable:
             // Refused without TLS: pg_hba.conf accepts this role only over TLS (hostssl lines).
             return PostgresHubError.tlsRequiredByServer(server: server, reason: serverMessage(error), setting: location.sslModeSetting)
-        case .server where state.hasPrefix("28"):
+        case .server where state?.isAuthorizationRefused == true:
             return PostgresHubError.refusedByServer(server: server, message: serverMessage(error))
         case .connectionError:
             return connectionFailure(error.underlying, location: location)
@@ -111,10 +111,9 @@ enum ServerFailure {
         guard let error = error as? PSQLError else { return error }
         switch error.code {
         case .server:
-            let state = error.serverInfo?[.sqlState] ?? ""
-            // The server shutting down or restarting (57P01..57P03), or out of connections (53300).
-            if state.hasPrefix("57P") || state == "53300" {
-                return SyncError.hubUnavailable(hub: location.uri, reason: serverMessage(error))
+            // The server shutting down or restarting, or out of connections: a later sync may succeed.
+            if let state = SQLState(error), state.isServerGoingAway || state == .tooManyConnections {
+                return SyncError.hubUnavailable(hub: location.uri, reason: serverMessage(error), code: state.transportCode)
             }
             return PostgresHubError.refusedByServer(server: location.server, message: serverMessage(error))
         case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown:

@@ -114,7 +114,7 @@ struct LoopPolicy {
             // cannot help. A server's refusal is put right on the server: retrying finds out when.
             if failureKind(error) == .setup, !(error is any ServerRefusal) { return .exit(.setupFailure(failureMessage(error))) }
             retryPending = true
-            if case .hubUnavailable = error as? SyncError { waitingForHub = true } else { waitingForHub = false }
+            waitingForHub = error.hubCondition == .unreachable
             return .retry(after: backoff.fail(using: &random))
         }
     }

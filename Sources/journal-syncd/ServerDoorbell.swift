@@ -71,7 +71,7 @@ struct ServerDoorbell: Sendable {
                     unreachable.succeed()
                     downSaid = false
                 }
-                let outOfReach = if case .hubUnavailable = error as? SyncError { true } else { false }
+                let outOfReach = error.hubCondition == .unreachable
                 let delay = outOfReach ? unreachable.fail(using: &random) : refused.fail(using: &random)
                 // A cause that comes back at every reconnect (idle_session_timeout) is said once an hour.
                 // A server out of reach is one cause, whichever words the lost connection comes with this time.

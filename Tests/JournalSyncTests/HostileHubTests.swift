@@ -320,7 +320,7 @@ extension HostileHubTests {
             await #expect {
                 _ = try await gone.sync()
             } throws: { error in
-                guard case .hubUnavailable = error as? SyncError else { return false }
+                guard error.hubCondition == .unreachable else { return false }
                 return true
             }
             #expect(try await b.sync().received == 6)

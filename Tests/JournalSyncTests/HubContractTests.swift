@@ -18,9 +18,13 @@ import TestSupport
             let name = SegmentName(first: 1, last: 3)
             let first = Array(repeating: UInt8(7), count: 3 * 1024 * 1024 + 17)
             _ = try await hub.write(first, as: name, of: device)
-            await #expect(throws: SyncError.segmentExists(name.fileName)) {
-                _ = try await hub.write([1, 2, 3], as: name, of: device)
-            }
+            let taken = await #expect(throws: SyncError.self) { _ = try await hub.write([1, 2, 3], as: name, of: device) }
+            // Told by its condition, with the transport's own code: the file system's EEXIST, the server's
+            // unique_violation.
+            guard case .hub(let failure)? = taken else { Issue.record("not a hub's failure: \(String(describing: taken))"); return }
+            #expect(failure.condition == .nameTaken)
+            #expect(failure.code == flavor.nameTakenCode)
+            #expect(failure.description == "segment \(name.fileName) is already on the hub; another copy of this journal wrote it.")
             try await hub.refresh(after: [:])
             #expect(try await hub.log(of: device).names == [name])
             #expect(try await hub.read(name, of: device) == first)

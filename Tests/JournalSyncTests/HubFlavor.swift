@@ -21,6 +21,14 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The code a hub of this kind reports a segment's name taken by.
+    var nameTakenCode: TransportCode {
+        switch self {
+        case .folder: .errno(EEXIST)
+        case .postgres: .sqlState("23505")
+        }
+    }
+
     init?(kind: HubKind) {
         guard let flavor = Self.allCases.first(where: { $0.kind == kind }) else { return nil }
         self = flavor

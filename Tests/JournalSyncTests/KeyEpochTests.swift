@@ -286,7 +286,7 @@ import TestSupport
             await #expect {
                 try await engine.sync()
             } throws: { error in
-                guard case SyncError.hubUnavailable? = error as? SyncError else { return false }
+                guard error.hubCondition == .unreachable else { return false }
                 return true
             }
             #expect(await engine.key.check == held.check)

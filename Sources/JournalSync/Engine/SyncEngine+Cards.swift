@@ -64,7 +64,7 @@ extension SyncEngine {
     /// reach or a cancelled sync, which end the sync as anywhere else.
     func cardsOnHub<T>(_ call: () async throws -> T) async throws -> T {
         do { return try await call() } catch is CancellationError { throw CancellationError() } catch let error as SyncError {
-            if case .hubUnavailable = error { throw error }
+            if error.hubCondition == .unreachable { throw error }
             throw CardsUnreachable(cause: error)
         } catch {
             throw CardsUnreachable(cause: error)

@@ -441,7 +441,7 @@ extension SyncEngine {
     /// Calls the hub for its records: a failure other than the hub out of reach is said as the records'.
     private func epochCall<T>(_ call: () async throws -> T) async throws -> T {
         do { return try await call() } catch is CancellationError { throw CancellationError() } catch let error as SyncError {
-            if case .hubUnavailable = error { throw error }
+            if error.hubCondition == .unreachable { throw error }
             throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
         } catch {
             throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))

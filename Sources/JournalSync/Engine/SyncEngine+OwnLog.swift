@@ -100,8 +100,8 @@ extension SyncEngine {
             do {
                 try await hub.setAside(name, of: store.deviceID)
                 moved = true
-            } catch SyncError.unusableFile(_, let problem) {
-                reason += "; it could not be moved out (\(problem)): remove it"
+            } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
+                reason += "; it could not be moved out (\(failure.reason)): remove it"
             }
         }
         report.setAside.append(

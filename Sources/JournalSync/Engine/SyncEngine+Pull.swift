@@ -42,7 +42,8 @@ extension SyncEngine {
             var waiting: (first: Int64, last: Int64)?
             var segments: [SegmentName]
             let log: DeviceLog
-            do { log = try await hub.log(of: device) } catch SyncError.unusableFile(_, let reason) {
+            do { log = try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
+                let reason = failure.reason
                 // One device's log that cannot be read (a link, or a folder of another user's in a shared
                 // hub) holds back that device alone.
                 if !leftInPlace.contains(device.rawValue + "/") {

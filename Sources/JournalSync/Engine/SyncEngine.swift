@@ -217,7 +217,7 @@ public actor SyncEngine {
         let fingerprint: String
         do {
             fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)
-        } catch SyncError.segmentExists {
+        } catch SyncError.hub(let failure) where failure.condition == .nameTaken {
             try await store.forgetPublishing(range, hubID: hub.id)
             // A segment there that opens with the key was written by another copy of this database;
             // one that does not is a row anyone with the right to write the hub could have put there.
@@ -239,10 +239,10 @@ public actor SyncEngine {
     /// must not read as a corrupt segment).
     func open(_ segment: SegmentName, of device: DeviceID) async throws -> SegmentContent {
         let sealed: [UInt8]
-        do { sealed = try await hub.read(segment, of: device) } catch SyncError.unusableFile(_, let reason) {
-            throw SegmentContentError(reason, cause: .unusableFile)
+        do { sealed = try await hub.read(segment, of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
+            throw SegmentContentError(failure.reason, cause: .unusableFile)
         } catch let error as SyncError {
-            if case .hubUnavailable = error { throw error }
+            if error.hubCondition == .unreachable { throw error }
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")
         } catch is CancellationError {
             throw CancellationError()

@@ -86,12 +86,12 @@ public struct SyncOverview: Sendable {
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     // One device's log that cannot be read (a link, another user's folder) is that log's
                     // problem alone: the sync passes it over, and the hub's description names it.
-                    do { available[device] = try await engine.hub.log(of: device).highest ?? 0 } catch SyncError.unusableFile { continue }
+                    do { available[device] = try await engine.hub.log(of: device).highest ?? 0 } catch SyncError.hub(let failure) where failure.condition == .unusableEntry { continue }
                 }
                 description = try await engine.hub.describe()
                 // What the cards say is shown as last kept: a card that cannot be read hides nothing else.
                 do { _ = try await engine.readCards() } catch {
-                    if case .hubUnavailable = error as? SyncError { throw error }
+                    if error.hubCondition == .unreachable { throw error }
                 }
                 kept = try await engine.keptFromShutOut()
                 for (device, record) in await engine.revocations() {
