@@ -4,23 +4,51 @@ import Logging
 import Synchronization
 
 /// The hub watcher of the engine in use, started when the journal joins a hub, as the hub says it tells
-/// of changes: inotify on its folders (refreshed after every sync, for new devices or a hub folder
-/// that came back), or its doorbell. Its feeding task is held here and cancelled on `stop()`.
+/// of changes: inotify on its folders (refreshed after every whole sync, for new devices or a hub folder
+/// that came back), or its doorbell. Each watcher is set up where it is asked for (before READY, for
+/// the first), and fed by a child task of `run`, itself a child of the service's task group: a watcher
+/// replaced, or stopped, ends its child, and the service ending ends them all.
 final class HubWatchers: Sendable {
     private struct Current {
         var hubID: String
         var location: String
         var watcher: HubWatcher?
-        var task: Task<Void, Never>
+        /// Finished to end the current watcher's child task.
+        var stop: AsyncStream<Never>.Continuation
+    }
+
+    /// A watcher to feed, until `stopped` finishes.
+    private struct Feeding: Sendable {
+        let feed: @Sendable () async -> Void
+        let stopped: AsyncStream<Never>
     }
 
     private let current = Mutex<Current?>(nil)
+    private let feedings: AsyncStream<Feeding>
+    private let newFeeding: AsyncStream<Feeding>.Continuation
     private let logger: Logger
-    private let executor: SerialThreadExecutor
+    private let clock: any Clock<Duration>
 
-    init(logger: Logger, executor: SerialThreadExecutor) {
+    init(logger: Logger, clock: any Clock<Duration>) {
         self.logger = logger
-        self.executor = executor
+        self.clock = clock
+        (feedings, newFeeding) = AsyncStream.makeStream()
+    }
+
+    /// Feeds each watcher started, as a child task, until it is stopped or this task is cancelled.
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            for await feeding in feedings {
+                group.addTask {
+                    await withTaskGroup(of: Void.self) { watcher in
+                        watcher.addTask { await feeding.feed() }
+                        watcher.addTask { for await _ in feeding.stopped {} }
+                        await watcher.next()
+                        watcher.cancelAll()
+                    }
+                }
+            }
+        }
     }
 
     func watch(_ engine: SyncEngine, events: ChangeEvents) {
@@ -31,7 +59,7 @@ final class HubWatchers: Sendable {
         }
     }
 
-    /// Watches a hub's folders with inotify; after each sync, the folders that appeared since.
+    /// Watches a hub's folders with inotify; after each whole sync, the folders that appeared since.
     private func watchFiles(_ hub: any Hub, folders: @escaping @Sendable () -> [WatchedFolder], events: ChangeEvents) {
         // Refreshing lists the hub folder, which can hang on a network file system: not under the lock.
         if let existing = current.withLock({ $0 }), existing.hubID == hub.id, existing.location == hub.location {
@@ -39,14 +67,12 @@ final class HubWatchers: Sendable {
             return
         }
         current.withLock { current in
-            current?.task.cancel()
+            current?.stop.finish()
+            current = nil
             do {
                 let watcher = try HubWatcher(folders: folders)
-                current = Current(
-                    hubID: hub.id, location: hub.location, watcher: watcher,
-                    task: Task(executorPreference: executor) { await watcher.feed(events) })
+                current = start(hub, watcher: watcher) { await watcher.feed(events) }
             } catch {
-                current = nil
                 logger.warning("cannot watch the hub (\(error)); the periodic sync still runs")
             }
         }
@@ -56,17 +82,22 @@ final class HubWatchers: Sendable {
     private func ring(_ hub: any Hub, listen: @escaping ServerDoorbell.Listen, events: ChangeEvents) {
         current.withLock { current in
             if let current, current.hubID == hub.id, current.location == hub.location { return }
-            current?.task.cancel()
-            let doorbell = ServerDoorbell(listen: listen, logger: logger)
-            current = Current(
-                hubID: hub.id, location: hub.location, watcher: nil,
-                task: Task(executorPreference: executor) { await doorbell.feed(events) })
+            current?.stop.finish()
+            let doorbell = ServerDoorbell(listen: listen, logger: logger, clock: clock)
+            current = start(hub, watcher: nil) { await doorbell.feed(events) }
         }
+    }
+
+    /// Hands `feed` to `run`, with what stops it.
+    private func start(_ hub: any Hub, watcher: HubWatcher?, feed: @escaping @Sendable () async -> Void) -> Current {
+        let (stopped, stop) = AsyncStream<Never>.makeStream()
+        newFeeding.yield(Feeding(feed: feed, stopped: stopped))
+        return Current(hubID: hub.id, location: hub.location, watcher: watcher, stop: stop)
     }
 
     func stop() {
         current.withLock { current in
-            current?.task.cancel()
+            current?.stop.finish()
             current = nil
         }
     }

@@ -64,7 +64,8 @@ struct SyncDaemon: AsyncParsableCommand {
         }
         let service = SyncService(
             store: store, interval: interval.duration, watchdogInterval: SystemdNotifier.watchdogInterval(),
-            notifier: SystemdNotifier(), logger: logger, executor: Self.loopExecutor)
+            notifier: SystemdNotifier(), logger: logger, executor: Self.loopExecutor,
+            clock: EventLoopClock(), watchdogClock: EventLoopClock(countsSuspend: false))
         let group = ServiceGroup(services: [service], logger: logger)
         // SIGTERM and SIGINT stop the daemon gracefully; SIGHUP and SIGUSR1 ask for a sync now.
         try Signals.watch { signal in

@@ -14,7 +14,9 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     let notifier: SystemdNotifier
     let logger: Logger
     let clock: C
-    /// Where the loop's own tasks (timers, the sync) run.
+    /// The retry and recheck timers, which the service runs.
+    let alarms: Alarms<C>
+    /// Where the sync runs.
     let executor: SerialThreadExecutor
     /// How often systemd wants a ping, when its watchdog is on: during a long sync, pings go on while
     /// the sync makes progress.
@@ -41,28 +43,20 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         var startupPagesReleased = false
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
         var random = SystemRandomNumberGenerator()
-        var retry: Task<Void, Never>?
-        var recheck: Task<Void, Never>?
-        defer {
-            retry?.cancel()
-            recheck?.cancel()
-        }
         for await wake in events {
             let reasons = wake.reasons
             // A journal deleted or replaced under the daemon: systemd starts it again on the new file.
             guard store.isStillAtItsPath() else { throw SyncLoopExit.journalReplaced(store.path) }
             let version = LoopPolicy.needsDataVersion(reasons) ? try? await store.dataVersion() : nil
             let plan = policy.plan(reasons, rang: wake.rang, dataVersion: version)
-            if plan.scheduleRecheck { recheck = after(.milliseconds(100), send: .recheck) }
+            if plan.scheduleRecheck { alarms.ring(.recheck, after: .milliseconds(100)) }
             if plan.sync {
                 let result = await attempt(reasons, scope: plan.scope, engine: &engine, policy: &policy)
                 switch policy.next(after: result, random: &random) {
                 case .settled:
-                    retry?.cancel()
-                    retry = nil
+                    alarms.clear(.retry)
                 case .retry(let delay):
-                    retry?.cancel()
-                    retry = after(delay, send: .retry)
+                    alarms.set(.retry, after: delay)
                     if case .failure(let error) = result { reportFailure(error, reasons: reasons, retryIn: delay) }
                 case .waitForJoin:
                     await engine?.close()
@@ -131,24 +125,26 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     }
 
     /// One sync, cancelled (it then stops after the segment in flight) when graceful shutdown begins,
-    /// with the watchdog fed while it makes progress. Not service-lifecycle's
+    /// with the watchdog fed, by a child task, while it makes progress. The sync is a task the loop
+    /// awaits at once and cancels with itself: graceful shutdown must cancel the sync alone, not the
+    /// loop, and its handler cannot reach a task group. Not service-lifecycle's
     /// `cancelWhenGracefulShutdown`: that leaves an unstructured task on Swift's global executor after
     /// every call, which starts libdispatch's once-a-second monitor.
     private func sync(_ engine: SyncEngine, scope: SyncScope) async throws -> SyncReport {
         let progress = SyncProgress()
-        let sync = Task(executorPreference: executor) { try await engine.syncRecordingResult(scope, progress: progress) }
-        let feeder = watchdogInterval.map { interval in
-            Task(executorPreference: executor) { await feedWatchdog(every: interval, while: progress) }
-        }
-        defer { feeder?.cancel() }
-        return try await withGracefulShutdownHandler {
-            try await withTaskCancellationHandler {
-                try await sync.value
-            } onCancel: {
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            if let watchdogInterval { group.addTask { await feedWatchdog(every: watchdogInterval, while: progress) } }
+            defer { group.cancelAll() }
+            let sync = Task(executorPreference: executor) { try await engine.syncRecordingResult(scope, progress: progress) }
+            return try await withGracefulShutdownHandler {
+                try await withTaskCancellationHandler {
+                    try await sync.value
+                } onCancel: {
+                    sync.cancel()
+                }
+            } onGracefulShutdown: {
                 sync.cancel()
             }
-        } onGracefulShutdown: {
-            sync.cancel()
         }
     }
 
@@ -161,17 +157,6 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             let now = progress.steps
             if now != seen { notifier.watchdog() }
             seen = now
-        }
-    }
-
-    /// A task, owned by the loop, that sends `reason` after `delay`.
-    private func after(_ delay: Duration, send reason: ChangeReasons) -> Task<Void, Never> {
-        let events = self.events
-        let clock = self.clock
-        return Task(executorPreference: executor) {
-            guard !Task.isCancelled else { return }
-            do { try await clock.sleep(for: delay) } catch { return }
-            events.send(reason)
         }
     }
 }

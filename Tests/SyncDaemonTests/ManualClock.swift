@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// A clock that moves only when the test says: sleepers wake when `advance` passes their deadline.
@@ -18,6 +19,8 @@ final class ManualClock: Clock, Sendable {
     private let state = Mutex<(now: Instant, sleepers: [Sleeper], nextID: Int)>((Instant(offset: .zero), [], 0))
 
     var now: Instant { state.withLock { $0.now } }
+    /// How many tasks sleep on this clock now.
+    var sleeping: Int { state.withLock { $0.sleepers.count } }
     var minimumResolution: Duration { .zero }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
@@ -57,5 +60,11 @@ final class ManualClock: Clock, Sendable {
     /// Waits until `count` tasks sleep on this clock, so an `advance` cannot come before their sleep.
     func waitForSleepers(_ count: Int) async {
         while state.withLock({ $0.sleepers.count }) < count { await Task.yield() }
+    }
+
+    /// `waitForSleepers` for a caller that is not async (a hub's synchronous read): it yields its
+    /// thread until they sleep.
+    func waitForSleepersBlocking(_ count: Int) {
+        while state.withLock({ $0.sleepers.count }) < count { sched_yield() }
     }
 }

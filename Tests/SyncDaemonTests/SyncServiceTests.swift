@@ -29,11 +29,14 @@ import TestSupport
         return (reader, hub, key)
     }
 
-    static func service(_ store: JournalStore, notifySocket: String, watchdog: Duration?, hub: any Hub, key: SyncKey) -> SyncService {
+    /// The service over `hub`, every wait of it on `clock`, which only the test moves.
+    static func service(
+        _ store: JournalStore, notifySocket: String, watchdog: Duration?, hub: any Hub, key: SyncKey, clock: ManualClock
+    ) -> SyncService<ManualClock> {
         var service = SyncService(
             store: store, interval: .seconds(3600), watchdogInterval: watchdog,
             notifier: SystemdNotifier(environment: { $0 == "NOTIFY_SOCKET" ? notifySocket : nil }),
-            logger: Logger(label: "test"), executor: SerialThreadExecutor())
+            logger: Logger(label: "test"), executor: SerialThreadExecutor(), clock: clock, watchdogClock: clock)
         service.makeEngine = { SyncEngine(store: $0, hub: hub, key: key, deviceKeys: DeviceKeys(), segmentSize: 1) }
         return service
     }
@@ -42,10 +45,12 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let (reader, hub, key) = try await Self.publishedHub(folder, count: 20)
             let socket = try NotifySocket(path: folder + "/notify.sock")
-            let slow = SlowHub(base: hub, delay: .milliseconds(100), holdAfter: 3)
+            let clock = ManualClock()
+            // The periodic sync's ticker sleeps on the clock all along.
+            let slow = SlowHub(base: hub, clock: clock, delay: .milliseconds(100), sleepers: 1, holdAfter: 3)
             defer { slow.release() }
             try await testGracefulShutdown { trigger in
-                let service = Self.service(reader, notifySocket: socket.path, watchdog: nil, hub: slow, key: key)
+                let service = Self.service(reader, notifySocket: socket.path, watchdog: nil, hub: slow, key: key, clock: clock)
                 // On a thread of its own, as the daemon runs it: this test blocks a thread of Swift's
                 // small pool while it reads the socket, and other tests block the rest waiting for processes.
                 let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
@@ -71,12 +76,16 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let (reader, hub, key) = try await Self.publishedHub(folder, count: 12)
             let socket = try NotifySocket(path: folder + "/notify.sock")
-            // Each segment takes 150 ms; the watchdog wants a ping every 50 ms. The first read is held
-            // until the test lets it go: a sync stuck for as long as the test needs.
-            let slow = SlowHub(base: hub, delay: .milliseconds(150), holdAfter: 0)
+            // Each segment takes 150 ms of the test's clock; the watchdog wants a ping every 50 ms. The
+            // first read is held until the test lets it go: a sync stuck for as long as the test says.
+            // Three tasks sleep on the clock while the sync runs: the periodic sync's ticker, the
+            // watchdog's, and the sync's watchdog feeder; each time all three are asleep again, the
+            // feeder has looked at the sync's progress.
+            let clock = ManualClock()
+            let slow = SlowHub(base: hub, clock: clock, delay: .milliseconds(150), sleepers: 3, holdAfter: 0)
             defer { slow.release() }
             try await testGracefulShutdown { trigger in
-                let service = Self.service(reader, notifySocket: socket.path, watchdog: .milliseconds(50), hub: slow, key: key)
+                let service = Self.service(reader, notifySocket: socket.path, watchdog: .milliseconds(50), hub: slow, key: key, clock: clock)
                 let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
                 defer { trigger.triggerGracefulShutdown() }
                 #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(30)) != nil)
@@ -87,9 +96,13 @@ import TestSupport
                 while socket.receive(timeout: .zero) != nil {}
                 // Twenty watchdog intervals stuck: ticks come to the loop, none is answered. One ping
                 // may still come for progress made just before the hub hung.
+                for _ in 0..<20 {
+                    await clock.waitForSleepers(3)
+                    clock.advance(by: .milliseconds(50))
+                }
+                await clock.waitForSleepers(3)
                 var stuckPings = 0
-                let stuckUntil = ContinuousClock.now + .seconds(1)
-                while ContinuousClock.now < stuckUntil, let message = socket.receive(timeout: stuckUntil - ContinuousClock.now) {
+                while let message = socket.receive(timeout: .zero) {
                     if message == "WATCHDOG=1" { stuckPings += 1 }
                 }
                 #expect(stuckPings <= 1, "\(stuckPings) pings while the sync was stuck")
@@ -124,9 +137,15 @@ final class SlowHub: Hub, @unchecked Sendable {
     private var released = false
     private var waiting = 0
 
-    init(base: FolderHub, delay: Duration, holdAfter: Int? = nil) {
+    let clock: ManualClock
+    /// How many tasks sleep on `clock` between reads.
+    let sleepers: Int
+
+    init(base: FolderHub, clock: ManualClock, delay: Duration, sleepers: Int, holdAfter: Int? = nil) {
         self.base = base
+        self.clock = clock
         self.delay = delay
+        self.sleepers = sleepers
         self.holdAfter = holdAfter
     }
 
@@ -159,7 +178,10 @@ final class SlowHub: Hub, @unchecked Sendable {
                 waiting -= 1
             }
         }
-        Thread.sleep(forTimeInterval: Self.seconds(delay))
+        // The read takes `delay` of the test's clock; it returns once what that woke is asleep again.
+        clock.waitForSleepersBlocking(sleepers)
+        clock.advance(by: delay)
+        clock.waitForSleepersBlocking(sleepers)
         lock.withLock { readCount += 1 }
         return try base.read(segment, of: device)
     }
@@ -183,8 +205,4 @@ final class SlowHub: Hub, @unchecked Sendable {
     func lastNotification() -> Timestamp? { nil }
     func unmake() { base.unmake() }
     func close() {}
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
