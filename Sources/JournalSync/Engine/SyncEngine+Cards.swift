@@ -26,7 +26,7 @@ extension SyncEngine {
     /// Cards are what devices say of themselves, not the journal: a card that cannot be read or written
     /// (another member of a shared folder made `cards` something else) is said, and the sync that moved
     /// the drinks stands.
-    func exchangeCards(_ step: CardStep, leftInPlace: Set<String>, into report: inout SyncReport) async throws {
+    func exchangeCards(_ step: CardStep, leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws {
         do {
             switch step {
             case .read:
@@ -50,7 +50,7 @@ extension SyncEngine {
         } catch let unreachable as CardsUnreachable {
             // The cards' files or rows failed (a server's error types too): said once, and the sync stands.
             let name = store.deviceID.rawValue + ".card"
-            if !leftInPlace.contains(store.deviceID.rawValue + "/" + name),
+            if !leftInPlace.contains(HubEntry(device: store.deviceID, name: name)),
                 !report.setAside.contains(where: { $0.device == store.deviceID && $0.name == name })
             {
                 report.setAside.append(SetAsideFile(

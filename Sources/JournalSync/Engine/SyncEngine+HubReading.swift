@@ -43,7 +43,7 @@ extension SyncEngine {
     /// that count, never every name on the hub. Sets `epochs` and `membership`, and returns the cards
     /// read. The records' listing failing ends the sync: without it, which key seals what is not known;
     /// the cards' (`CardsUnreachable`) does not, as cards are what devices say of themselves.
-    func takeUpEpochs(leftInPlace: Set<String>, into report: inout SyncReport) async throws -> HubReading {
+    func takeUpEpochs(leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws -> HubReading {
         let keptCards = try await store.deviceCards(hubID: hub.id)
         for card in keptCards { knownNames[card.device] = card.name }
         let keptRecords = try await store.epochRecordBytes(hubID: hub.id)
@@ -230,7 +230,7 @@ extension SyncEngine {
     /// one's).
     private func fetchRecords(
         _ entries: [HubListing<KeyEpoch>], keys: [KeyEpoch: SyncKey], parsed: [KeyEpoch: EpochChain.Parsed], inHand: Int,
-        into report: inout SyncReport, _ leftInPlace: Set<String>
+        into report: inout SyncReport, _ leftInPlace: Set<HubEntry>
     ) async throws -> [KeyEpoch: (record: EpochChain.Parsed, bytes: [UInt8], fingerprint: String)] {
         let held = Self.keysDigest(keys)
         var kept: [KeyEpoch: (record: EpochChain.Parsed, bytes: [UInt8], fingerprint: String)] = [:]
@@ -273,7 +273,7 @@ extension SyncEngine {
     /// others is remembered now, and a refusal said once.
     private func openCards(
         _ entries: [HubListing<DeviceID>], keys: [KeyEpoch: SyncKey], known: [DeviceID: DeviceCard], members: Membership,
-        mayKeep: CardKeeping, into report: inout SyncReport, _ leftInPlace: Set<String>
+        mayKeep: CardKeeping, into report: inout SyncReport, _ leftInPlace: Set<HubEntry>
     ) async throws -> CardsOpened {
         let held = Self.keysDigest(keys)
         var opened = CardsOpened()
@@ -420,19 +420,19 @@ extension SyncEngine {
     }
 
     /// Says once that the record of `epoch` is not taken, and why.
-    private func note(epoch: KeyEpoch, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<String>) {
+    private func note(epoch: KeyEpoch, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<HubEntry>) {
         note(SetAsideFile(device: store.deviceID, name: "epochs/" + epoch.fileName, reason: reason, outcome: .passedOver, at: report.at),
              into: &report, leftInPlace)
     }
 
     /// Says once that `device`'s card is not taken, and why.
-    private func note(card device: DeviceID, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<String>) {
+    private func note(card device: DeviceID, _ reason: String, into report: inout SyncReport, _ leftInPlace: Set<HubEntry>) {
         note(SetAsideFile(device: device, name: "card", reason: reason, outcome: .passedOver, at: report.at), into: &report, leftInPlace)
     }
 
     /// Says `file` once: the first `namedRefusals` of a sync by name, the rest counted.
-    private func note(_ file: SetAsideFile, into report: inout SyncReport, _ leftInPlace: Set<String>) {
-        guard !leftInPlace.contains(file.device.rawValue + "/" + file.name),
+    private func note(_ file: SetAsideFile, into report: inout SyncReport, _ leftInPlace: Set<HubEntry>) {
+        guard !leftInPlace.contains(file.entry),
             !report.setAside.contains(where: { $0.device == file.device && $0.name == file.name })
         else { return }
         if report.setAside.count < Self.namedRefusals { report.setAside.append(file) } else { report.moreSetAside += 1 }

@@ -13,14 +13,14 @@ extension SyncEngine {
     /// A crash between remembering a segment and marking it published is settled here too: kept if it
     /// reached the hub, forgotten if not (its changes are still to publish).
     func checkOwnLog(
-        publishedThrough: Int64, leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress
+        publishedThrough: Int64, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
     ) async throws {
         let device = store.deviceID
         try await hub.removeLeftovers(of: device)
         let log = try await hub.log(of: device)
         @discardableResult
         func setAside(_ name: String, because reason: String) async throws -> Bool {
-            if leftInPlace.contains(device.rawValue + "/" + name) { return false }
+            if leftInPlace.contains(HubEntry(device: device, name: name)) { return false }
             return try await self.setAside(name, because: reason, into: &report)
         }
         for stray in log.strays { try await setAside(stray, because: "it is not a segment this journal writes") }

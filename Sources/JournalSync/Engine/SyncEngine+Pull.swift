@@ -13,7 +13,7 @@ extension SyncEngine {
     /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
     ///
     /// `only` names the devices whose logs are read, when not all are (`SyncScope.logs`).
-    func pull(only: Set<DeviceID>? = nil, leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
+    func pull(only: Set<DeviceID>? = nil, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
         let anchors = try await store.anchors(hubID: hub.id)
         let refused = try await store.refusedLogs(hubID: hub.id)
         /// Why `device`'s card on the hub was refused, when it was: its signed segments will not be checked.
@@ -24,7 +24,7 @@ extension SyncEngine {
         }
         /// Says once that `device`'s log is passed over, and why.
         func passOver(_ device: DeviceID, _ reason: String) {
-            if !leftInPlace.contains(device.rawValue + "/"), !report.setAside.contains(where: { $0.device == device && $0.name.isEmpty }) {
+            if !leftInPlace.contains(.log(of: device)), !report.setAside.contains(where: { $0.entry == .log(of: device) }) {
                 report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
             }
         }
@@ -46,7 +46,7 @@ extension SyncEngine {
                 let reason = failure.reason
                 // One device's log that cannot be read (a link, or a folder of another user's in a shared
                 // hub) holds back that device alone.
-                if !leftInPlace.contains(device.rawValue + "/") {
+                if !leftInPlace.contains(.log(of: device)) {
                     report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
                 }
                 continue
@@ -56,7 +56,7 @@ extension SyncEngine {
                 try Task.checkCancellation()
                 if let revocation = epochs.revoked[device], anchor >= revocation.through {
                     // Nothing past what was taken of a revoked device counts: said once, and passed over.
-                    if (log.highest ?? 0) > anchor, !leftInPlace.contains(device.rawValue + "/") {
+                    if (log.highest ?? 0) > anchor, !leftInPlace.contains(.log(of: device)) {
                         report.setAside.append(SetAsideFile(
                             device: device, name: "", reason: revokedReason(device, revocation), outcome: .passedOver, at: report.at))
                     }
@@ -93,7 +93,7 @@ extension SyncEngine {
                         } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }
-                            if !leftInPlace.contains(device.rawValue + "/" + segment.fileName) {
+                            if !leftInPlace.contains(HubEntry(device: device, name: segment.fileName)) {
                                 report.setAside.append(SetAsideFile(
                                     device: device, name: segment.fileName, reason: error.description, outcome: .passedOver, at: report.at))
                             }
@@ -144,7 +144,7 @@ extension SyncEngine {
                     // else there opens: passed over, said once, and its log read on past it (what it signed
                     // is its own, and nothing unsigned reaches that far).
                     _ = try await store.applyReceived([], from: device, through: skipped.segment.last, hubID: hub.id)
-                    if !leftInPlace.contains(device.rawValue + "/" + skipped.segment.fileName) {
+                    if !leftInPlace.contains(HubEntry(device: device, name: skipped.segment.fileName)) {
                         report.setAside.append(SetAsideFile(
                             device: device, name: skipped.segment.fileName, reason: skipped.reason, outcome: .passedOver, at: report.at))
                     }

@@ -110,9 +110,9 @@ public actor SyncEngine {
         return report
     }
 
-    /// Files whose trouble an earlier sync said, as "device/name" (a log passed over: "device/").
-    func filesLeftInPlace() async throws -> Set<String> {
-        Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }.map { $0.device.rawValue + "/" + $0.name })
+    /// Files whose trouble an earlier sync said (a log passed over: the log's entry).
+    func filesLeftInPlace() async throws -> Set<HubEntry> {
+        Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }.map(\.entry))
     }
 
     /// A sync whose outcome is recorded in the journal for `journal sync status`, failed or not: what
@@ -134,8 +134,8 @@ public actor SyncEngine {
     /// Says once what this journal applied of a revoked device past its revocation: a device that
     /// applied it before the revocation reached it (offline, or its copy of a folder behind) keeps it,
     /// and is told so rather than "this journal and the hub agree".
-    private func noteKeptFromShutOut(leftInPlace: Set<String>, into report: inout SyncReport) async throws {
-        for kept in try await keptFromShutOut() where !leftInPlace.contains(kept.device.rawValue + "/" + SetAsideFile.keptName) {
+    private func noteKeptFromShutOut(leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws {
+        for kept in try await keptFromShutOut() where !leftInPlace.contains(HubEntry(device: kept.device, name: SetAsideFile.keptName)) {
             report.setAside.append(SetAsideFile(device: kept.device, name: SetAsideFile.keptName, reason: kept.sentence, outcome: .noted, at: report.at))
         }
     }
@@ -171,7 +171,7 @@ public actor SyncEngine {
     /// starts right after the last one written, so a reader tells a segment still on its way (a gap)
     /// from positions that hold nothing of this device. Pages of other devices' changes move the
     /// published position without a segment; the next segment's range covers them.
-    private func publish(leftInPlace: Set<String>, into report: inout SyncReport, progress: SyncProgress) async throws {
+    private func publish(leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
         var position = try await store.hub()?.publishedThrough ?? 0
         var next = (try await store.publishedSegments(hubID: hub.id).map(\.range.last).max() ?? 0) + 1
         while true {
@@ -189,7 +189,7 @@ public actor SyncEngine {
                     // Found by the check of this device's log a moment ago: said once, as what it does.
                     if let found = report.setAside.firstIndex(where: { $0.device == file.device && $0.name == file.name }) {
                         report.setAside[found] = file
-                    } else if !leftInPlace.contains(store.deviceID.rawValue + "/" + name.fileName) {
+                    } else if !leftInPlace.contains(HubEntry(device: store.deviceID, name: name.fileName)) {
                         report.setAside.append(file)
                     }
                     return
