@@ -137,6 +137,12 @@ let package = Package(
             dependencies: ["CLinux", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/TestSupport"
         ),
+        // What the sync tests' hub doubles share.
+        .target(
+            name: "HubTestSupport",
+            dependencies: ["JournalKit", "JournalSync"],
+            path: "Tests/HubTestSupport"
+        ),
         // Fuzz targets: libFuzzer entry points (`make fuzz`), which replay files in an ordinary build.
         .target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzCoverage),
         fuzzTarget("fuzz-time", "FuzzTime", ["JournalKit"]),
@@ -151,14 +157,14 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "FolderHub", "PostgresHub", "KnownHubs", "TestSupport",
+                "JournalSync", "JournalKit", "FolderHub", "PostgresHub", "KnownHubs", "HubTestSupport", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "SyncDaemonTests",
             dependencies: [
-                "journal-syncd", "JournalKit", "JournalSync", "FolderHub", "KnownHubs", "SyncCommandLine", "TestSupport",
+                "journal-syncd", "JournalKit", "JournalSync", "FolderHub", "KnownHubs", "SyncCommandLine", "HubTestSupport", "TestSupport",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),

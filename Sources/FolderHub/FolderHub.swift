@@ -21,7 +21,7 @@ public struct FolderHub: Hub {
     /// The most `hub.json` can be.
     static let descriptorLimit = 64 * 1024
 
-    public let id: String
+    public let id: HubID
     public let location: String
     public let firstKeyCheck: String
     /// Shared between users (a group): what devices write is readable and writable by the group, as
@@ -31,7 +31,7 @@ public struct FolderHub: Hub {
     /// The cards' and records' folders as last listed, for paging through them.
     let listings = FolderListings()
 
-    init(id: String, location: String, firstKeyCheck: String, shared: Bool = false) {
+    init(id: HubID, location: String, firstKeyCheck: String, shared: Bool = false) {
         self.id = id
         self.location = location
         self.firstKeyCheck = firstKeyCheck
@@ -101,7 +101,7 @@ public struct FolderHub: Hub {
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
     /// With `expecting`, a hub there of another id (a sync tool kept another machine's hub.json) is
     /// refused as replaced before its key is looked at.
-    public static func open(folder: String, key: SyncKey, expecting hubID: String? = nil) throws(SyncError) -> FolderHub {
+    public static func open(folder: String, key: SyncKey, expecting hubID: HubID? = nil) throws(SyncError) -> FolderHub {
         let location = FileSystem.absolute(folder)
         let descriptor = try HubDescriptor.read(from: FolderAccess(location: location, folderMode: 0o700, fileMode: 0o600), hub: location)
         guard descriptor.format <= format else {
@@ -121,7 +121,7 @@ public struct FolderHub: Hub {
 
     /// Makes a new, empty hub in `folder` (made 0700 when missing) for `key`.
     public static func create(folder: String, key: SyncKey, shared: Bool = false) throws(SyncError) -> FolderHub {
-        let hub = FolderHub(id: UUIDText.random(), location: FileSystem.absolute(folder), firstKeyCheck: key.check, shared: shared)
+        let hub = FolderHub(id: .random(), location: FileSystem.absolute(folder), firstKeyCheck: key.check, shared: shared)
         try hub.makeHere(key: key)
         return hub
     }

@@ -24,7 +24,7 @@ public struct FolderPlace: HubPlace {
     /// A folder belongs to whoever writes in it: the journal upgrades it itself.
     public func migrationScript() -> String? { nil }
 
-    public func open(key: SyncKey, expecting hubID: String?) throws -> any Hub {
+    public func open(key: SyncKey, expecting hubID: HubID?) throws -> any Hub {
         try FolderHub.open(folder: folder, key: key, expecting: hubID)
     }
 

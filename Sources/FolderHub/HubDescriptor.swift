@@ -7,7 +7,7 @@ import Glibc
 /// `hub.json`: the hub's format, id and key check.
 struct HubDescriptor: Codable, Equatable {
     let format: Int
-    let hubID: String
+    let hubID: HubID
     let keyCheck: String
     /// True for a hub shared between users; absent otherwise (and in hubs made before sharing).
     var shared: Bool?
@@ -40,9 +40,9 @@ struct HubDescriptor: Codable, Equatable {
         guard (1..<1_000_000).contains(version.format) else {
             throw SyncError.corruptHub(hub: hub, problem: "hub.json has no usable format number")
         }
-        if version.format > FolderHub.format { return HubDescriptor(format: version.format, hubID: "", keyCheck: "", shared: nil) }
+        if version.format > FolderHub.format { return HubDescriptor(format: version.format, hubID: HubID(rawValue: ""), keyCheck: "", shared: nil) }
         guard let descriptor = try? JSONDecoder().decode(HubDescriptor.self, from: Data(bytes)),
-            !descriptor.hubID.isEmpty, !descriptor.keyCheck.isEmpty
+            !descriptor.hubID.rawValue.isEmpty, !descriptor.keyCheck.isEmpty
         else { throw SyncError.corruptHub(hub: hub, problem: "hub.json lacks its id or key check") }
         return descriptor
     }

@@ -9,7 +9,7 @@ public enum SyncError: JournalFailure, Equatable {
     case keyUnreadable(path: String, reason: String)
     case keyRequiredToJoin(hub: String)
     /// The key does not open the hub `hubID` at `hub`.
-    case wrongKey(hub: String, hubID: String)
+    case wrongKey(hub: String, hubID: HubID)
     case malformedKey(source: String)
     /// A key in the printed form that does not check: mistyped, cut short, or from a newer journal.
     case mistypedKey(source: String, problem: KeyTypo)

@@ -10,7 +10,7 @@ import PostgresNIO
 /// fingerprint is its size (its bytes cannot change). Segments are never removed, so logs are not
 /// compacted.
 public actor PostgresHub: Hub {
-    public nonisolated let id: String
+    public nonisolated let id: HubID
     public nonisolated let location: String
     public nonisolated let firstKeyCheck: String
     nonisolated let connector: PostgresConnector
@@ -39,7 +39,7 @@ public actor PostgresHub: Hub {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    init(id: String, firstKeyCheck: String, connector: PostgresConnector, link: PostgresLink?) {
+    init(id: HubID, firstKeyCheck: String, connector: PostgresConnector, link: PostgresLink?) {
         self.id = id
         self.firstKeyCheck = firstKeyCheck
         location = connector.location.uri
@@ -209,7 +209,7 @@ public actor PostgresHub: Hub {
             try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
                 var empty = false
                 for try await none in try await connection.query(
-                    "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(id)",
+                    "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(id.rawValue)",
                     logger: PostgresConnector.quiet
                 ).decode(Bool.self) {
                     empty = none

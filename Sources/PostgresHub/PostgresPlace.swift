@@ -48,7 +48,7 @@ public struct PostgresPlace: HubPlace {
         }
     }
 
-    public func open(key: SyncKey, expecting hubID: String?) async throws -> any Hub {
+    public func open(key: SyncKey, expecting hubID: HubID?) async throws -> any Hub {
         let link = try await connector.connect()
         do {
             let (id, firstKeyCheck) = try await link.run { connection in
@@ -63,12 +63,13 @@ public struct PostgresPlace: HubPlace {
                 ).decode((String, Int64, String).self) {
                     row = found
                 }
-                guard let (id, format, keyCheck) = row else {
+                guard let (text, format, keyCheck) = row else {
                     throw SyncError.corruptHub(hub: location, problem: "journal_hub.hub has no row")
                 }
                 guard format <= Int64(PostgresHub.format) else {
                     throw SyncError.hubFormatTooNew(hub: location, format: Int(format), supported: PostgresHub.format)
                 }
+                let id = HubID(rawValue: text)
                 if let hubID, id != hubID { throw SyncError.hubReplaced(hub: location) }
                 // A key of a later epoch than the hub's first opens it too; epochs came with schema 3. A
                 // journal joined to this hub has its key from a sync, and its engine tells it from the
@@ -100,13 +101,13 @@ public struct PostgresPlace: HubPlace {
 
     public func make(key: SyncKey, shared: Bool) async throws -> any Hub {
         let link = try await connector.connect()
-        let id = UUIDText.random()
+        let id = HubID.random()
         do {
             try await link.run { connection in
                 try await ServerSchema.checkCanCreate(connection, location: server)
                 try await ServerSchema.migrate(connection, from: 0, location: server, migrations: migrations) { connection in
                     try await connection.query(
-                        "INSERT INTO journal_hub.hub (hub_id, format, key_check) VALUES (\(id), \(Int64(PostgresHub.format)), \(key.check))",
+                        "INSERT INTO journal_hub.hub (hub_id, format, key_check) VALUES (\(id.rawValue), \(Int64(PostgresHub.format)), \(key.check))",
                         logger: PostgresConnector.quiet)
                 }
             }

@@ -10,7 +10,7 @@ import Synchronization
 /// replaced, or stopped, ends its child, and the service ending ends them all.
 final class HubWatchers: Sendable {
     private struct Current {
-        var hubID: String
+        var hubID: HubID
         var location: String
         var watcher: HubWatcher?
         /// Finished to end the current watcher's child task.

@@ -121,7 +121,7 @@ struct LoopPolicy {
 
     /// True when the loop must make its engine anew: it has none, or the journal joined another hub,
     /// or the same hub at another place.
-    static func needsEngine(current: (id: String, location: String)?, joined: HubRecord?) -> Bool {
+    static func needsEngine(current: (id: HubID, location: String)?, joined: HubRecord?) -> Bool {
         guard let current else { return true }
         return joined?.hubID != current.id || joined?.location != current.location
     }

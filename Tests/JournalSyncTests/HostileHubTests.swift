@@ -1,4 +1,5 @@
 import Foundation
+import HubTestSupport
 import JournalKit
 import Testing
 import TestSupport
@@ -275,35 +276,13 @@ import TestSupport
 }
 
 /// A folder hub whose reads fail as a server that restarts mid-sync fails: out of reach.
-struct HubGoneWhileReading: Hub {
-    let base: FolderHub
-    var id: String { base.id }
-    var location: String { base.location }
-    var firstKeyCheck: String { base.firstKeyCheck }
-    var canRemoveSegments: Bool { true }
-    var kind: HubKind { .folder }
-    var segmentsNeverChange: Bool { false }
-    func refresh(after positions: [DeviceID: Int64]) {}
-    func devices() throws -> [DeviceID] { try base.devices() }
-    func log(of device: DeviceID) throws -> DeviceLog { try base.log(of: device) }
+struct HubGoneWhileReading: ForwardingHub {
+    let base: any Hub
     func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
         throw SyncError.hubUnavailable(hub: location, reason: "the connection to the server was lost")
     }
-    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
-        try base.write(bytes, as: segment, of: device)
-    }
-    func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
-    func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
-    func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
-    func cardList(after: DeviceID?, limit: Int) throws -> [HubListing<DeviceID>] { try base.cardList(after: after, limit: limit) }
-    func cards(of devices: [DeviceID]) throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards(of: devices) }
-    func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
-    func epochList(after: KeyEpoch?, limit: Int) throws -> [HubListing<KeyEpoch>] { try base.epochList(after: after, limit: limit) }
-    func epochRecords(_ epochs: [KeyEpoch]) throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try base.epochRecords(epochs) }
-    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws { try base.writeEpochRecord(bytes, as: epoch) }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
     func describe() -> HubDescription { HubDescription(rings: false) }
-    func lastNotification() -> Timestamp? { nil }
     func unmake() {}
     func close() {}
 }

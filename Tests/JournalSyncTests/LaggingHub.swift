@@ -18,7 +18,7 @@ final class LaggingHubs: @unchecked Sendable {
     /// Each device's card, seen by every machine as soon as it is written.
     private var cards: [DeviceID: [UInt8]] = [:]
     private var epochRecords: [KeyEpoch: [UInt8]] = [:]
-    let id = UUIDText.random()
+    let id = HubID.random()
     /// The check of the key the hub is made with.
     let firstKeyCheck: String
 
@@ -95,7 +95,7 @@ struct LaggingHub: Hub {
     let hubs: LaggingHubs
     let machine: DeviceID
 
-    var id: String { hubs.id }
+    var id: HubID { hubs.id }
     var location: String { "lagging hub" }
     var firstKeyCheck: String { hubs.firstKeyCheck }
     var canRemoveSegments: Bool { true }

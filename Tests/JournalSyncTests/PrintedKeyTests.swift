@@ -10,9 +10,9 @@ import TestSupport
 @Suite(.onTestThreads) struct PrintedKeyTests {
     static let keysAndHubs = zip(Gen.uint8().array(of: 32), Gen.uint8().array(of: 16), Gen.uint8().array(of: 15))
 
-    static func printed(_ bytes: [UInt8], hub: [UInt8], invitation: [UInt8]) -> (key: SyncKey, hubID: String, text: String) {
+    static func printed(_ bytes: [UInt8], hub: [UInt8], invitation: [UInt8]) -> (key: SyncKey, hubID: HubID, text: String) {
         let key = SyncKey(bytes: bytes)
-        let hubID = Hex.encode(hub)
+        let hubID = HubID(rawValue: Hex.encode(hub))
         return (key, hubID, PrintedKey.text(of: key, hubID: hubID, invitation: invitation))
     }
 

@@ -15,7 +15,7 @@ import TestSupport
         let device = DeviceID(rawValue: UUIDText.random())
         let keys = DeviceKeys()
 
-        func card(name: String = "new laptop", epoch: KeyEpoch, key: SyncKey, hubID: String, vouches: [DeviceCard.Vouch]? = nil) throws -> [UInt8] {
+        func card(name: String = "new laptop", epoch: KeyEpoch, key: SyncKey, hubID: HubID, vouches: [DeviceCard.Vouch]? = nil) throws -> [UInt8] {
             var card = DeviceCardTests.card(device, keys: keys, name: name, at: 1_795_262_400_000)
             card.signedFrom = 1
             card.vouches = vouches
@@ -24,7 +24,7 @@ import TestSupport
 
         /// A signed segment of this device holding `drinks` (each a record's array, without its clock
         /// and origin, which are this device's).
-        func segment(_ drinks: [String], name: SegmentName, epoch: KeyEpoch, key: SyncKey, hubID: String) throws -> [UInt8] {
+        func segment(_ drinks: [String], name: SegmentName, epoch: KeyEpoch, key: SyncKey, hubID: HubID) throws -> [UInt8] {
             let plaintext = RevocationHoldsTests.listing(drinks, origin: device)
             return try SegmentSeal.seal(Array(plaintext.utf8), format: 3, epoch: epoch, key: key, signer: keys, hubID: hubID, device: device, name: name)
         }

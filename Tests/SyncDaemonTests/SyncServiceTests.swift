@@ -1,6 +1,7 @@
 import Foundation
 import JournalKit
 import FolderHub
+import HubTestSupport
 import JournalSync
 import Logging
 import ServiceLifecycleTestKit
@@ -127,8 +128,8 @@ import TestSupport
 /// A folder hub behind a slow network: each segment read takes `delay`. Reads after the first
 /// `holdAfter` wait until `release()`: a sync stuck, at its start or in its middle, for as long as the
 /// test needs.
-final class SlowHub: Hub, @unchecked Sendable {
-    let base: FolderHub
+final class SlowHub: ForwardingHub, @unchecked Sendable {
+    let base: any Hub
     let delay: Duration
     let holdAfter: Int?
     private let lock = NSLock()
@@ -141,7 +142,7 @@ final class SlowHub: Hub, @unchecked Sendable {
     /// How many tasks sleep on `clock` between reads.
     let sleepers: Int
 
-    init(base: FolderHub, clock: ManualClock, delay: Duration, sleepers: Int, holdAfter: Int? = nil) {
+    init(base: any Hub, clock: ManualClock, delay: Duration, sleepers: Int, holdAfter: Int? = nil) {
         self.base = base
         self.clock = clock
         self.delay = delay
@@ -161,16 +162,7 @@ final class SlowHub: Hub, @unchecked Sendable {
     /// True while a read waits for `release()`.
     var held: Bool { gate.withLock { waiting > 0 } }
 
-    var id: String { base.id }
-    var location: String { base.location }
-    var firstKeyCheck: String { base.firstKeyCheck }
-    var canRemoveSegments: Bool { true }
-    var segmentsNeverChange: Bool { false }
-    func refresh(after positions: [DeviceID: Int64]) {}
-    func devices() throws -> [DeviceID] { try base.devices() }
-    func log(of device: DeviceID) throws -> DeviceLog { try base.log(of: device) }
-
-    func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
+    func read(_ segment: SegmentName, of device: DeviceID) async throws -> [UInt8] {
         if let holdAfter, lock.withLock({ readCount }) >= holdAfter {
             gate.withLock {
                 waiting += 1
@@ -183,26 +175,6 @@ final class SlowHub: Hub, @unchecked Sendable {
         clock.advance(by: delay)
         clock.waitForSleepersBlocking(sleepers)
         lock.withLock { readCount += 1 }
-        return try base.read(segment, of: device)
+        return try await base.read(segment, of: device)
     }
-
-    func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
-        try base.write(bytes, as: segment, of: device)
-    }
-
-    func remove(_ segment: SegmentName, of device: DeviceID) throws { try base.remove(segment, of: device) }
-    func setAside(_ name: String, of device: DeviceID) throws { try base.setAside(name, of: device) }
-    func removeLeftovers(of device: DeviceID) throws { try base.removeLeftovers(of: device) }
-    func cardList(after: DeviceID?, limit: Int) throws -> [HubListing<DeviceID>] { try base.cardList(after: after, limit: limit) }
-    func cards(of devices: [DeviceID]) throws -> [DeviceID: Result<[UInt8], SyncError>] { try base.cards(of: devices) }
-    func writeCard(_ bytes: [UInt8], of device: DeviceID) throws { try base.writeCard(bytes, of: device) }
-    func epochList(after: KeyEpoch?, limit: Int) throws -> [HubListing<KeyEpoch>] { try base.epochList(after: after, limit: limit) }
-    func epochRecords(_ epochs: [KeyEpoch]) throws -> [KeyEpoch: Result<[UInt8], SyncError>] { try base.epochRecords(epochs) }
-    func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws { try base.writeEpochRecord(bytes, as: epoch) }
-    var kind: HubKind { base.kind }
-    func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { base.changes(ownDevice: ownDevice, clock: clock) }
-    func describe() -> HubDescription { base.describe() }
-    func lastNotification() -> Timestamp? { nil }
-    func unmake() { base.unmake() }
-    func close() {}
 }

@@ -1,17 +1,17 @@
 /// The devices of the hub, as their cards said.
 extension JournalStore {
     /// Every device's card kept for the hub `hubID`, this device's own included, in device order.
-    public func deviceCards(hubID: String) throws -> [DeviceCard] {
+    public func deviceCards(hubID: HubID) throws -> [DeviceCard] {
         try deviceCards(hubID: hubID, only: nil)
     }
 
-    private func deviceCards(hubID: String, only device: DeviceID?) throws -> [DeviceCard] {
+    private func deviceCards(hubID: HubID, only device: DeviceID?) throws -> [DeviceCard] {
         try connection.query(
             """
             SELECT device_id, name, agreement_key, signing_key, epoch, written_at, published_at, synced_at, signed_from,
                 vouches, admission, sealed_epoch, invitations
             FROM sync_devices WHERE hub_id = ?1 AND (?2 IS NULL OR device_id = ?2) ORDER BY device_id
-            """, [.text(hubID), device.map { .text($0.rawValue) } ?? .null]
+            """, [.text(hubID.rawValue), device.map { .text($0.rawValue) } ?? .null]
         ) { row in
             var card = DeviceCard(
                 device: DeviceID(rawValue: row.text(0)), name: row.text(1), agreementKey: row.blob(2), signingKey: row.blob(3),
@@ -26,7 +26,7 @@ extension JournalStore {
     }
 
     /// The card kept for `device`, if any.
-    public func deviceCard(of device: DeviceID, hubID: String) throws -> DeviceCard? {
+    public func deviceCard(of device: DeviceID, hubID: HubID) throws -> DeviceCard? {
         try deviceCards(hubID: hubID, only: device).first
     }
 
@@ -34,12 +34,12 @@ extension JournalStore {
     /// card read again updates where it was found (`sealedEpoch`). The keys are not changed here: the
     /// caller refuses a card whose keys differ from those known. Once a card said from where its device
     /// signs, that position never goes.
-    public func keepDeviceCard(_ card: DeviceCard, hubID: String) throws {
+    public func keepDeviceCard(_ card: DeviceCard, hubID: HubID) throws {
         try keepDeviceCards([card], hubID: hubID)
     }
 
     /// Keeps each of `cards` as `keepDeviceCard` does, in one transaction; none is nothing to write.
-    public func keepDeviceCards(_ cards: [DeviceCard], hubID: String) throws {
+    public func keepDeviceCards(_ cards: [DeviceCard], hubID: HubID) throws {
         guard !cards.isEmpty else { return }
         try connection.withoutWaitingForTheDisk {
             try write(nil) { _ in
@@ -58,7 +58,7 @@ extension JournalStore {
                         WHERE excluded.written_at > sync_devices.written_at
                             OR (excluded.written_at = sync_devices.written_at AND excluded.sealed_epoch IS NOT sync_devices.sealed_epoch)
                         """,
-                        .text(hubID), .text(card.device.rawValue), .text(card.name), .blob(card.agreementKey), .blob(card.signingKey),
+                        .text(hubID.rawValue), .text(card.device.rawValue), .text(card.name), .blob(card.agreementKey), .blob(card.signingKey),
                         .integer(card.epoch), .integer(card.writtenAt.milliseconds), card.publishedAt.map { .integer($0.milliseconds) } ?? .null,
                         card.syncedAt.map { .integer($0.milliseconds) } ?? .null, card.signedFrom.map { .integer($0) } ?? .null,
                         card.vouches.map { .text(CardColumns.text(of: $0)) } ?? .null,

@@ -16,7 +16,7 @@ extension JournalStore {
                     message: row.optionalText(5) ?? "")
             }
             return HubRecord(
-                hubID: row.text(0), kind: row.text(1), location: row.text(2), publishedThrough: row.int64(3),
+                hubID: HubID(rawValue: row.text(0)), kind: row.text(1), location: row.text(2), publishedThrough: row.int64(3),
                 lastSyncAt: row.isNull(4) ? nil : Timestamp(milliseconds: row.int64(4)), lastSync: lastSync,
                 lastNotificationAt: row.isNull(6) ? nil : Timestamp(milliseconds: row.int64(6)),
                 lastSucceededAt: row.isNull(9) ? nil : Timestamp(milliseconds: row.int64(9)))
@@ -39,7 +39,7 @@ extension JournalStore {
     /// tells who printed it (joining again without one keeps the one it had). `beforeCommit` runs last in the transaction (to write what must
     /// exist exactly when the join does); when it throws, nothing is joined.
     public func joinHub(
-        id: String, kind: String, location: String, admission: DeviceCard.Admission? = nil, invitationTag: [UInt8]? = nil,
+        id: HubID, kind: String, location: String, admission: DeviceCard.Admission? = nil, invitationTag: [UInt8]? = nil,
         beforeCommit: @Sendable () throws -> Void = {}
     ) throws {
         try write(nil) { _ in
@@ -50,9 +50,9 @@ extension JournalStore {
                 try connection.run("DELETE FROM sync_hub")
                 try connection.run(
                     "INSERT INTO sync_hub (singleton, hub_id, kind, location) VALUES (1, ?, ?, ?)",
-                    .text(id), .text(kind), .text(location))
+                    .text(id.rawValue), .text(kind), .text(location))
                 if let current, current.location == location {
-                    let ids: [SQLiteValue] = [.text(id), .text(current.hubID)]
+                    let ids: [SQLiteValue] = [.text(id.rawValue), .text(current.hubID.rawValue)]
                     try connection.run(
                         "UPDATE sync_hub SET published_through = ?", .integer(current.publishedThrough))
                     try connection.cached("UPDATE sync_published SET hub_id = ?, fingerprint = NULL WHERE hub_id = ?").run(ids)
@@ -69,79 +69,79 @@ extension JournalStore {
 
     /// Segments this journal wrote, or was about to write, to the hub, each with its fingerprint as
     /// written (nil until known).
-    public func publishedSegments(hubID: String) throws -> [PublishedSegment] {
+    public func publishedSegments(hubID: HubID) throws -> [PublishedSegment] {
         try connection.query(
-            "SELECT first, last, fingerprint FROM sync_published WHERE hub_id = ? ORDER BY first, last", [.text(hubID)]
+            "SELECT first, last, fingerprint FROM sync_published WHERE hub_id = ? ORDER BY first, last", [.text(hubID.rawValue)]
         ) { PublishedSegment(range: PublishedRange(first: $0.int64(0), last: $0.int64(1)), fingerprint: $0.optionalText(2)) }
     }
 
     /// Remembers what a segment this journal wrote looks like on the hub, to notice when it changes.
-    public func recordFingerprint(_ fingerprint: String, of range: PublishedRange, hubID: String) throws {
+    public func recordFingerprint(_ fingerprint: String, of range: PublishedRange, hubID: HubID) throws {
         try write(nil) { _ in
             try connection.run(
                 "UPDATE sync_published SET fingerprint = ? WHERE hub_id = ? AND first = ? AND last = ?",
-                .text(fingerprint), .text(hubID), .integer(range.first), .integer(range.last))
+                .text(fingerprint), .text(hubID.rawValue), .integer(range.first), .integer(range.last))
         }
     }
 
     /// Remembers that a segment is about to be written, before it is: a crash after the write then
     /// still knows the segment as this journal's own.
-    public func recordPublishing(_ range: PublishedRange, hubID: String) throws {
+    public func recordPublishing(_ range: PublishedRange, hubID: HubID) throws {
         try write(nil) { _ in
             try connection.run(
                 "INSERT OR IGNORE INTO sync_published (hub_id, first, last) VALUES (?, ?, ?)",
-                .text(hubID), .integer(range.first), .integer(range.last))
+                .text(hubID.rawValue), .integer(range.first), .integer(range.last))
         }
     }
 
     /// Forgets a segment that was about to be written but never reached the hub.
-    public func forgetPublishing(_ range: PublishedRange, hubID: String) throws {
+    public func forgetPublishing(_ range: PublishedRange, hubID: HubID) throws {
         try write(nil) { _ in
             try connection.run(
                 "DELETE FROM sync_published WHERE hub_id = ? AND first = ? AND last = ?",
-                .text(hubID), .integer(range.first), .integer(range.last))
+                .text(hubID.rawValue), .integer(range.first), .integer(range.last))
         }
     }
 
     /// Moves the published position forward (never back).
-    public func markPublished(through position: Int64, hubID: String) throws {
+    public func markPublished(through position: Int64, hubID: HubID) throws {
         try write(nil) { _ in
             try connection.run(
                 "UPDATE sync_hub SET published_through = max(published_through, ?) WHERE hub_id = ?",
-                .integer(position), .text(hubID))
+                .integer(position), .text(hubID.rawValue))
         }
     }
 
     /// Notes that this journal waits for positions `first` through `last` of `device`'s log, and
     /// returns since when it has waited for that device.
-    public func noteWaiting(for device: DeviceID, first: Int64, last: Int64, at instant: Timestamp, hubID: String) throws -> Timestamp {
+    public func noteWaiting(for device: DeviceID, first: Int64, last: Int64, at instant: Timestamp, hubID: HubID) throws -> Timestamp {
         try write(nil) { _ in
             try connection.run(
                 """
                 INSERT INTO sync_waiting (hub_id, device_id, first, last, since) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (hub_id, device_id) DO UPDATE SET first = excluded.first, last = excluded.last
                 """,
-                .text(hubID), .text(device.rawValue), .integer(first), .integer(last), .integer(instant.milliseconds))
+                .text(hubID.rawValue), .text(device.rawValue), .integer(first), .integer(last), .integer(instant.milliseconds))
             let since = try connection.queryInteger(
-                "SELECT since FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID), .text(device.rawValue))
+                "SELECT since FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID.rawValue), .text(device.rawValue))
             return Timestamp(milliseconds: since ?? instant.milliseconds)
         }
     }
 
     /// Notes that this journal no longer waits for anything of `device`.
-    public func clearWaiting(for device: DeviceID, hubID: String) throws {
+    public func clearWaiting(for device: DeviceID, hubID: HubID) throws {
         guard try connection.queryInteger(
-            "SELECT count(*) FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID), .text(device.rawValue)) ?? 0 > 0
+            "SELECT count(*) FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID.rawValue), .text(device.rawValue)) ?? 0 > 0
         else { return }
         try write(nil) { _ in
-            try connection.run("DELETE FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID), .text(device.rawValue))
+            try connection.run("DELETE FROM sync_waiting WHERE hub_id = ? AND device_id = ?", .text(hubID.rawValue), .text(device.rawValue))
         }
     }
 
     /// What this journal waits for, device by device.
-    public func waiting(hubID: String) throws -> [WaitingPositions] {
+    public func waiting(hubID: HubID) throws -> [WaitingPositions] {
         try connection.query(
-            "SELECT device_id, first, last, since FROM sync_waiting WHERE hub_id = ? ORDER BY device_id", [.text(hubID)]
+            "SELECT device_id, first, last, since FROM sync_waiting WHERE hub_id = ? ORDER BY device_id", [.text(hubID.rawValue)]
         ) {
             WaitingPositions(
                 device: DeviceID(rawValue: $0.text(0)), first: $0.int64(1), last: $0.int64(2),
@@ -150,22 +150,22 @@ extension JournalStore {
     }
 
     /// Remembers that `device`'s log on the hub is no member's, through position `through`.
-    public func refuseLog(of device: DeviceID, through: Int64, hubID: String) throws {
+    public func refuseLog(of device: DeviceID, through: Int64, hubID: HubID) throws {
         try write(nil) { _ in
             try connection.run(
                 """
                 INSERT INTO sync_refused_logs (hub_id, device_id, through) VALUES (?, ?, ?)
                 ON CONFLICT (hub_id, device_id) DO UPDATE SET through = max(through, excluded.through)
                 """,
-                .text(hubID), .text(device.rawValue), .integer(through))
+                .text(hubID.rawValue), .text(device.rawValue), .integer(through))
         }
     }
 
     /// How far each device's log was found to be no member's.
-    public func refusedLogs(hubID: String) throws -> [DeviceID: Int64] {
+    public func refusedLogs(hubID: HubID) throws -> [DeviceID: Int64] {
         var refused: [DeviceID: Int64] = [:]
         for (device, through) in try connection.query(
-            "SELECT device_id, through FROM sync_refused_logs WHERE hub_id = ?", [.text(hubID)],
+            "SELECT device_id, through FROM sync_refused_logs WHERE hub_id = ?", [.text(hubID.rawValue)],
             row: { (DeviceID(rawValue: $0.text(0)), $0.int64(1)) })
         {
             refused[device] = through
@@ -174,10 +174,10 @@ extension JournalStore {
     }
 
     /// How far each remote device's log was applied here.
-    public func anchors(hubID: String) throws -> [DeviceID: Int64] {
+    public func anchors(hubID: HubID) throws -> [DeviceID: Int64] {
         var anchors: [DeviceID: Int64] = [:]
         for (device, position) in try connection.query(
-            "SELECT device_id, position FROM sync_anchors WHERE hub_id = ?", [.text(hubID)],
+            "SELECT device_id, position FROM sync_anchors WHERE hub_id = ?", [.text(hubID.rawValue)],
             row: { (DeviceID(rawValue: $0.text(0)), $0.int64(1)) })
         {
             anchors[device] = position
@@ -187,7 +187,7 @@ extension JournalStore {
 
     /// Records when a sync attempt ran and what came of it, for `journal sync status`, and when the
     /// hub last rang (kept when it did not ring since).
-    public func recordSyncOutcome(_ outcome: SyncOutcome, at instant: Timestamp, hubID: String, notifiedAt: Timestamp? = nil) throws {
+    public func recordSyncOutcome(_ outcome: SyncOutcome, at instant: Timestamp, hubID: HubID, notifiedAt: Timestamp? = nil) throws {
         // Every sync ends here, a daemon's for every ring of the doorbell: not waiting for the disk
         // saves an fdatasync each time, and a power failure could only lose the last outcome.
         try connection.withoutWaitingForTheDisk {
@@ -201,7 +201,7 @@ extension JournalStore {
                     """,
                     .integer(instant.milliseconds), .text(outcome.succeeded ? "ok" : "failed"), outcome.failure.map { .text($0.name) } ?? .null,
                     .integer(Int64(outcome.exitStatus)), .text(outcome.message), notifiedAt.map { .integer($0.milliseconds) } ?? .null,
-                    .text(hubID))
+                    .text(hubID.rawValue))
             }
         }
     }
@@ -212,14 +212,14 @@ extension JournalStore {
     static let setAsideKept = 100_000
 
     /// Remembers files a sync set aside from this device's log, for `journal sync status`.
-    public func recordSetAside(_ files: [SetAsideFile], hubID: String) throws {
+    public func recordSetAside(_ files: [SetAsideFile], hubID: HubID) throws {
         guard !files.isEmpty else { return }
         try write(nil) { _ in
             let insert = try connection.cached(
                 "INSERT INTO sync_set_aside (hub_id, device_id, name, reason, outcome, at) VALUES (?, ?, ?, ?, ?, ?)")
             for file in files {
                 try insert.run([
-                    .text(hubID), .text(file.device.rawValue), .text(file.name), .text(file.reason), .text(file.outcome.rawValue),
+                    .text(hubID.rawValue), .text(file.device.rawValue), .text(file.name), .text(file.reason), .text(file.outcome.rawValue),
                     .integer(file.at.milliseconds),
                 ])
             }
@@ -229,9 +229,9 @@ extension JournalStore {
     }
 
     /// The files syncs with the hub `hubID` set aside or passed over, newest first.
-    public func setAsideFiles(hubID: String) throws -> [SetAsideFile] {
+    public func setAsideFiles(hubID: HubID) throws -> [SetAsideFile] {
         try connection.query(
-            "SELECT device_id, name, reason, outcome, at FROM sync_set_aside WHERE hub_id = ? ORDER BY rowid DESC", [.text(hubID)]
+            "SELECT device_id, name, reason, outcome, at FROM sync_set_aside WHERE hub_id = ? ORDER BY rowid DESC", [.text(hubID.rawValue)]
         ) {
             SetAsideFile(
                 device: DeviceID(rawValue: $0.text(0)), name: $0.text(1), reason: $0.text(2),

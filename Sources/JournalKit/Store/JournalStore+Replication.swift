@@ -58,7 +58,7 @@ extension JournalStore {
     }
 
     /// How many of this device's changes are not on the hub yet.
-    public func unpublishedCount(hubID: String) throws -> Int {
+    public func unpublishedCount(hubID: HubID) throws -> Int {
         let published = try hub().map { $0.hubID == hubID ? $0.publishedThrough : 0 } ?? 0
         var count: Int64 = 0
         for kind in RecordKinds.stored {
@@ -79,7 +79,7 @@ extension JournalStore {
     /// Merges records received from `device` and moves its anchor to `position`, in one transaction:
     /// a crash applies all of it or none, and nothing twice. Each record replaces the local state of
     /// its key only when it supersedes it.
-    public func applyReceived(_ records: [AnyReplicated], from device: DeviceID, through position: Int64, hubID: String)
+    public func applyReceived(_ records: [AnyReplicated], from device: DeviceID, through position: Int64, hubID: HubID)
         throws -> ApplyOutcome
     {
         try write(nil) { context in
@@ -92,7 +92,7 @@ extension JournalStore {
                 INSERT INTO sync_anchors (hub_id, device_id, position) VALUES (?, ?, ?)
                 ON CONFLICT (hub_id, device_id) DO UPDATE SET position = max(position, excluded.position)
                 """,
-                .text(hubID), .text(device.rawValue), .integer(position))
+                .text(hubID.rawValue), .text(device.rawValue), .integer(position))
             return outcome
         }
     }

@@ -1,6 +1,6 @@
 /// The hub a journal is joined to, as the journal remembers it.
 public struct HubRecord: Sendable, Equatable {
-    public var hubID: String
+    public var hubID: HubID
     public var kind: String
     public var location: String
     /// This device's changes up to this local sequence number are on the hub.
@@ -14,7 +14,7 @@ public struct HubRecord: Sendable, Equatable {
     public var lastSucceededAt: Timestamp?
 
     public init(
-        hubID: String, kind: String, location: String, publishedThrough: Int64 = 0, lastSyncAt: Timestamp? = nil,
+        hubID: HubID, kind: String, location: String, publishedThrough: Int64 = 0, lastSyncAt: Timestamp? = nil,
         lastSync: SyncOutcome? = nil, lastNotificationAt: Timestamp? = nil, lastSucceededAt: Timestamp? = nil
     ) {
         self.hubID = hubID

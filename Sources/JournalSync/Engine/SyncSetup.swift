@@ -20,7 +20,7 @@ public enum SyncSetup {
     }
 
     /// The place of the hub `store` joined, and that hub's id; refused when it joined none.
-    public static func place(of store: JournalStore, hubs: HubRegistry) async throws -> (place: any HubPlace, hubID: String) {
+    public static func place(of store: JournalStore, hubs: HubRegistry) async throws -> (place: any HubPlace, hubID: HubID) {
         guard let joined = try await store.hub() else { throw SyncError.notJoined }
         return (try hubs.place(HubKind(rawValue: joined.kind), location: joined.location), joined.hubID)
     }

@@ -6,7 +6,7 @@ import JournalKit
 /// `FolderHub` keeps the logs as files in a shared folder; a PostgreSQL hub keeps them as rows.
 public protocol Hub: Sendable {
     /// The hub's own random id: anchors and published ranges are kept per hub.
-    var id: String { get }
+    var id: HubID { get }
     /// The hub for messages: "/mnt/shared/journal", "postgresql://alice@db.example.org/journal".
     var location: String { get }
     /// `SyncKey.check` of the key the hub was made with (epoch 0), as the hub says it: the root every

@@ -19,7 +19,7 @@ public protocol HubPlace: Sendable {
     func hubExists() async throws -> Bool
     /// Opens the hub there, refusing a newer format or another hub's key before reading anything
     /// else; with `expecting`, a hub of another id as replaced.
-    func open(key: SyncKey, expecting hubID: String?) async throws -> any Hub
+    func open(key: SyncKey, expecting hubID: HubID?) async throws -> any Hub
     /// Makes a new, empty hub there for `key`.
     func make(key: SyncKey, shared: Bool) async throws -> any Hub
     /// Why a key given to join a hub here joins nothing: there is no hub here.

@@ -65,7 +65,7 @@ public struct DeviceList: Sendable {
     /// The list from what the journal keeps, with the devices that have a log on the hub and the cards
     /// refused there.
     static func from(
-        _ store: JournalStore, hubID: String, logs: [DeviceID], refused: [DeviceID: String], hubProblem: String?
+        _ store: JournalStore, hubID: HubID, logs: [DeviceID], refused: [DeviceID: String], hubProblem: String?
     ) async throws -> DeviceList {
         var cards: [DeviceID: DeviceCard] = [:]
         for card in try await store.deviceCards(hubID: hubID) { cards[card.device] = card }

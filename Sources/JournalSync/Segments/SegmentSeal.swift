@@ -20,7 +20,7 @@ enum SegmentSeal {
 
     /// A signed segment of `device`'s log in `format` (3 or later), sealed under `key`, the key of `epoch`.
     static func seal(
-        _ plaintext: [UInt8], format: UInt8, epoch: KeyEpoch, key: SyncKey, signer: DeviceKeys, hubID: String, device: DeviceID,
+        _ plaintext: [UInt8], format: UInt8, epoch: KeyEpoch, key: SyncKey, signer: DeviceKeys, hubID: HubID, device: DeviceID,
         name: SegmentName
     ) throws -> [UInt8] {
         precondition(format >= signedFormat, "a signed segment is format \(signedFormat) or later")
@@ -43,7 +43,7 @@ enum SegmentSeal {
     /// signs), or not authentic (wrong key, tampered, truncated, moved). A signed segment of a device
     /// whose card has not arrived yet waits for it (`SegmentContentError.Cause.awaitingCard`).
     static func open(
-        _ sealed: [UInt8], keys: (KeyEpoch) -> SyncKey?, author: SegmentAuthor, hubID: String, device: DeviceID, name: SegmentName
+        _ sealed: [UInt8], keys: (KeyEpoch) -> SyncKey?, author: SegmentAuthor, hubID: HubID, device: DeviceID, name: SegmentName
     ) throws(SegmentContentError) -> (format: UInt8, plaintext: [UInt8]) {
         guard sealed.count >= magic.count + 1 + 12 + 16, Array(sealed.prefix(4)) == magic else {
             throw SegmentContentError("it is not a journal segment (truncated or overwritten)")
@@ -103,11 +103,11 @@ enum SegmentSeal {
     /// Where a signed segment sits: what its seal and signature bind it to.
     private struct Place {
         let format: UInt8
-        let hubID: String
+        let hubID: HubID
         let device: DeviceID
         let name: SegmentName
 
-        private var label: String { "journal-hub segment format \(format) hub \(hubID) device \(device.rawValue) positions \(name.first)-\(name.last)" }
+        private var label: String { "journal-hub segment format \(format) hub \(hubID.rawValue) device \(device.rawValue) positions \(name.first)-\(name.last)" }
         var associatedData: [UInt8] { Array(label.utf8) }
         func signed(_ body: [UInt8]) -> [UInt8] { Array((label + " signed\n").utf8) + body }
     }

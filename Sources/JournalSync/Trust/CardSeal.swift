@@ -19,7 +19,7 @@ public enum CardSeal {
     public static let maximumBytes = 16 * 1024
 
     /// `card` signed by `keys` and sealed under `key`, the key of `epoch` (which the card names).
-    static func seal(_ card: DeviceCard, keys: DeviceKeys, epoch: KeyEpoch, key: SyncKey, hubID: String) throws -> [UInt8] {
+    static func seal(_ card: DeviceCard, keys: DeviceKeys, epoch: KeyEpoch, key: SyncKey, hubID: HubID) throws -> [UInt8] {
         var card = card
         card.epoch = Int64(epoch.number)
         let json = Array(try JSONEncoder().encode(card))
@@ -41,7 +41,7 @@ public enum CardSeal {
         return sealed[4] == format ? KeyEpoch(bytes: sealed.dropFirst(5).prefix(20)) : nil
     }
 
-    static func open(_ sealed: [UInt8], keys: (KeyEpoch) -> SyncKey?, hubID: String, device: DeviceID) throws(CardError) -> DeviceCard {
+    static func open(_ sealed: [UInt8], keys: (KeyEpoch) -> SyncKey?, hubID: HubID, device: DeviceID) throws(CardError) -> DeviceCard {
         guard sealed.count <= maximumBytes else { throw CardError("it is \(sealed.count) bytes, more than a card can be") }
         guard sealed.count >= magic.count + 1 + 12 + 16 + 64, Array(sealed.prefix(4)) == magic else {
             throw CardError("it is not a device card (truncated or overwritten)")
@@ -87,12 +87,12 @@ public enum CardSeal {
     /// The times a card can hold: any other would overflow the arithmetic of "how long ago".
     static let plausible = Timestamp(milliseconds: 0)...Timestamp(milliseconds: 32_503_680_000_000)
 
-    private static func signed(_ json: [UInt8], hubID: String, device: DeviceID) -> [UInt8] {
-        Array("journal-hub card v1 hub \(hubID) device \(device.rawValue)\n".utf8) + json
+    private static func signed(_ json: [UInt8], hubID: HubID, device: DeviceID) -> [UInt8] {
+        Array("journal-hub card v1 hub \(hubID.rawValue) device \(device.rawValue)\n".utf8) + json
     }
 
-    private static func associatedData(format: UInt8, hubID: String, device: DeviceID) -> [UInt8] {
-        Array("journal-hub card format \(format) hub \(hubID) device \(device.rawValue)".utf8)
+    private static func associatedData(format: UInt8, hubID: HubID, device: DeviceID) -> [UInt8] {
+        Array("journal-hub card format \(format) hub \(hubID.rawValue) device \(device.rawValue)".utf8)
     }
 }
 

@@ -63,7 +63,7 @@ struct EpochChain: Sendable {
     /// checked once.
     init(
         records: [KeyEpoch: Parsed], own: SyncKey, ownEpoch: KeyEpoch, firstKeyCheck: String,
-        signers: [DeviceID: [UInt8]], device: DeviceID, deviceKeys: DeviceKeys, hubID: String
+        signers: [DeviceID: [UInt8]], device: DeviceID, deviceKeys: DeviceKeys, hubID: HubID
     ) {
         keys = [ownEpoch: own]
         let ordered = records.sorted { $0.key < $1.key }

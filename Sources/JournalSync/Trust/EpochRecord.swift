@@ -75,7 +75,7 @@ public struct EpochRecord: Sendable, Equatable {
     /// of `members` (this device among them), revoking `revoked`.
     static func make(
         parent: KeyEpoch, parentKey: SyncKey, members: [DeviceID: DevicePublicKeys], revoked: [Revocation], maker: DeviceKeys,
-        makerID: DeviceID, at now: Timestamp, hubID: String, taken: [DeviceID: Int64] = [:], id chosen: [UInt8]? = nil,
+        makerID: DeviceID, at now: Timestamp, hubID: HubID, taken: [DeviceID: Int64] = [:], id chosen: [UInt8]? = nil,
         key chosenKey: SyncKey? = nil
     ) throws -> (record: EpochRecord, sealed: [UInt8], key: SyncKey) {
         // Random, unless a test chooses them (to order a record before another, or forge one).
@@ -111,7 +111,7 @@ public struct EpochRecord: Sendable, Equatable {
     /// The record in `bytes`, found on the hub as `epoch`, with its signature unchecked (its maker's
     /// card may not be known yet): `verify` checks it. Refused when it is not a record, from a newer
     /// journal, or not the epoch it is found as.
-    static func parse(_ bytes: [UInt8], as epoch: KeyEpoch, hubID: String) throws(CardError) -> (record: EpochRecord, signed: Signed) {
+    static func parse(_ bytes: [UInt8], as epoch: KeyEpoch, hubID: HubID) throws(CardError) -> (record: EpochRecord, signed: Signed) {
         guard bytes.count <= maximumBytes else { throw CardError("it is \(bytes.count) bytes, more than a key epoch's record can be") }
         guard bytes.count > magic.count + 1 + signatureBytes + proofBytes, Array(bytes.prefix(4)) == magic else {
             throw CardError("it is not a key epoch's record (truncated or overwritten)")
@@ -154,7 +154,7 @@ public struct EpochRecord: Sendable, Equatable {
 
     /// This epoch's key, when the record wraps it for `device` (whose keys are `keys`) and it is the
     /// key the record's check names.
-    func unwrap(for device: DeviceID, keys: DeviceKeys, hubID: String) -> SyncKey? {
+    func unwrap(for device: DeviceID, keys: DeviceKeys, hubID: HubID) -> SyncKey? {
         guard let wrap = wrapped[device],
             var recipient = try? HPKE.Recipient(
                 privateKey: keys.agreement, ciphersuite: Self.suite, info: Self.wrapInfo(hubID: hubID, epoch: epoch, device: device),
@@ -166,7 +166,7 @@ public struct EpochRecord: Sendable, Equatable {
     }
 
     /// The parent epoch's key, given this epoch's.
-    func parentKey(given key: SyncKey, hubID: String) -> SyncKey? {
+    func parentKey(given key: SyncKey, hubID: HubID) -> SyncKey? {
         guard let box = try? ChaChaPoly.SealedBox(combined: parentKey),
             let bytes = try? ChaChaPoly.open(box, using: key.key, authenticating: Self.parentAssociatedData(hubID: hubID, epoch: epoch)),
             bytes.count == 32
@@ -174,16 +174,16 @@ public struct EpochRecord: Sendable, Equatable {
         return SyncKey(bytes: Array(bytes))
     }
 
-    private static func signed(_ json: [UInt8], hubID: String) -> [UInt8] {
-        Array("journal-hub key epoch v1 hub \(hubID)\n".utf8) + json
+    private static func signed(_ json: [UInt8], hubID: HubID) -> [UInt8] {
+        Array("journal-hub key epoch v1 hub \(hubID.rawValue)\n".utf8) + json
     }
 
-    private static func wrapInfo(hubID: String, epoch: KeyEpoch, device: DeviceID) -> Data {
-        Data("journal-hub epoch key v1 hub \(hubID) epoch \(epoch.number)-\(Hex.encode(epoch.id)) device \(device.rawValue)".utf8)
+    private static func wrapInfo(hubID: HubID, epoch: KeyEpoch, device: DeviceID) -> Data {
+        Data("journal-hub epoch key v1 hub \(hubID.rawValue) epoch \(epoch.number)-\(Hex.encode(epoch.id)) device \(device.rawValue)".utf8)
     }
 
-    private static func parentAssociatedData(hubID: String, epoch: KeyEpoch) -> [UInt8] {
-        Array("journal-hub parent key v1 hub \(hubID) epoch \(epoch.number)-\(Hex.encode(epoch.id))".utf8)
+    private static func parentAssociatedData(hubID: HubID, epoch: KeyEpoch) -> [UInt8] {
+        Array("journal-hub parent key v1 hub \(hubID.rawValue) epoch \(epoch.number)-\(Hex.encode(epoch.id))".utf8)
     }
 
     /// The record as its JSON says it.
@@ -288,7 +288,7 @@ extension EpochRecord {
     /// device shut out, say) may pass, which is why the chain is asked which of these is valid. Empty
     /// for the hub's first key, or a key of none of the records.
     static func epochs(
-        ofKey key: SyncKey, among records: [KeyEpoch: (record: EpochRecord, signed: Signed)], hubID: String, firstKeyCheck: String
+        ofKey key: SyncKey, among records: [KeyEpoch: (record: EpochRecord, signed: Signed)], hubID: HubID, firstKeyCheck: String
     ) -> [KeyEpoch] {
         guard key.check != firstKeyCheck else { return [] }
         return records.values.filter { $0.record.keyCheck == key.check }.map(\.record.epoch).sorted().filter { epoch in
@@ -316,7 +316,7 @@ extension EpochRecord {
 
     /// What the records on a hub whose first key's check is `firstKeyCheck` say of `key`.
     public static func standing(
-        ofKey key: SyncKey, records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: String, firstKeyCheck: String
+        ofKey key: SyncKey, records: [KeyEpoch: Result<[UInt8], SyncError>], hubID: HubID, firstKeyCheck: String
     ) -> KeyStanding {
         var parsed: [KeyEpoch: (record: EpochRecord, signed: Signed)] = [:]
         // Every record, whatever its number: junk that comes first in order must not push a real one out.

@@ -41,7 +41,7 @@ enum Invitations {
 
     /// The proof that `device`, whose keys are `keys`, joined the hub `hubID` with the invitation whose
     /// secret is `seed`.
-    static func admission(seed: [UInt8], hubID: String, device: DeviceID, keys: DevicePublicKeys) throws -> DeviceCard.Admission {
+    static func admission(seed: [UInt8], hubID: HubID, device: DeviceID, keys: DevicePublicKeys) throws -> DeviceCard.Admission {
         let key = signingKey(seed: seed)
         let signature = try key.signature(for: message(hubID: hubID, device: device, keys: keys))
         return DeviceCard.Admission(invitationKey: Array(key.publicKey.rawRepresentation), signature: Array(signature))
@@ -49,14 +49,14 @@ enum Invitations {
 
     /// True when `card`'s device shows a proof, made with the invitation's secret, of its own keys on
     /// this hub: it is the device the invitation was used for, or one its holder made.
-    static func verifies(_ admission: DeviceCard.Admission, of card: DeviceCard, hubID: String) -> Bool {
+    static func verifies(_ admission: DeviceCard.Admission, of card: DeviceCard, hubID: HubID) -> Bool {
         guard PublicKeyCheck.signingProblem(admission.invitationKey) == nil,
             let key = try? Curve25519.Signing.PublicKey(rawRepresentation: admission.invitationKey)
         else { return false }
         return key.isValidSignature(admission.signature, for: message(hubID: hubID, device: card.device, keys: card.publicKeys))
     }
 
-    private static func message(hubID: String, device: DeviceID, keys: DevicePublicKeys) -> [UInt8] {
-        Array("journal-hub admission v1 hub \(hubID) device \(device.rawValue)\n".utf8) + keys.agreement + keys.signing
+    private static func message(hubID: HubID, device: DeviceID, keys: DevicePublicKeys) -> [UInt8] {
+        Array("journal-hub admission v1 hub \(hubID.rawValue) device \(device.rawValue)\n".utf8) + keys.agreement + keys.signing
     }
 }

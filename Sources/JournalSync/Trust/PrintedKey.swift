@@ -38,14 +38,14 @@ public struct PrintedKey: Sendable {
     static func symbolCount(version: Int) -> Int { labelSymbols + keySymbols + (version >= 2 ? invitationSymbols : 0) + checkSymbols }
 
     /// The printed form of `key`, the key of the hub `hubID`, with the secret of an invitation.
-    public static func text(of key: SyncKey, hubID: String, invitation: [UInt8]) -> String {
+    public static func text(of key: SyncKey, hubID: HubID, invitation: [UInt8]) -> String {
         precondition(invitation.count == Invitations.seedBytes, "an invitation's secret is \(Invitations.seedBytes) bytes")
         return text(of: key, hubID: hubID, invitationOrNone: invitation)
     }
 
     /// The printed form of `key`, with `invitation` (`JK2`) or, for tests of what earlier journals
     /// printed, without (`JK1`).
-    static func text(of key: SyncKey, hubID: String, invitationOrNone invitation: [UInt8]?) -> String {
+    static func text(of key: SyncKey, hubID: HubID, invitationOrNone invitation: [UInt8]?) -> String {
         let values = label(ofHub: hubID) + key.key.withUnsafeBytes { CrockfordBase32.values(of: $0) } + CrockfordBase32.values(of: invitation ?? [])
         let all = values + check(values)
         let groups = stride(from: 0, to: all.count, by: 4).map { start in
@@ -55,7 +55,7 @@ public struct PrintedKey: Sendable {
     }
 
     /// The label `sync status` and the printed key show for the hub `hubID`.
-    public static func labelText(ofHub hubID: String) -> String {
+    public static func labelText(ofHub hubID: HubID) -> String {
         String(decoding: label(ofHub: hubID).map { CrockfordBase32.symbols[Int($0)] }, as: UTF8.self)
     }
 
@@ -108,8 +108,8 @@ public struct PrintedKey: Sendable {
     }
 
     /// Four 5-bit values naming the hub: the start of a hash of its id.
-    static func label(ofHub hubID: String) -> [UInt8] {
-        let digest = SHA256.hash(data: Array("journal hub label v1\0\(hubID)".utf8))
+    static func label(ofHub hubID: HubID) -> [UInt8] {
+        let digest = SHA256.hash(data: Array("journal hub label v1\0\(hubID.rawValue)".utf8))
         return Array(CrockfordBase32.values(of: Array(digest.prefix(3))).prefix(labelSymbols))
     }
 

@@ -14,7 +14,7 @@ public func fuzzSegments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     _ = try? SegmentCodec.decode(bytes, format: 1 + data[0] % SegmentCodec.format, device: device)
-    _ = try? SegmentSeal.open(bytes, keys: { _ in key }, author: author, hubID: "fuzz", device: device, name: SegmentName(first: 1, last: 2))
+    _ = try? SegmentSeal.open(bytes, keys: { _ in key }, author: author, hubID: HubID(rawValue: "fuzz"), device: device, name: SegmentName(first: 1, last: 2))
     return 0
 }
 
