@@ -12,8 +12,7 @@ import TestSupport
     func machines(in folder: String, mode: PgBouncer.PoolMode, tls: Bool = false) throws -> (JournalCLI, JournalCLI, PgBouncer) {
         let (database, role) = try server.makeDatabase()
         let bouncer = try PgBouncer(in: folder, server: server, role: role, mode: mode, tls: tls)
-        let passwords = folder + "/pgpass"
-        FileManager.default.createFile(atPath: passwords, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        let passwords = try server.writePasswordFile(role: role, in: folder)
         let uri = bouncer.uri(database: database, role: role) + "&passfile=" + passwords
         let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
         let made = try a.run("sync", "init", "--postgres", uri)

@@ -55,11 +55,9 @@ import TestSupport
     @Test func aNotificationLostWhileTheListenerWasDownIsCoveredOnReconnecting() async throws {
         try await withTemporaryDirectory { folder in
             let server = PostgresServer.shared
-            let (database, role) = try server.makeDatabase()
-            FileManager.default.createFile(
-                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let (database, role, uri) = try server.makeDatabase(passwordFileIn: folder)
             let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
-            #expect(try a.run("sync", "init", "--postgres", server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass").status == 0)
+            #expect(try a.run("sync", "init", "--hub", uri).status == 0)
             let overSocket = server.uri(database: database, role: role, socket: true)
             let joined = try b.run(["sync", "init", "--postgres", overSocket, "--key-file", "-"], stdin: try a.run("sync", "key").stdout)
             #expect(joined.status == 0, "\(joined.stderr)")
@@ -103,10 +101,7 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let server = try PostgresServer(tls: true)
             defer { try? server.stop() }
-            let (database, role) = try server.makeDatabase()
-            FileManager.default.createFile(
-                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-            let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            let (database, role, uri) = try server.makeDatabase(passwordFileIn: folder)
             let a = JournalCLI(home: folder + "/a", now: nil), b = JournalCLI(home: folder + "/b", now: nil)
             #expect(try a.run("sync", "init", "--postgres", uri).status == 0)
             // B's connections are named, to be told from A's in pg_stat_activity.

@@ -67,10 +67,9 @@ extension PostgresOutageTests {
             let server = PostgresServer.shared
             let (database, role) = try server.makeDatabase()
             try server.psql("ALTER ROLE \(role) SET idle_session_timeout = '1s'")
-            FileManager.default.createFile(
-                atPath: folder + "/pgpass", contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let passwords = try server.writePasswordFile(role: role, in: folder)
             let machine = JournalCLI(home: folder + "/a", now: nil)
-            #expect(try machine.run("sync", "init", "--postgres", server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass").status == 0)
+            #expect(try machine.run("sync", "init", "--hub", server.uri(database: database, role: role) + "&passfile=" + passwords).status == 0)
             let (daemon, _) = try startDaemon(machine, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
             defer { ProcessRunner.stop(daemon, signal: SIGTERM) }
             // Wait until the server has ended the listener several times: distinct listening backends.

@@ -14,8 +14,7 @@ import TestSupport
         var machine = JournalCLI(home: folder + "/home")
         machine.environment.merge(environment) { _, given in given }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let file = folder + "/pgpass"
-        FileManager.default.createFile(atPath: file, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        let file = try server.writePasswordFile(role: role, in: folder)
         let result = try machine.run("sync", "init", "--postgres", uri + "&passfile=" + file)
         #expect(try machine.run("sync", "status").stderr.contains("not joined"), "joined after a refusal")
         return result
@@ -55,8 +54,7 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let (database, role) = try server.makeDatabase()
             let machine = JournalCLI(home: folder + "/home")
-            let file = folder + "/pgpass"
-            FileManager.default.createFile(atPath: file, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+            let file = try server.writePasswordFile(role: role, in: folder)
             let uri = server.uri(database: database, role: role, sslmode: "verify-ca", host: "127.0.0.1") + "&passfile=" + file
             let joined = try machine.run("sync", "init", "--postgres", uri)
             #expect(joined.status == 0, "\(joined.stderr)")

@@ -9,8 +9,7 @@ import TestSupport
     func join(_ server: PostgresServer, host: String, in folder: String) throws -> ProcessResult {
         let (database, role) = try server.makeDatabase()
         let machine = JournalCLI(home: folder + "/\(host)")
-        let file = folder + "/pgpass"
-        FileManager.default.createFile(atPath: file, contents: Data(server.passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        let file = try server.writePasswordFile(role: role, in: folder)
         return try machine.run("sync", "init", "--postgres", server.uri(database: database, role: role, host: host) + "&passfile=" + file)
     }
 

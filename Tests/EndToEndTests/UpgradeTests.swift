@@ -96,9 +96,7 @@ import TestSupport
             try ("SET ROLE \(role);\n" + String(contentsOfFile: copy + "/hub.sql", encoding: .utf8)).write(toFile: restore, atomically: true, encoding: .utf8)
             _ = try server.psql(file: restore, database: database)
             #expect(try server.psql("SELECT version FROM journal_hub.schema_version", database: database) == "1")
-            try server.passwordLine(role: role).write(toFile: folder + "/pgpass", atomically: true, encoding: .utf8)
-            #expect(chmod(folder + "/pgpass", 0o600) == 0)
-            let uri = server.uri(database: database, role: role) + "&passfile=" + folder + "/pgpass"
+            let uri = server.uri(database: database, role: role) + "&passfile=" + (try server.writePasswordFile(role: role, in: folder))
             let expected = try String(contentsOfFile: copy + "/a-history.csv", encoding: .utf8)
             let machines = try Self.machines(in: copy, hub: uri)
             let (a, b) = (machines[0], machines[1])

@@ -199,10 +199,16 @@ public final class PostgresServer: Sendable {
     /// connection string over TCP (`uri`) that names that file.
     public func makeDatabase(passwordFileIn folder: String) throws -> (database: String, role: String, uri: String) {
         let (database, role) = try makeDatabase()
-        let passwords = folder + "/pgpass"
-        guard FileManager.default.createFile(atPath: passwords, contents: Data(passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
-        else { throw FixtureError("cannot write \(passwords)") }
-        return (database, role, uri(database: database, role: role) + "&passfile=" + passwords)
+        return (database, role, uri(database: database, role: role) + "&passfile=" + (try writePasswordFile(role: role, in: folder)))
+    }
+
+    /// A password file in `folder` (0600, named `name`) giving `role`'s password: its path, for a
+    /// connection string's passfile.
+    public func writePasswordFile(role: String, in folder: String, name: String = "pgpass") throws -> String {
+        let path = folder + "/" + name
+        guard FileManager.default.createFile(atPath: path, contents: Data(passwordLine(role: role).utf8), attributes: [.posixPermissions: 0o600])
+        else { throw FixtureError("cannot write \(path)") }
+        return path
     }
 
     /// A connection string for `role` on `database`: over TCP to "localhost" with the test authority by
