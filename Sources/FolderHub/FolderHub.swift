@@ -61,43 +61,6 @@ public struct FolderHub: Hub {
         return false
     }
 
-    /// Paths in the hub that users of this machine other than its owner can read (for a shared hub,
-    /// users outside its group): a sync tool that ignores permissions made them 0644 and 0755. Up to
-    /// `limit` of them, with the number found; and the symbolic links in it, which journal never
-    /// follows and which no chmod changes: someone put them there, and they are to be removed.
-    public func exposedPaths(limit: Int = 5) -> (paths: [String], count: Int, links: [String]) {
-        let mask: mode_t = isShared ? 0o007 : 0o077
-        var found: [String] = []
-        var links: [String] = []
-        var count = 0
-        func check(_ components: [String], _ name: String) {
-            var info = stat()
-            let path = ([location] + components + [name]).joined(separator: "/")
-            guard lstat(path, &info) == 0 else { return }
-            if (info.st_mode & S_IFMT) == S_IFLNK {
-                if links.count < limit { links.append(path) }
-                return
-            }
-            guard info.st_mode & mask & 0o444 != 0 else { return }
-            count += 1
-            if found.count < limit { found.append(path + " (" + String(info.st_mode & 0o7777, radix: 8) + ")") }
-        }
-        check([], Self.folderName)
-        check([Self.folderName], "hub.json")
-        check([Self.folderName], "devices")
-        check([Self.folderName], "cards")
-        check([Self.folderName], "epochs")
-        for name in (try? files.names(in: [Self.folderName, "epochs"])) ?? [] { check([Self.folderName, "epochs"], name) }
-        for name in (try? files.names(in: [Self.folderName, "cards"])) ?? [] { check([Self.folderName, "cards"], name) }
-        for device in (try? files.names(in: [Self.folderName, "devices"])) ?? [] {
-            check([Self.folderName, "devices"], device)
-            for name in (try? files.names(in: [Self.folderName, "devices", device])) ?? [] {
-                check([Self.folderName, "devices", device], name)
-            }
-        }
-        return (found, count, links)
-    }
-
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
     /// With `expecting`, a hub there of another id (a sync tool kept another machine's hub.json) is
     /// refused as replaced before its key is looked at.
@@ -151,22 +114,6 @@ public struct FolderHub: Hub {
         }
     }
 
-    public func describe() -> HubDescription {
-        let exposed = exposedPaths()
-        var warnings = exposed.links.map {
-            "\($0) is a symbolic link inside the hub, which journal never follows and no chmod changes: remove it (rm '\($0)')."
-        }
-        if exposed.count > 0 {
-            warnings.insert(
-                "\(exposed.count) file\(exposed.count == 1 ? "" : "s") and folders of the hub can be read by other users of "
-                    + "this machine, such as \(exposed.paths.joined(separator: ", ")): a sync tool that ignores permissions made "
-                    + "them so. What they hold is encrypted, but who syncs how often is not. Fix it with: "
-                    + "chmod -R \(isShared ? "o" : "go")-rwx '\(location)/\(Self.folderName)'", at: 0)
-        }
-        let sharing = HubFact(label: "Shared", key: "shared", value: isShared ? "with the folder's group" : "no, this user's alone")
-        return HubDescription(facts: [sharing], warnings: warnings, rings: false)
-    }
-
     /// A folder hub does not ring: inotify on it is this machine's own.
     public func lastNotification() -> Timestamp? { nil }
 
@@ -189,178 +136,6 @@ public struct FolderHub: Hub {
     /// by. The cards' and records' listings kept for paging through them are forgotten.
     public func refresh(after positions: [DeviceID: Int64]) { listings.forget() }
 
-    public func devices() throws -> [DeviceID] {
-        try available()
-        let names: [String]
-        do { names = try files.names(in: [Self.folderName, "devices"]) } catch where error.isMissing {
-            // hub.json is there (`available`), and a sync tool that carries no empty folder has not made
-            // `devices` yet: no device has published to this copy. Publishing makes it.
-            return []
-        } catch {
-            // The folder of every log: a hub this user cannot read at all.
-            if error.code == EACCES || error.code == EPERM { throw SyncError.permissionDenied(path: error.path) }
-            throw hubFailure(error)
-        }
-        return names.filter(UUIDText.isCanonical).sorted().map { DeviceID(rawValue: $0) }
-    }
-
-    public func log(of device: DeviceID) throws -> DeviceLog {
-        try available()
-        let names: [String]
-        do {
-            names = try files.names(in: deviceComponents(device))
-        } catch where error.isMissing {
-            return DeviceLog()
-        } catch {
-            throw hubFailure(error)
-        }
-        var log = DeviceLog()
-        for name in names where !name.hasPrefix(".") {
-            guard let segment = SegmentName(fileName: name) else {
-                log.strays.append(name)
-                continue
-            }
-            // Gone between the listing and now: a sync tool at work; the next sync sees it as it is.
-            guard let fingerprint = try hubCall({ try files.fingerprint(of: name, in: deviceComponents(device)) }) else { continue }
-            log.segments.append(SegmentEntry(name: segment, fingerprint: fingerprint))
-        }
-        log.segments.sort { $0.name < $1.name }
-        log.strays.sort()
-        return log
-    }
-
-    public func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
-        try hubCall {
-            try files.read(segment.fileName, in: deviceComponents(device), limit: SegmentName.maximumBytes, what: "a segment")
-        }
-    }
-
-    public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
-        try available()
-        do {
-            return try files.writeNew(bytes, as: segment.fileName, in: deviceComponents(device))
-        } catch {
-            if error.code == EEXIST { throw SyncError.segmentExists(segment.fileName, hub: location, code: .errno(EEXIST)) }
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
-        }
-    }
-
-    public func remove(_ segment: SegmentName, of device: DeviceID) throws {
-        try hubCall { try files.remove(segment.fileName, in: deviceComponents(device)) }
-    }
-
-    public func setAside(_ name: String, of device: DeviceID) throws {
-        try available()
-        try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
-    }
-
-    /// Temporaries of segment writes that died; a sync tool would copy them to every machine. Other
-    /// tools' dot-names are left alone.
-    public func removeLeftovers(of device: DeviceID) throws {
-        do { try files.removeLeftovers(in: deviceComponents(device), olderMarker: ".seg.tmp-") } catch where error.isMissing { return } catch {
-            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
-        }
-    }
-
-    public func cardList(after: DeviceID?, limit: Int) throws(SyncError) -> [HubListing<DeviceID>] {
-        try listing(in: "cards", after: after, limit: limit) { name in
-            guard name.hasSuffix(".card") else { return nil }
-            let id = String(name.dropLast(".card".count))
-            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
-        }
-    }
-
-    public func cards(of devices: [DeviceID]) throws(SyncError) -> [DeviceID: Result<[UInt8], SyncError>] {
-        try available()
-        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
-        for device in devices {
-            let read = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(device.rawValue + ".card", in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
-            }
-            // Gone since it was listed (its device replaced it, or someone removed it): not there.
-            if case .failure(let error) = read, error.hubCondition == .unreachable, !FileSystem.exists(cardsFolder + "/" + device.rawValue + ".card") { continue }
-            cards[device] = read
-        }
-        return cards
-    }
-
-    /// The names in the hub's folder `folder` that `parse` takes, past `after` in their order, at most
-    /// `limit`, each with its fingerprint (`FolderAccess.identity`): a missing folder holds none.
-    private func listing<Name: Comparable>(
-        in folder: String, after: Name?, limit: Int, _ parse: @Sendable (String) -> Name?
-    ) throws(SyncError) -> [HubListing<Name>] {
-        try available()
-        // The folder's names in order, read again only when the folder changed: paging through a hundred
-        // thousand junk names lists and sorts them once, not once a page.
-        let sorted: [String]
-        do {
-            sorted = try listings.names(of: folder, in: files, parentComponents: [Self.folderName]) { names in
-                names.compactMap { name in parse(name).map { (name, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
-            }
-        } catch where error.isMissing { return [] } catch {
-            throw hubFailure(error)
-        }
-        // The first name past `after`, by halves.
-        var low = 0, high = sorted.count
-        if let after {
-            while low < high {
-                let middle = (low + high) / 2
-                if let parsed = parse(sorted[middle]), parsed <= after { low = middle + 1 } else { high = middle }
-            }
-        }
-        let page = Array(sorted[low..<min(low + limit, sorted.count)])
-        // A file gone between the listing and its look is not listed.
-        let identities = try hubCall { try files.identities(of: page, in: [Self.folderName, folder]) }
-        return zip(page, identities).compactMap { name, identity in
-            guard let identity, let parsed = parse(name) else { return nil }
-            return HubListing(name: parsed, fingerprint: identity)
-        }
-    }
-
-    public func writeCard(_ bytes: [UInt8], of device: DeviceID) throws {
-        try available()
-        do {
-            // What a card's write that died left here; a folder not made yet has none, and a temporary
-            // that stays is only untidy: the card is written either way.
-            try? files.removeLeftovers(in: [Self.folderName, "cards"], olderMarker: ".card.tmp-")
-            _ = try files.writeNew(bytes, as: device.rawValue + ".card", in: [Self.folderName, "cards"], replacing: true)
-        } catch {
-            // `cards` made a file or a link by another member is the cards' failure, not the hub's.
-            throw hubFailure(error)
-        }
-    }
-
-    public func epochList(after: KeyEpoch?, limit: Int) throws(SyncError) -> [HubListing<KeyEpoch>] {
-        try listing(in: "epochs", after: after, limit: limit) { name in KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil } }
-    }
-
-    public func epochRecords(_ epochs: [KeyEpoch]) throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        try available()
-        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
-        for epoch in epochs {
-            let name = epoch.fileName
-            records[epoch] = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(name, in: [Self.folderName, "epochs"], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
-            }
-        }
-        return records
-    }
-
-    /// Every key epoch record in the folder, for opening the hub: `allEpochRecords` without suspending.
-    func allEpochRecordsNow() throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        try epochRecords(try epochList(after: nil, limit: .max).map(\.name))
-    }
-
-    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws {
-        try available()
-        do {
-            try? files.removeLeftovers(in: [Self.folderName, "epochs"], olderMarker: ".epoch.tmp-")
-            _ = try files.writeNew(bytes, as: epoch.fileName, in: [Self.folderName, "epochs"])
-        } catch {
-            throw hubFailure(error)
-        }
-    }
-
     /// The folder of `device`'s log, also what the daemon watches for new segments.
     public func deviceFolder(_ device: DeviceID) -> String { devicesFolder + "/" + device.rawValue }
 
@@ -373,12 +148,12 @@ public struct FolderHub: Hub {
     /// Where the key epochs' records are.
     var epochsFolder: String { location + "/" + Self.folderName + "/epochs" }
 
-    private func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
+    func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
 
     /// What a failing file operation in the hub means: a file that cannot be used (not a regular file,
     /// too large, or one this user may not read or move: in a shared hub, any member can plant one),
     /// which is that file's problem alone; or a hub that cannot be reached.
-    private func hubFailure(_ error: FileSystem.Failure) -> SyncError {
+    func hubFailure(_ error: FileSystem.Failure) -> SyncError {
         if error.kind == .badData || [EACCES, EPERM, ELOOP, ENOTDIR].contains(error.code) {
             return SyncError.unusableFile(hub: location, reason: error.description, code: .errno(error.code))
         }
@@ -386,7 +161,7 @@ public struct FolderHub: Hub {
     }
 
     /// A hub folder that vanished (an unmounted disk, a stopped share) is unavailable, not empty.
-    private func available() throws(SyncError) {
+    func available() throws(SyncError) {
         guard FileSystem.exists(location + "/" + Self.folderName + "/hub.json") else {
             throw SyncError.hubUnavailable(hub: location, reason: "\(location)/\(Self.folderName) is missing (is the folder mounted?)")
         }
@@ -394,7 +169,7 @@ public struct FolderHub: Hub {
 
     /// Runs a file operation, its failure said as the hub being unavailable, or as a file in it that
     /// cannot be used.
-    private func hubCall<T>(_ body: () throws -> T) throws(SyncError) -> T {
+    func hubCall<T>(_ body: () throws -> T) throws(SyncError) -> T {
         do { return try body() } catch let error as FileSystem.Failure {
             throw hubFailure(error)
         } catch let error as SyncError {

@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresHub {
     /// Cards past `after` by the primary key, `limit` rows at most (`cardColumns`).
     public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
-        if after == nil, limit == Self.listingPage, let cards = firstCards {
+        if after == nil, limit == ListingPage.size, let cards = firstCards {
             firstCards = nil
             return cards
         }

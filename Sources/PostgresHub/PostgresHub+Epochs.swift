@@ -6,7 +6,7 @@ import PostgresNIO
 /// append-only.
 extension PostgresHub {
     public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        if after == nil, limit == Self.listingPage, let epochs = firstEpochs {
+        if after == nil, limit == ListingPage.size, let epochs = firstEpochs {
             firstEpochs = nil
             return epochs
         }

@@ -94,7 +94,7 @@ public actor PostgresHub: Hub {
 
     private func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>?) async throws {
         fetched = [:]
-        let listing = try await list(after: positions, only: only.map { $0.sorted() }, firstPages: only == nil ? Self.listingPage : nil)
+        let listing = try await list(after: positions, only: only.map { $0.sorted() }, firstPages: only == nil ? ListingPage.size : nil)
         (firstCards, firstEpochs) = (listing.cards, listing.epochs)
         var logs = listing.logs
         let lost = positions.filter { device, position in

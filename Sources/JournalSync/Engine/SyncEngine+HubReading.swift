@@ -1,24 +1,9 @@
 import Crypto
 import JournalKit
 
-/// What a reading of the hub's cards and key epoch records found, to be kept at the sync's end.
-struct HubReading: Sendable {
-    /// Other devices' cards read now that verify: later than the ones kept, or the same found anew.
-    var cards: [DeviceCard] = []
-    /// Cards refused now, by device, with why.
-    var refused: [DeviceID: String] = [:]
-    /// What each card taken now came to, to remember with the cards kept.
-    var cardItems: [HubItem] = []
-    /// Why the cards could not be listed or read, when they could not: the records were read all the
-    /// same, with the cards kept.
-    var unreachable: CardsUnreachable?
-}
-
 extension SyncEngine {
     /// How many cards or records are read from the hub at once.
     static let readingBatch = 64
-    /// How many names a page of the hub's listings holds.
-    static var listingPage: Int { 1000 }
     /// The most records new on the hub a reading keeps in hand before it knows whether they hold: those
     /// whose parent's key is not held yet (a rotation and its child made since the last sync). Past
     /// that, they wait for the next sync, which holds more keys.
@@ -60,7 +45,7 @@ extension SyncEngine {
         var waited: [HubListing<KeyEpoch>] = []
         let heldBefore = Self.keysDigest(settled.keys)
         try await walk(
-            .epoch, name: Self.itemName, list: { after in try await self.epochCall { try await self.hub.epochList(after: after, limit: Self.listingPage) } },
+            .epoch, name: Self.itemName, list: { after in try await self.epochCall { try await self.hub.epochList(after: after, limit: ListingPage.size) } },
             visit: { page, remembered in
                 var items: [HubItem] = []
                 var toFetch: [HubListing<KeyEpoch>] = []
@@ -132,7 +117,7 @@ extension SyncEngine {
         do {
             let held = Self.keysDigest(settled.keys)
             try await walk(
-                .card, name: \.rawValue, list: { after in try await self.cardsOnHub { try await self.hub.cardList(after: after, limit: Self.listingPage) } },
+                .card, name: \.rawValue, list: { after in try await self.cardsOnHub { try await self.hub.cardList(after: after, limit: ListingPage.size) } },
                 visit: { page, remembered in
                     let toRead = page.filter { entry in
                         guard entry.name != store.deviceID else { return false }
@@ -330,7 +315,7 @@ extension SyncEngine {
         var after: Name?
         while true {
             let page = try await list(after)
-            let last = page.count >= Self.listingPage ? page.last : nil
+            let last = page.count >= ListingPage.size ? page.last : nil
             let remembered = try await store.hubItems(
                 kind, hubID: hub.id, after: after.map(name), through: last.map { name($0.name) })
             let listed = Set(page.map { name($0.name) })
@@ -447,75 +432,4 @@ extension SyncEngine {
             throw SyncError.epochsUnreadable(hub: hub.location, reason: failureClause(error))
         }
     }
-}
-
-/// Which cards that verify a reading keeps: those of devices kept already, of devices a member vouches
-/// for or a record gives the key to (`named`), and those sealed under a key that admits now.
-struct CardKeeping {
-    let known: Set<DeviceID>
-    var named: Set<DeviceID>
-    var admitting: Set<KeyEpoch>
-
-    func allows(_ card: DeviceCard) -> Bool {
-        known.contains(card.device) || named.contains(card.device)
-            || card.sealedEpoch.flatMap(KeyEpoch.init(text:)).map(admitting.contains) == true
-    }
-}
-
-/// What opening cards came to, beyond what is remembered of them at once.
-struct CardsOpened {
-    /// Cards that verify, with their fingerprints: kept at the sync's end.
-    var taken: [DeviceID: (card: DeviceCard, fingerprint: String)] = [:]
-    var refused: [DeviceID: String] = [:]
-    /// Cards that did not open for want of a key, to try again with keys the others give (at most
-    /// `SyncEngine.cardsInHand`; the rest wait for the next sync).
-    var waiting: [HubListing<DeviceID>] = []
-
-    mutating func merge(_ other: CardsOpened) {
-        taken.merge(other.taken) { _, new in new }
-        refused.merge(other.refused) { _, new in new }
-        waiting += other.waiting.prefix(max(0, SyncEngine.cardsInHand - waiting.count))
-        for device in other.taken.keys { refused[device] = nil }
-    }
-}
-
-/// What opening one card came to.
-enum CardOpening {
-    /// It verifies: kept at the sync's end.
-    case taken(DeviceCard)
-    /// The card kept already, or an older one of it: nothing to keep.
-    case unchanged
-    /// It is not a card of this hub's, or not its device's.
-    case refused(String)
-    /// Sealed under a key this device does not hold: read again once it holds more.
-    case waiting(String)
-}
-
-/// The epochs this device's key may be the key of, in order.
-struct OwnEpochCandidates {
-    let candidates: [KeyEpoch]
-
-    /// The first candidate, or the first epoch when there is none.
-    var epoch: KeyEpoch { candidates.first ?? .first }
-
-    /// The first candidate whose record the chain `make` builds for it finds valid, with that chain;
-    /// with none valid, the first (its record gone or altered is then said as such).
-    func settled(_ make: (KeyEpoch) -> EpochChain) -> (KeyEpoch, EpochChain) {
-        let first = make(epoch)
-        guard candidates.count > 1, first.record(of: epoch) == nil else { return (epoch, first) }
-        for candidate in candidates.dropFirst() {
-            let tried = make(candidate)
-            if tried.record(of: candidate) != nil { return (candidate, tried) }
-        }
-        return (epoch, first)
-    }
-}
-
-/// What a key epoch chain was worked out from: the records (which never change once kept), the signing
-/// keys of their makers' cards, the epoch this device's key was taken for, and that key's check.
-struct ChainMemo: Equatable, Sendable {
-    let records: Set<KeyEpoch>
-    let signers: [DeviceID: [UInt8]]
-    let ownEpoch: KeyEpoch
-    let key: String
 }

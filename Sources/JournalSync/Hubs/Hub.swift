@@ -133,16 +133,13 @@ extension Hub {
         try await refresh(after: positions)
     }
 
-    /// How many names a page of a listing holds: a server sends no more rows at once.
-    public static var listingPage: Int { 1000 }
-
     /// Every card on the hub as its sealed bytes, read in pages: for opening or joining a hub, and for
     /// tests. A sync reads only the cards that changed.
     public func allCards() async throws -> [DeviceID: Result<[UInt8], SyncError>] {
         var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
         var after: DeviceID?
         while true {
-            let page = try await cardList(after: after, limit: Self.listingPage)
+            let page = try await cardList(after: after, limit: ListingPage.size)
             guard let last = page.last else { return cards }
             cards.merge(try await self.cards(of: page.map(\.name)), uniquingKeysWith: { first, _ in first })
             after = last.name
@@ -155,7 +152,7 @@ extension Hub {
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
         var after: KeyEpoch?
         while true {
-            let page = try await epochList(after: after, limit: Self.listingPage)
+            let page = try await epochList(after: after, limit: ListingPage.size)
             guard let last = page.last else { return records }
             for start in stride(from: 0, to: page.count, by: 64) {
                 let batch = page[start..<min(start + 64, page.count)].map(\.name)
@@ -164,4 +161,10 @@ extension Hub {
             after = last.name
         }
     }
+}
+
+/// How many names a page of a hub's listing holds: a server sends no more rows at once, and the engine
+/// takes a shorter page for the last.
+public enum ListingPage {
+    public static let size = 1000
 }

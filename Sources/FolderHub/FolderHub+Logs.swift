@@ -1,0 +1,80 @@
+import JournalKit
+import JournalSync
+
+import Glibc
+
+/// The devices' logs: a folder each, a file a segment.
+extension FolderHub {
+    public func devices() throws -> [DeviceID] {
+        try available()
+        let names: [String]
+        do { names = try files.names(in: [Self.folderName, "devices"]) } catch where error.isMissing {
+            // hub.json is there (`available`), and a sync tool that carries no empty folder has not made
+            // `devices` yet: no device has published to this copy. Publishing makes it.
+            return []
+        } catch {
+            // The folder of every log: a hub this user cannot read at all.
+            if error.code == EACCES || error.code == EPERM { throw SyncError.permissionDenied(path: error.path) }
+            throw hubFailure(error)
+        }
+        return names.filter(UUIDText.isCanonical).sorted().map { DeviceID(rawValue: $0) }
+    }
+
+    public func log(of device: DeviceID) throws -> DeviceLog {
+        try available()
+        let names: [String]
+        do {
+            names = try files.names(in: deviceComponents(device))
+        } catch where error.isMissing {
+            return DeviceLog()
+        } catch {
+            throw hubFailure(error)
+        }
+        var log = DeviceLog()
+        for name in names where !name.hasPrefix(".") {
+            guard let segment = SegmentName(fileName: name) else {
+                log.strays.append(name)
+                continue
+            }
+            // Gone between the listing and now: a sync tool at work; the next sync sees it as it is.
+            guard let fingerprint = try hubCall({ try files.fingerprint(of: name, in: deviceComponents(device)) }) else { continue }
+            log.segments.append(SegmentEntry(name: segment, fingerprint: fingerprint))
+        }
+        log.segments.sort { $0.name < $1.name }
+        log.strays.sort()
+        return log
+    }
+
+    public func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
+        try hubCall {
+            try files.read(segment.fileName, in: deviceComponents(device), limit: SegmentName.maximumBytes, what: "a segment")
+        }
+    }
+
+    public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) throws -> String {
+        try available()
+        do {
+            return try files.writeNew(bytes, as: segment.fileName, in: deviceComponents(device))
+        } catch {
+            if error.code == EEXIST { throw SyncError.segmentExists(segment.fileName, hub: location, code: .errno(EEXIST)) }
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
+        }
+    }
+
+    public func remove(_ segment: SegmentName, of device: DeviceID) throws {
+        try hubCall { try files.remove(segment.fileName, in: deviceComponents(device)) }
+    }
+
+    public func setAside(_ name: String, of device: DeviceID) throws {
+        try available()
+        try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
+    }
+
+    /// Temporaries of segment writes that died; a sync tool would copy them to every machine. Other
+    /// tools' dot-names are left alone.
+    public func removeLeftovers(of device: DeviceID) throws {
+        do { try files.removeLeftovers(in: deviceComponents(device), olderMarker: ".seg.tmp-") } catch where error.isMissing { return } catch {
+            throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
+        }
+    }
+}

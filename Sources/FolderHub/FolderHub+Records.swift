@@ -1,0 +1,106 @@
+import JournalKit
+import JournalSync
+
+import Glibc
+
+/// The cards and the key epochs' records: a file each, listed in pages.
+extension FolderHub {
+    public func cardList(after: DeviceID?, limit: Int) throws(SyncError) -> [HubListing<DeviceID>] {
+        try listing(in: "cards", after: after, limit: limit) { name in
+            guard name.hasSuffix(".card") else { return nil }
+            let id = String(name.dropLast(".card".count))
+            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
+        }
+    }
+
+    public func cards(of devices: [DeviceID]) throws(SyncError) -> [DeviceID: Result<[UInt8], SyncError>] {
+        try available()
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        for device in devices {
+            let read = Result { () throws(SyncError) -> [UInt8] in
+                try hubCall { try files.read(device.rawValue + ".card", in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
+            }
+            // Gone since it was listed (its device replaced it, or someone removed it): not there.
+            if case .failure(let error) = read, error.hubCondition == .unreachable, !FileSystem.exists(cardsFolder + "/" + device.rawValue + ".card") { continue }
+            cards[device] = read
+        }
+        return cards
+    }
+
+    /// The names in the hub's folder `folder` that `parse` takes, past `after` in their order, at most
+    /// `limit`, each with its fingerprint (`FolderAccess.identity`): a missing folder holds none.
+    private func listing<Name: Comparable>(
+        in folder: String, after: Name?, limit: Int, _ parse: @Sendable (String) -> Name?
+    ) throws(SyncError) -> [HubListing<Name>] {
+        try available()
+        // The folder's names in order, read again only when the folder changed: paging through a hundred
+        // thousand junk names lists and sorts them once, not once a page.
+        let sorted: [String]
+        do {
+            sorted = try listings.names(of: folder, in: files, parentComponents: [Self.folderName]) { names in
+                names.compactMap { name in parse(name).map { (name, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+        } catch where error.isMissing { return [] } catch {
+            throw hubFailure(error)
+        }
+        // The first name past `after`, by halves.
+        var low = 0, high = sorted.count
+        if let after {
+            while low < high {
+                let middle = (low + high) / 2
+                if let parsed = parse(sorted[middle]), parsed <= after { low = middle + 1 } else { high = middle }
+            }
+        }
+        let page = Array(sorted[low..<min(low + limit, sorted.count)])
+        // A file gone between the listing and its look is not listed.
+        let identities = try hubCall { try files.identities(of: page, in: [Self.folderName, folder]) }
+        return zip(page, identities).compactMap { name, identity in
+            guard let identity, let parsed = parse(name) else { return nil }
+            return HubListing(name: parsed, fingerprint: identity)
+        }
+    }
+
+    public func writeCard(_ bytes: [UInt8], of device: DeviceID) throws {
+        try available()
+        do {
+            // What a card's write that died left here; a folder not made yet has none, and a temporary
+            // that stays is only untidy: the card is written either way.
+            try? files.removeLeftovers(in: [Self.folderName, "cards"], olderMarker: ".card.tmp-")
+            _ = try files.writeNew(bytes, as: device.rawValue + ".card", in: [Self.folderName, "cards"], replacing: true)
+        } catch {
+            // `cards` made a file or a link by another member is the cards' failure, not the hub's.
+            throw hubFailure(error)
+        }
+    }
+
+    public func epochList(after: KeyEpoch?, limit: Int) throws(SyncError) -> [HubListing<KeyEpoch>] {
+        try listing(in: "epochs", after: after, limit: limit) { name in KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil } }
+    }
+
+    public func epochRecords(_ epochs: [KeyEpoch]) throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try available()
+        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
+        for epoch in epochs {
+            let name = epoch.fileName
+            records[epoch] = Result { () throws(SyncError) -> [UInt8] in
+                try hubCall { try files.read(name, in: [Self.folderName, "epochs"], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
+            }
+        }
+        return records
+    }
+
+    /// Every key epoch record in the folder, for opening the hub: `allEpochRecords` without suspending.
+    func allEpochRecordsNow() throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try epochRecords(try epochList(after: nil, limit: .max).map(\.name))
+    }
+
+    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws {
+        try available()
+        do {
+            try? files.removeLeftovers(in: [Self.folderName, "epochs"], olderMarker: ".epoch.tmp-")
+            _ = try files.writeNew(bytes, as: epoch.fileName, in: [Self.folderName, "epochs"])
+        } catch {
+            throw hubFailure(error)
+        }
+    }
+}
