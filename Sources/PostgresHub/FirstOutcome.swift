@@ -23,15 +23,17 @@ final class FirstOutcome<Value: Sendable>: Sendable {
         }
     }
 
-    /// Gives `outcome` to the one waiting, unless an outcome came before.
-    func finish(_ outcome: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-            guard state.outcome == nil else { return nil }
+    /// Gives `outcome` to the one waiting, unless an outcome came before; true when it was the first.
+    @discardableResult
+    func finish(_ outcome: Result<Value, any Error>) -> Bool {
+        let (first, waiting) = state.withLock { state -> (Bool, CheckedContinuation<Value, any Error>?) in
+            guard state.outcome == nil else { return (false, nil) }
             state.outcome = outcome
             defer { state.waiting = nil }
-            return state.waiting
+            return (true, state.waiting)
         }
         waiting?.resume(with: outcome)
+        return first
     }
 }
 

@@ -29,15 +29,40 @@ final class PostgresConnector: Sendable {
         let tls = try PostgresTLS.context(for: location)
         let known = try password.known()
         do {
-            return try await open(tls: tls, password: known, on: loop)
+            return try await openHeedingCancellation(tls: tls, password: known, on: loop)
         } catch let error as PSQLError where error.code == .authMechanismRequiresPassword && known == nil {
             let typed = try password.prompt()
-            let link = try await open(tls: tls, password: typed, on: loop)
+            let link = try await openHeedingCancellation(tls: tls, password: typed, on: loop)
             do { try password.keep(typed) } catch {
                 await link.close()
                 throw error
             }
             return link
+        }
+    }
+
+    /// `open`, which a cancelled caller stops waiting for at once: neither NIO's connect nor PostgresNIO's
+    /// start-up heeds cancellation, and a daemon shutting down (its doorbell reconnecting to a server
+    /// that does not answer) must not wait out the connect timeout. A connection that opens after its
+    /// caller left is closed.
+    private func openHeedingCancellation(
+        tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: (any EventLoop)?
+    ) async throws -> PostgresLink {
+        try Task.checkCancellation()
+        let outcome = FirstOutcome<PostgresLink>()
+        let opening = Task(executorPreference: EventLoopExecutor(loop ?? MultiThreadedEventLoopGroup.singleton.next())) {
+            do {
+                let link = try await self.open(tls: tls, password: password, on: loop)
+                if !outcome.finish(.success(link)) { await link.close() }
+            } catch {
+                outcome.finish(.failure(error))
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await outcome.wait()
+        } onCancel: {
+            opening.cancel()
+            outcome.finish(.failure(CancellationError()))
         }
     }
 
@@ -57,6 +82,9 @@ final class PostgresConnector: Sendable {
         var configuration = PostgresConnection.Configuration(
             establishedChannel: channel, tls: .disable, username: location.user, password: password?.text, database: location.database)
         configuration.options.additionalStartupParameters = [("application_name", location.applicationName)]
+        // PostgresNIO bounds the start-up too, by its own ten seconds unless told: a limit set in the
+        // connection string is the one a person is told of, so it is the one kept.
+        configuration.options.connectTimeout = .seconds(Int64(location.connectTimeout))
         do {
             let opening: EventLoopFuture<PostgresConnection> = PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: 1, logger: Self.quiet)
             // Cancelled on the event loop the moment the opening ends, not when this task next runs:
