@@ -45,14 +45,14 @@ extension FolderHub {
     public func describe() -> HubDescription {
         let exposed = exposedPaths()
         var warnings = exposed.links.map {
-            "\($0) is a symbolic link inside the hub, which journal never follows and no chmod changes: remove it (rm '\($0)')."
+            "\($0) is a symbolic link inside the hub, which journal never follows and no chmod changes: remove it (rm \(ShellWord.quoted($0)))."
         }
         if exposed.count > 0 {
             warnings.insert(
                 "\(exposed.count) file\(exposed.count == 1 ? "" : "s") and folders of the hub can be read by other users of "
                     + "this machine, such as \(exposed.paths.joined(separator: ", ")): a sync tool that ignores permissions made "
                     + "them so. What they hold is encrypted, but who syncs how often is not. Fix it with: "
-                    + "chmod -R \(isShared ? "o" : "go")-rwx '\(location)/\(Self.folderName)'", at: 0)
+                    + "chmod -R \(isShared ? "o" : "go")-rwx \(ShellWord.quoted(location + "/" + Self.folderName))", at: 0)
         }
         let sharing = HubFact(label: "Shared", key: "shared", value: isShared ? "with the folder's group" : "no, this user's alone")
         return HubDescription(facts: [sharing], warnings: warnings, rings: false)
