@@ -10,12 +10,19 @@ final class Alarms<C: Clock>: Sendable where C.Duration == Duration {
         let delay: Duration
         /// The setting's number, for an alarm a later setting replaces; nil for one that always rings.
         let generation: Int?
+        /// Finished when the alarm is replaced or cleared: its sleep ends then. Nil for one that always rings.
+        let stopped: AsyncStream<Never>?
+    }
+
+    private struct Live {
+        var generation: Int
+        var stop: AsyncStream<Never>.Continuation
     }
 
     private let settings: AsyncStream<Setting>
     private let continuation: AsyncStream<Setting>.Continuation
-    /// The number of the last setting of each replaceable alarm; cleared when it rang or was cleared.
-    private let current = Mutex<(last: Int, live: [ChangeReasons.RawValue: Int])>((0, [:]))
+    /// The last setting of each replaceable alarm that has not rung or been cleared.
+    private let current = Mutex<(last: Int, live: [ChangeReasons.RawValue: Live])>((0, [:]))
     private let events: ChangeEvents
     private let clock: C
 
@@ -27,41 +34,54 @@ final class Alarms<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Sends `reason` after `delay`, in place of an alarm of that reason set before and not yet rung.
     func set(_ reason: ChangeReasons, after delay: Duration) {
+        let (stopped, stop) = AsyncStream<Never>.makeStream()
         let generation = current.withLock { state in
             state.last += 1
-            state.live[reason.rawValue] = state.last
+            state.live.updateValue(Live(generation: state.last, stop: stop), forKey: reason.rawValue)?.stop.finish()
             return state.last
         }
-        continuation.yield(Setting(reason: reason, delay: delay, generation: generation))
+        continuation.yield(Setting(reason: reason, delay: delay, generation: generation, stopped: stopped))
     }
 
     /// Sends `reason` after `delay`, whatever else is set.
     func ring(_ reason: ChangeReasons, after delay: Duration) {
-        continuation.yield(Setting(reason: reason, delay: delay, generation: nil))
+        continuation.yield(Setting(reason: reason, delay: delay, generation: nil, stopped: nil))
     }
 
     /// Takes back the alarm of `reason` set with `set`, if it has not rung.
     func clear(_ reason: ChangeReasons) {
-        current.withLock { _ = $0.live.removeValue(forKey: reason.rawValue) }
+        current.withLock { $0.live.removeValue(forKey: reason.rawValue) }?.stop.finish()
     }
 
-    /// Runs the alarms set, each a child task asleep on the clock, until cancelled.
+    /// Runs the alarms set, each a child task asleep on the clock until it rings or is stopped, until
+    /// cancelled.
     func run() async {
         await withDiscardingTaskGroup { group in
             for await setting in settings {
                 group.addTask { [self] in
-                    do { try await clock.sleep(for: setting.delay) } catch { return }
-                    if let generation = setting.generation {
-                        let due = current.withLock { state in
-                            guard state.live[setting.reason.rawValue] == generation else { return false }
-                            state.live[setting.reason.rawValue] = nil
-                            return true
-                        }
-                        guard due else { return }
+                    await withTaskGroup(of: Void.self) { alarm in
+                        alarm.addTask { await self.sound(setting) }
+                        if let stopped = setting.stopped { alarm.addTask { for await _ in stopped {} } }
+                        await alarm.next()
+                        alarm.cancelAll()
                     }
-                    events.send(setting.reason)
                 }
             }
         }
+    }
+
+    /// Sleeps out `setting`'s delay and sends its reason, unless a later setting or a clearing came
+    /// first.
+    private func sound(_ setting: Setting) async {
+        do { try await clock.sleep(for: setting.delay) } catch { return }
+        if let generation = setting.generation {
+            let due = current.withLock { state in
+                guard state.live[setting.reason.rawValue]?.generation == generation else { return false }
+                state.live[setting.reason.rawValue] = nil
+                return true
+            }
+            guard due else { return }
+        }
+        events.send(setting.reason)
     }
 }

@@ -5,8 +5,9 @@ import Synchronization
 
 /// The hub watcher of the engine in use, started when the journal joins a hub, as the hub says it tells
 /// of changes: inotify on its folders (refreshed after every whole sync, for new devices or a hub folder
-/// that came back), or its doorbell. Each watcher is set up where it is asked for (before READY, for
-/// the first), and fed by a child task of `run`, itself a child of the service's task group: a watcher
+/// that came back), or its doorbell. A folder's watches are set up where they are asked for (before
+/// READY, for the first); a doorbell listens in its child task, the start-up sync covering what rang
+/// before. Each is fed by a child task of `run`, itself a child of the service's task group: a watcher
 /// replaced, or stopped, ends its child, and the service ending ends them all.
 final class HubWatchers: Sendable {
     private struct Current {

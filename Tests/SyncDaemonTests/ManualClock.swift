@@ -21,6 +21,15 @@ final class ManualClock: Clock, Sendable {
     var now: Instant { state.withLock { $0.now } }
     /// How many tasks sleep on this clock now.
     var sleeping: Int { state.withLock { $0.sleepers.count } }
+
+    /// When the tasks asleep on this clock wake, as offsets from the clock's start, earliest first.
+    var wakeTimes: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset).sorted() } }
+
+    /// Waits until the tasks asleep on this clock wake at exactly `times` (offsets from its start).
+    func waitUntilAsleep(until times: [Duration]) async {
+        let wanted = times.sorted()
+        while wakeTimes != wanted { await Task.yield() }
+    }
     var minimumResolution: Duration { .zero }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
