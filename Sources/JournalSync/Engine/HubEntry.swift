@@ -14,3 +14,8 @@ struct HubEntry: Hashable, Sendable {
 extension SetAsideFile {
     var entry: HubEntry { HubEntry(device: device, name: name) }
 }
+
+extension SyncReport {
+    /// True when this sync said something of `entry` already.
+    func mentions(_ entry: HubEntry) -> Bool { setAside.contains { $0.entry == entry } }
+}

@@ -51,7 +51,7 @@ extension SyncEngine {
             // The cards' files or rows failed (a server's error types too): said once, and the sync stands.
             let name = store.deviceID.rawValue + ".card"
             if !leftInPlace.contains(HubEntry(device: store.deviceID, name: name)),
-                !report.setAside.contains(where: { $0.device == store.deviceID && $0.name == name })
+                !report.mentions(HubEntry(device: store.deviceID, name: name))
             {
                 report.setAside.append(SetAsideFile(
                     device: store.deviceID, name: name, reason: "the cards could not be read or written (\(failureClause(unreachable.cause)))",

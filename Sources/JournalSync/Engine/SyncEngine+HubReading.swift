@@ -418,7 +418,7 @@ extension SyncEngine {
     /// Says `file` once: the first `namedRefusals` of a sync by name, the rest counted.
     private func note(_ file: SetAsideFile, into report: inout SyncReport, _ leftInPlace: Set<HubEntry>) {
         guard !leftInPlace.contains(file.entry),
-            !report.setAside.contains(where: { $0.device == file.device && $0.name == file.name })
+            !report.mentions(file.entry)
         else { return }
         if report.setAside.count < Self.namedRefusals { report.setAside.append(file) } else { report.moreSetAside += 1 }
     }

@@ -24,7 +24,7 @@ extension SyncEngine {
         }
         /// Says once that `device`'s log is passed over, and why.
         func passOver(_ device: DeviceID, _ reason: String) {
-            if !leftInPlace.contains(.log(of: device)), !report.setAside.contains(where: { $0.entry == .log(of: device) }) {
+            if !leftInPlace.contains(.log(of: device)), !report.mentions(.log(of: device)) {
                 report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
             }
         }

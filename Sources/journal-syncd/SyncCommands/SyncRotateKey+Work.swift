@@ -74,7 +74,7 @@ enum KeyRotationText {
         if !unvouched.isEmpty {
             Output.line("Left out: \(names(unvouched)): \(unvouched.count == 1 ? "it" : "they") joined with the key alone and no member "
                 + "vouches for \(unvouched.count == 1 ? "it" : "them"), so whoever held the key could have made \(unvouched.count == 1 ? "it" : "them"). "
-                + "On a machine of yours among them, join again with a key `journal sync key` prints here (`journal sync init --key ...`); "
+                + "On a machine of yours among them, join again with a key `journal sync key` prints here (`journal sync init --hub HUB --key-file -`); "
                 + "or run `\(command) --keep NAME` to vouch for it yourself.")
         }
         let throughRevoked = devices.filter { $0.reason == .vouchedOnlyByRevoked }
