@@ -13,7 +13,10 @@ public struct PostgresDriver: HubDriver {
     public var schemes: [String] { ["postgresql", "postgres"] }
     public var nameForm: String { "postgresql://USER@HOST/DATABASE" }
 
-    public func place(named name: String, access: HubAccess) throws -> any HubPlace {
+    /// The recorded URL holds this machine's role, files and perhaps its own socket.
+    public func nameOnAnotherMachine(location: String) -> String? { nil }
+
+    public func place(named name: String, isURL: Bool, access: HubAccess) throws -> any HubPlace {
         let calls: CallLimit = switch access.patience {
         case .syncing: .syncing
         case .glance: .connectTimeout

@@ -90,7 +90,9 @@ public struct PostgresLocation: Sendable, Equatable {
         guard !text.contains(where: { !ConnectionString.isSpace($0) && $0.unicodeScalars.contains(where: isControl) }) else {
             throw .badConnectionString("it holds a control character")
         }
-        let given = text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+        // A URL's scheme is any case (RFC 3986), as the registry that sent the name here reads it.
+        let scheme = text.prefix(while: { $0 != ":" }).lowercased()
+        let given = text.dropFirst(scheme.count).hasPrefix("://") && (scheme == "postgresql" || scheme == "postgres")
             ? try ConnectionString.uriSettings(text) : try ConnectionString.keywordSettings(text)
         for (key, value) in given where (key + value).unicodeScalars.contains(where: isControl) {
             throw .badConnectionString("the value of \(key) holds a control character")

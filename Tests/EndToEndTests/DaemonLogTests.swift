@@ -4,7 +4,7 @@ import TestSupport
 
 /// What journald shows of the daemon: a priority on every line under journald, so that
 /// `journalctl -p err` finds every error; a timestamp and level elsewhere.
-@Suite(.onTestThreads, .serialized, .timeLimit(.minutes(2))) struct DaemonLogTests {
+@Suite(.onTestThreads, .serialized, .timeLimit(.minutes(6))) struct DaemonLogTests {
     /// The daemon's stderr while its hub is gone (so a sync fails), with or without journald.
     func log(underJournald: Bool, in folder: String) async throws -> [String] {
         let joined = try JoinedMachines(in: folder, now: nil)
@@ -54,7 +54,7 @@ import TestSupport
 }
 
 /// What reaches the log cannot be forged or flooded from outside the daemon.
-@Suite(.onTestThreads, .timeLimit(.minutes(2))) struct DaemonLogInputTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(6))) struct DaemonLogInputTests {
     /// The journal's path is a person's to choose, newlines included; swift-service-lifecycle puts it
     /// in its log metadata, which reached journald unescaped: a line starting `<3>` of its own.
     @Test func metadataIsEscapedAsMessagesAre() async throws {
@@ -120,7 +120,7 @@ import TestSupport
 /// libdispatch, on Linux, logs "Failed to set thread priority for worker thread: ... errno=13" in
 /// every user service: its threads of high quality of service ask for a priority a user may not
 /// take. The daemon runs on threads of its own and an epoll loop, so it never asks.
-@Suite(.onTestThreads, .timeLimit(.minutes(2))) struct DaemonPriorityTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(6))) struct DaemonPriorityTests {
     @Test func asAnOrdinaryUserItNeverAsksForAPriorityItCannotHave() async throws {
         try await withTemporaryDirectory { folder in
             #expect(chmod(folder, 0o755) == 0)

@@ -29,7 +29,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["gopher://host/hub", "DAV://host/hub", "file://nas/srv/hub"])
+    @Test(arguments: ["gopher://host/hub", "DAV://host/hub", "file://nas/srv/hub", ""])
     func aHubOfNoKindThisJournalReachesIsRefusedAndNothingChanges(_ name: String) async throws {
         try await withTemporaryDirectory { folder in
             let a = JournalCLI(home: folder + "/a")
@@ -39,6 +39,8 @@ import TestSupport
             #expect(refused.status == 64, "\(refused.stderr)")
             if name.hasPrefix("file:") {
                 #expect(refused.stderr.contains("names a folder on another machine"), "\(refused.stderr)")
+            } else if name.isEmpty {
+                #expect(refused.stderr.contains("the hub's name is empty"), "\(refused.stderr)")
             } else {
                 #expect(refused.stderr.contains("a hub of a kind this journal does not reach"), "\(refused.stderr)")
                 #expect(refused.stderr.contains("file://, postgresql://, postgres://"), "\(refused.stderr)")
@@ -81,6 +83,11 @@ import TestSupport
                 + "sslrootcert=\(server.authority) passfile=\(folder)/pgpass"
             let made = try c.run("sync", "init", "--postgres", words)
             #expect(made.status == 0, "\(made.stderr)")
+            // Another machine names a server its own way (its role, its files): the command it is given
+            // says the form, never this machine's role or password file.
+            #expect(made.stdout.contains("`journal sync init --hub postgresql://USER@HOST/DATABASE --key-file -`"), "\(made.stdout)")
+            let command = made.stdout.split(separator: "`").first { $0.hasPrefix("journal sync init") } ?? ""
+            #expect(!command.contains("passfile") && !command.contains(role), "\(command)")
             try c.run("add", "tea")
             try c.run("sync")
             let url = server.uri(database: database, role: role) + "&passfile=\(folder)/pgpass"

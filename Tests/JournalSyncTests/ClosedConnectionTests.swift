@@ -11,7 +11,7 @@ import TestSupport
 /// PostgresNIO 1.33 waits forever for a query sent on a connection that is already closed (its fix,
 /// #487, was reverted in #501; a listener on a closed connection deadlocks too, #600). The hub never
 /// sends one: `PostgresLink` checks first, and a listener ends with its connection.
-@Suite(.onTestThreads, .timeLimit(.minutes(2))) struct ClosedConnectionTests {
+@Suite(.onTestThreads, .timeLimit(.minutes(6))) struct ClosedConnectionTests {
     /// What the guard is for, on the pinned PostgresNIO: a query on a closed connection never ends.
     /// If this starts failing, PostgresNIO fails such queries by itself and the guard may go.
     @Test func aQueryOnAClosedConnectionHangsInPostgresNIO() async throws {

@@ -11,7 +11,7 @@ import Testing
 struct HubRegistryTests {
     @Test(arguments: [
         ("postgresql://alice@db/journal", "postgresql"), ("POSTGRES://db/journal", "postgres"), ("davs://me@cloud/j", "davs"),
-        ("file:///srv/hub", "file"), ("a+b.c-d://x", "a+b.c-d"),
+        ("file:///srv/hub", "file"), ("FILE:/srv/hub", "file"), ("a+b.c-d://x", "a+b.c-d"),
     ])
     func aURLIsNamedByItsScheme(_ name: String, _ scheme: String) {
         #expect(HubName.scheme(of: name) == scheme)
@@ -29,13 +29,22 @@ struct HubRegistryTests {
         #expect(try hubs.place(named: "/srv/hub").kind == .folder)
         #expect(try hubs.place(named: "file:///srv/journal%20hub").location == "/srv/journal hub")
         #expect(try hubs.place(named: "FILE://localhost/srv/hub").location == "/srv/hub")
+        #expect(try hubs.place(named: "file:/srv/hub").location == "/srv/hub")
         // What --folder gives: the path as it is, even one that reads like a URL.
-        #expect(try hubs.place(named: "/srv/x://y", scheme: "file").location == "/srv/x://y")
+        #expect(try hubs.place(named: "/srv/x://y", kindOf: "file").location == "/srv/x://y")
+        #expect(try hubs.place(named: "file:///srv/hub", kindOf: "file").location.hasSuffix("/file:///srv/hub"))
     }
 
-    @Test(arguments: ["file://nas/srv/hub", "file://", "file://localhost", "file:///srv/a%00b"])
-    func aFileURLOfNoFolderOfThisMachineIsRefused(_ name: String) {
-        #expect(throws: HubNameError.notALocalFolder(name: name)) { try HubRegistry.known.place(named: name) }
+    @Test func aFileURLOfNoFolderOfThisMachineIsRefused() {
+        #expect(throws: HubNameError.notALocalFolder(name: "file://nas/srv/hub")) { try HubRegistry.known.place(named: "file://nas/srv/hub") }
+        for (name, problem) in [
+            ("file://", "has no path"), ("file://localhost", "has no path"), ("file:///srv/a%00b", "has no path"),
+            ("file:///srv/hub#b", "has a query or a fragment"), ("file:///srv/hub?x=1", "has a query or a fragment"),
+        ] {
+            #expect(throws: HubNameError.notAFolderURL(name: name, problem: problem)) { try HubRegistry.known.place(named: name) }
+        }
+        // An unset variable names no hub, not the working folder.
+        #expect(throws: HubNameError.empty) { try HubRegistry.known.place(named: "") }
     }
 
     /// Taken for a path, libpq's words would make a folder hub named after them in the working folder.
@@ -43,7 +52,7 @@ struct HubRegistryTests {
     func keyValueWordsAreNoPath(_ name: String) throws {
         #expect(throws: HubNameError.keywordsForAPath(name: name)) { try HubRegistry.known.place(named: name) }
         #expect(try HubRegistry.known.place(named: "./" + name).kind == .folder)
-        #expect(try HubRegistry.known.place(named: name, scheme: "file").kind == .folder)
+        #expect(try HubRegistry.known.place(named: name, kindOf: "file").kind == .folder)
     }
 
     @Test
@@ -53,7 +62,9 @@ struct HubRegistryTests {
         #expect(place.kind == .postgres)
         #expect(place.location.hasPrefix("postgresql://alice@db.example.org"))
         #expect(try hubs.place(named: "postgres://alice@db.example.org/journal").kind == .postgres)
-        #expect(try hubs.place(named: "host=db.example.org user=alice dbname=journal", scheme: "postgresql").kind == .postgres)
+        // A scheme is any case, here and in the connection string's own reading.
+        #expect(try hubs.place(named: "POSTGRESQL://alice@db.example.org/journal").location.hasPrefix("postgresql://alice@db.example.org"))
+        #expect(try hubs.place(named: "host=db.example.org user=alice dbname=journal", kindOf: "postgresql").kind == .postgres)
     }
 
     @Test

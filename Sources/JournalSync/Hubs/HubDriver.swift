@@ -7,11 +7,16 @@ public protocol HubDriver: Sendable {
     /// The URL schemes that name a hub of this kind, lowercase ("postgresql", "postgres"). A name with
     /// no scheme at all is a path: the hub of the driver that has "file".
     var schemes: [String] { get }
-    /// What a name of this kind looks like, for help and messages: "postgresql://USER@HOST/DATABASE".
+    /// What a name of this kind looks like, for messages: "postgresql://USER@HOST/DATABASE".
     var nameForm: String { get }
-    /// The place `name` names: a URL of one of `schemes`, or the location this kind records (a
-    /// folder's path; a libpq connection string, which may also be in libpq's `key=value` form).
-    func place(named name: String, access: HubAccess) throws -> any HubPlace
+    /// The name another machine joins the hub recorded here at `location` by, when it is the same
+    /// there (a folder's path, on a share mounted alike); nil when each machine names it its own way
+    /// (a server: its own role, password file, certificates, socket).
+    func nameOnAnotherMachine(location: String) -> String?
+    /// The place `name` names: with `isURL`, a URL of one of `schemes`; otherwise in this kind's own
+    /// form, as the journal records it and as the kind's option of earlier releases takes it (a
+    /// folder's path, whatever it reads like; a libpq connection string, a URL or `key=value` words).
+    func place(named name: String, isURL: Bool, access: HubAccess) throws -> any HubPlace
     /// What is left for a person to do on the hub's storage after `deviceName` was revoked, beyond
     /// what the new key does (a server's role to take away); nil when nothing is.
     func stepsAfterRevoking(deviceName: String) -> String?

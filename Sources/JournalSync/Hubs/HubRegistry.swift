@@ -18,19 +18,22 @@ public struct HubRegistry: Sendable {
         guard let driver = driver(for: kind) else {
             throw SyncError.unreachableKind(kind: kind.rawValue, hub: location)
         }
-        return try driver.place(named: location, access: access)
+        return try driver.place(named: location, isURL: false, access: access)
     }
 
     /// The place a person named: a URL whose scheme a driver has, or a path (no scheme), which is a
-    /// folder's. `scheme`, when given, is taken for the name's scheme whatever it holds: the
-    /// options that name a kind (`--postgres`) pass a libpq `key=value` string through it.
-    public func place(named name: String, scheme: String? = nil) throws -> any HubPlace {
+    /// folder's. `kindOf`, when given, is the scheme of the kind the name is in the own form of,
+    /// whatever it reads like: the options of earlier releases that name a kind (`--folder` a path,
+    /// `--postgres` a libpq string, `key=value` words too) pass it.
+    public func place(named name: String, kindOf given: String? = nil) throws -> any HubPlace {
+        guard !name.isEmpty else { throw HubNameError.empty }
+        let scheme = given ?? HubName.scheme(of: name)
         if scheme == nil, HubName.readsAsKeywords(name) { throw HubNameError.keywordsForAPath(name: name) }
-        let scheme = scheme ?? HubName.scheme(of: name) ?? HubName.pathScheme
-        guard let driver = driver(forScheme: scheme) else {
-            throw HubNameError.unknownScheme(scheme: scheme, name: name, known: drivers.flatMap(\.schemes))
+        let chosen = scheme ?? HubName.pathScheme
+        guard let driver = driver(forScheme: chosen) else {
+            throw HubNameError.unknownScheme(scheme: chosen, name: name, known: drivers.flatMap(\.schemes))
         }
-        return try driver.place(named: name, access: access)
+        return try driver.place(named: name, isURL: given == nil && scheme != nil, access: access)
     }
 
     /// The driver of hubs of `kind`, when this program reaches it.

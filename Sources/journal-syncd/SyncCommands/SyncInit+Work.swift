@@ -15,7 +15,7 @@ extension SyncInit {
         guard let named else { throw ValidationError("give the hub with --hub HUB.") }
         // A password is asked on the terminal, never on stdin: stdin may be carrying the key.
         let hubs = HubRegistry.known.with(HubAccess(askPassword: TerminalPrompt.isAvailable ? TerminalPrompt.secret : nil))
-        let place = try hubs.place(named: named.name, scheme: named.scheme)
+        let place = try hubs.place(named: named.name, kindOf: named.scheme)
         if shared, !place.canBeSharedByGroup { throw SharedHubNotAFolder(hub: place.location) }
         // A new hub in a folder whose parent is missing is more often a typo than a wish: asked on a
         // terminal, refused otherwise unless --create says so.
@@ -31,8 +31,10 @@ extension SyncInit {
         Output.line(joined.madeHub ? "Made a new hub at \(location)." : "Joined the hub at \(location).")
         Output.line("This journal syncs through it as device \(joined.device).")
         if let change = ServiceNetworkDropIn.apply(network: place.needsNetwork) { Output.line(TerminalText.escaped(change)) }
+        let driver = hubs.driver(for: place.kind)
+        let name = driver?.nameOnAnotherMachine(location: joined.location).map(ShellWord.quoted) ?? driver?.nameForm ?? "HUB"
         Output.line("Run `journal sync` to sync now. To add another machine, run `journal sync key` here and, on that")
-        Output.line("machine, `journal sync init --hub \(TerminalText.escaped(ShellWord.quoted(joined.location))) --key-file -` with the key.")
+        Output.line("machine, `journal sync init --hub \(TerminalText.escaped(name)) --key-file -` with the key.")
     }
 }
 
