@@ -14,43 +14,22 @@ final class HubWatchers: Sendable {
         var hubID: HubID
         var location: String
         var watcher: HubWatcher?
-        /// Finished to end the current watcher's child task.
-        var stop: AsyncStream<Never>.Continuation
-    }
-
-    /// A watcher to feed, until `stopped` finishes.
-    private struct Feeding: Sendable {
-        let feed: @Sendable () async -> Void
-        let stopped: AsyncStream<Never>
+        /// Ends the current watcher's child task.
+        var stop: ChildTasks.Stop
     }
 
     private let current = Mutex<Current?>(nil)
-    private let feedings: AsyncStream<Feeding>
-    private let newFeeding: AsyncStream<Feeding>.Continuation
+    private let tasks = ChildTasks()
     private let logger: Logger
     private let clock: any Clock<Duration>
 
     init(logger: Logger, clock: any Clock<Duration>) {
         self.logger = logger
         self.clock = clock
-        (feedings, newFeeding) = AsyncStream.makeStream()
     }
 
-    /// Feeds each watcher started, as a child task, until it is stopped or this task is cancelled.
-    func run() async {
-        await withDiscardingTaskGroup { group in
-            for await feeding in feedings {
-                group.addTask {
-                    await withTaskGroup(of: Void.self) { watcher in
-                        watcher.addTask { await feeding.feed() }
-                        watcher.addTask { for await _ in feeding.stopped {} }
-                        await watcher.next()
-                        watcher.cancelAll()
-                    }
-                }
-            }
-        }
-    }
+    /// Feeds each watcher started until it is stopped, or this task is cancelled.
+    func run() async { await tasks.run() }
 
     func watch(_ engine: SyncEngine, events: ChangeEvents) {
         let hub = engine.hub
@@ -68,7 +47,7 @@ final class HubWatchers: Sendable {
             return
         }
         current.withLock { current in
-            current?.stop.finish()
+            current?.stop()
             current = nil
             do {
                 let watcher = try HubWatcher(folders: folders)
@@ -83,7 +62,7 @@ final class HubWatchers: Sendable {
     private func ring(_ hub: any Hub, listen: @escaping ServerDoorbell.Listen, events: ChangeEvents) {
         current.withLock { current in
             if let current, current.hubID == hub.id, current.location == hub.location { return }
-            current?.stop.finish()
+            current?.stop()
             let doorbell = ServerDoorbell(listen: listen, logger: logger, clock: clock)
             current = start(hub, watcher: nil) { await doorbell.feed(events) }
         }
@@ -91,14 +70,12 @@ final class HubWatchers: Sendable {
 
     /// Hands `feed` to `run`, with what stops it.
     private func start(_ hub: any Hub, watcher: HubWatcher?, feed: @escaping @Sendable () async -> Void) -> Current {
-        let (stopped, stop) = AsyncStream<Never>.makeStream()
-        newFeeding.yield(Feeding(feed: feed, stopped: stopped))
-        return Current(hubID: hub.id, location: hub.location, watcher: watcher, stop: stop)
+        Current(hubID: hub.id, location: hub.location, watcher: watcher, stop: tasks.start(feed))
     }
 
     func stop() {
         current.withLock { current in
-            current?.stop.finish()
+            current?.stop()
             current = nil
         }
     }

@@ -28,7 +28,7 @@ final class ManualClock: Clock, Sendable {
     /// Waits until the tasks asleep on this clock wake at exactly `times` (offsets from its start).
     func waitUntilAsleep(until times: [Duration]) async {
         let wanted = times.sorted()
-        while wakeTimes != wanted { await Task.yield() }
+        while wakeTimes != wanted, !Task.isCancelled { await Task.yield() }
     }
     var minimumResolution: Duration { .zero }
 
@@ -68,7 +68,7 @@ final class ManualClock: Clock, Sendable {
 
     /// Waits until `count` tasks sleep on this clock, so an `advance` cannot come before their sleep.
     func waitForSleepers(_ count: Int) async {
-        while state.withLock({ $0.sleepers.count }) < count { await Task.yield() }
+        while state.withLock({ $0.sleepers.count }) < count, !Task.isCancelled { await Task.yield() }
     }
 
     /// `waitForSleepers` for a caller that is not async (a hub's synchronous read): it yields its
