@@ -33,12 +33,16 @@ import TestSupport
     @Test func theCodeStartUpRanIsLetGoAndRunsAgainWhenCalled() throws {
         let code = try Self.residentCode()
         #expect(code > 1024, "the test program's code was \(code) KiB resident")
-        let before = try Self.residentFileBacked()
-        let released = journal_release_code_pages()
-        let after = try Self.residentFileBacked()
-        #expect(released > 0)
-        // Other tests run meanwhile and bring some of it back, far from half in the moment between.
-        #expect(before - after > code / 2, "\(code) KiB of code resident; file-backed \(before) KiB before, \(after) KiB after")
+        // Other tests run meanwhile and bring some of it back in the moment between, on a busy machine
+        // sometimes more than half: one of a few tries shows most of it let go.
+        var drops: [(before: Int, after: Int)] = []
+        for _ in 0..<5 {
+            let before = try Self.residentFileBacked()
+            #expect(journal_release_code_pages() > 0)
+            drops.append((before, try Self.residentFileBacked()))
+            if before - drops[drops.count - 1].after > code / 2 { break }
+        }
+        #expect(drops.contains { $0.before - $0.after > code / 2 }, "\(code) KiB of code resident; file-backed before and after: \(drops)")
         // What was let go runs again: this very test goes on.
         #expect(try Self.residentCode() > 0)
     }
