@@ -75,43 +75,6 @@ extension JournalStore {
         ) { PublishedSegment(range: PublishedRange(first: $0.int64(0), last: $0.int64(1)), fingerprint: $0.optionalText(2)) }
     }
 
-    /// Remembers what a segment this journal wrote looks like on the hub, to notice when it changes.
-    public func recordFingerprint(_ fingerprint: String, of range: PublishedRange, hubID: HubID) throws {
-        try write(nil) { _ in
-            try connection.run(
-                "UPDATE sync_published SET fingerprint = ? WHERE hub_id = ? AND first = ? AND last = ?",
-                .text(fingerprint), .text(hubID.rawValue), .integer(range.first), .integer(range.last))
-        }
-    }
-
-    /// Remembers that a segment is about to be written, before it is: a crash after the write then
-    /// still knows the segment as this journal's own.
-    public func recordPublishing(_ range: PublishedRange, hubID: HubID) throws {
-        try write(nil) { _ in
-            try connection.run(
-                "INSERT OR IGNORE INTO sync_published (hub_id, first, last) VALUES (?, ?, ?)",
-                .text(hubID.rawValue), .integer(range.first), .integer(range.last))
-        }
-    }
-
-    /// Forgets a segment that was about to be written but never reached the hub.
-    public func forgetPublishing(_ range: PublishedRange, hubID: HubID) throws {
-        try write(nil) { _ in
-            try connection.run(
-                "DELETE FROM sync_published WHERE hub_id = ? AND first = ? AND last = ?",
-                .text(hubID.rawValue), .integer(range.first), .integer(range.last))
-        }
-    }
-
-    /// Moves the published position forward (never back).
-    public func markPublished(through position: Int64, hubID: HubID) throws {
-        try write(nil) { _ in
-            try connection.run(
-                "UPDATE sync_hub SET published_through = max(published_through, ?) WHERE hub_id = ?",
-                .integer(position), .text(hubID.rawValue))
-        }
-    }
-
     /// Notes that this journal waits for positions `first` through `last` of `device`'s log, and
     /// returns since when it has waited for that device.
     public func noteWaiting(for device: DeviceID, first: Int64, last: Int64, at instant: Timestamp, hubID: HubID) throws -> Timestamp {
@@ -146,18 +109,6 @@ extension JournalStore {
             WaitingPositions(
                 device: DeviceID(rawValue: $0.text(0)), first: $0.int64(1), last: $0.int64(2),
                 since: Timestamp(milliseconds: $0.int64(3)))
-        }
-    }
-
-    /// Remembers that `device`'s log on the hub is no member's, through position `through`.
-    public func refuseLog(of device: DeviceID, through: Int64, hubID: HubID) throws {
-        try write(nil) { _ in
-            try connection.run(
-                """
-                INSERT INTO sync_refused_logs (hub_id, device_id, through) VALUES (?, ?, ?)
-                ON CONFLICT (hub_id, device_id) DO UPDATE SET through = max(through, excluded.through)
-                """,
-                .text(hubID.rawValue), .text(device.rawValue), .integer(through))
         }
     }
 

@@ -71,6 +71,11 @@ public struct SyncOutcome: Sendable, Equatable {
 public struct PublishedSegment: Hashable, Sendable {
     public let range: PublishedRange
     public let fingerprint: String?
+
+    public init(range: PublishedRange, fingerprint: String?) {
+        self.range = range
+        self.fingerprint = fingerprint
+    }
 }
 
 /// Positions of another device's log that this journal has not received, though later ones are on

@@ -15,8 +15,8 @@ extension SyncEngine {
         /// Before anything else: every other device's card, so that its segments' signatures can be checked.
         case read
         /// Before publishing: this device's first card from a journal that signs, saying from which
-        /// position it signs everything, unless the hub has it already.
-        case announceSigning
+        /// position it signs everything (past `published`), unless the hub has it already.
+        case announceSigning(published: Int64)
         /// After the pull: this device's card, when it says something new.
         case write
     }
@@ -35,12 +35,9 @@ extension SyncEngine {
                 // pull, a sync with nothing new writes nothing.
                 cardsRead = try await takeUpEpochs(leftInPlace: leftInPlace, into: &report)
                 if let unreachable = cardsRead.unreachable { throw unreachable }
-            case .announceSigning:
+            case .announceSigning(let published):
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
                 guard own?.signedFrom == nil else { return }
-                // Past everything this device ever published unsigned, a segment left by a crash included.
-                let published = max(
-                    try await store.hub()?.publishedThrough ?? 0, try await store.publishedSegments(hubID: hub.id).map(\.range.last).max() ?? 0)
                 try await writeOwnCard(previous: own, at: report.at, published: false, synced: false, signedFrom: published + 1)
             case .write:
                 try await keepCardsRead()

@@ -12,23 +12,24 @@ extension SyncEngine {
     /// the new one is written before the old ones go, and it holds every record of this device whose
     /// last write is in its positions. A reader that applied an old segment re-applies its records
     /// unchanged; one that finds neither waits, as for any segment on its way.
-    func compactOwnLog(into report: inout SyncReport, progress: SyncProgress) async throws {
-        guard hub.canRemoveSegments, let published = try await store.hub()?.publishedThrough else { return }
-        var segments = try await store.publishedSegments(hubID: hub.id).map(\.range).filter { $0.last <= published }
+    func compactOwnLog(ledger: inout SyncLedger, into report: inout SyncReport, progress: SyncProgress) async throws {
+        guard hub.canRemoveSegments else { return }
+        let published = ledger.publishedThrough
+        var segments = ledger.published.map(\.range).filter { $0.last <= published }
         // A segment inside another is left from a compaction the process did not finish.
         for inner in segments where segments.contains(where: { $0 != inner && $0.first <= inner.first && inner.last <= $0.last }) {
-            try await drop(inner)
+            try await drop(inner, ledger: &ledger)
         }
-        segments = try await store.publishedSegments(hubID: hub.id).map(\.range).filter { $0.last <= published }.sorted()
+        segments = ledger.published.map(\.range).filter { $0.last <= published }
         var counts: [Int] = []
         for segment in segments { counts.append(try await store.ownRecordCount(in: segment.first...segment.last)) }
         while let index = Self.mergeable(counts, limit: segmentSize) {
             try Task.checkCancellation()
             let merged = PublishedRange(first: segments[index].first, last: segments[index + 1].last)
             let name = SegmentName(first: merged.first, last: merged.last)
-            try await writeOwn(name, records: store.ownRecords(in: merged.first...merged.last))
-            try await drop(segments[index])
-            try await drop(segments[index + 1])
+            try await writeOwn(name, records: store.ownRecords(in: merged.first...merged.last), publishing: false, ledger: &ledger)
+            try await drop(segments[index], ledger: &ledger)
+            try await drop(segments[index + 1], ledger: &ledger)
             segments.replaceSubrange(index...index + 1, with: [merged])
             counts.replaceSubrange(index...index + 1, with: [counts[index] + counts[index + 1]])
             report.segmentsMerged += 1
@@ -47,8 +48,8 @@ extension SyncEngine {
     }
 
     /// Removes one of this device's segments from the hub, then forgets it.
-    private func drop(_ range: PublishedRange) async throws {
+    private func drop(_ range: PublishedRange, ledger: inout SyncLedger) async throws {
         try await hub.remove(SegmentName(first: range.first, last: range.last), of: store.deviceID)
-        try await store.forgetPublishing(range, hubID: hub.id)
+        try await store.forgetPublishing(range, in: &ledger)
     }
 }

@@ -12,9 +12,8 @@ extension SyncEngine {
     ///
     /// A crash between remembering a segment and marking it published is settled here too: kept if it
     /// reached the hub, forgotten if not (its changes are still to publish).
-    func checkOwnLog(
-        publishedThrough: Int64, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
-    ) async throws {
+    func checkOwnLog(ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
+        let publishedThrough = ledger.publishedThrough
         let device = store.deviceID
         try await hub.removeLeftovers(of: device)
         let log = try await hub.log(of: device)
@@ -25,7 +24,7 @@ extension SyncEngine {
         }
         for stray in log.strays { try await setAside(stray, because: "it is not a segment this journal writes") }
         var ours: [PublishedRange: PublishedSegment] = [:]
-        for segment in try await store.publishedSegments(hubID: hub.id) { ours[segment.range] = segment }
+        for segment in ledger.published { ours[segment.range] = segment }
         var present = Set<PublishedRange>()
         var foreign: [String] = []
         for entry in log.segments {
@@ -47,7 +46,7 @@ extension SyncEngine {
             progress.step()
             switch (written != nil, opens) {
             case (true, true):
-                try await store.recordFingerprint(entry.fingerprint, of: range, hubID: hub.id)
+                try await store.recordWritten(entry.fingerprint, of: range, publishing: false, in: &ledger)
                 present.insert(range)
             case (false, true):
                 foreign.append(entry.name.fileName)
@@ -75,16 +74,16 @@ extension SyncEngine {
             }
             if range.last > publishedThrough {
                 // Remembered, but the process died before it reached the hub: its changes are still to publish.
-                try await store.forgetPublishing(range, hubID: hub.id)
+                try await store.forgetPublishing(range, in: &ledger)
                 continue
             }
             try Task.checkCancellation()
             let name = SegmentName(first: range.first, last: range.last)
-            try await writeOwn(name, records: store.ownRecords(in: range.first...range.last))
+            try await writeOwn(name, records: store.ownRecords(in: range.first...range.last), publishing: false, ledger: &ledger)
             report.republished.append(name.fileName)
             progress.step()
         }
-        if through > publishedThrough { try await store.markPublished(through: through, hubID: hub.id) }
+        if through > publishedThrough { try await store.markPublished(through: through, in: &ledger) }
     }
 }
 

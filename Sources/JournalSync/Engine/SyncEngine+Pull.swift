@@ -13,9 +13,9 @@ extension SyncEngine {
     /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
     ///
     /// `only` names the devices whose logs are read, when not all are (`SyncScope.logs`).
-    func pull(only: Set<DeviceID>? = nil, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
-        let anchors = try await store.anchors(hubID: hub.id)
-        let refused = try await store.refusedLogs(hubID: hub.id)
+    func pull(
+        only: Set<DeviceID>? = nil, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws {
         /// Why `device`'s card on the hub was refused, when it was: its signed segments will not be checked.
         func cardRefusal(_ device: DeviceID) async throws -> String? {
             if let reason = cardsRead.refused[device] { return reason }
@@ -30,15 +30,16 @@ extension SyncEngine {
         }
         for device in try await hub.devices() where device != store.deviceID && only?.contains(device) != false {
             if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil,
-                max(anchors[device] ?? 0, refused[device] ?? 0) >= epochs.takenThrough(device) ?? 0
+                ledger.readFrom(device) >= epochs.takenThrough(device) ?? 0
             {
                 // Not a member (`Membership`): nothing more of its log is read until it is one.
                 passOver(device, notMemberReason(device))
                 continue
             }
             // A log found to be no member's is read only past what was found then.
-            var anchor = max(anchors[device] ?? 0, refused[device] ?? 0)
+            var anchor = ledger.readFrom(device)
             let start = anchor
+            let everApplied = (ledger.anchors[device] ?? 0) > 0
             var waiting: (first: Int64, last: Int64)?
             var segments: [SegmentName]
             let log: DeviceLog
@@ -107,7 +108,7 @@ extension SyncEngine {
                             device: device, segment: segment.fileName, kind: refused.kind.noun, index: refused.index,
                             reason: refused.reason))
                     }
-                    let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, hubID: hub.id)
+                    let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, in: &ledger)
                     report.received += outcome.applied
                     report.unchanged += outcome.unchanged
                     report.devicesHeardFrom.insert(device)
@@ -143,7 +144,7 @@ extension SyncEngine {
                     // A member's unsigned segment from before it signed that no record vouched for, and nothing
                     // else there opens: passed over, said once, and its log read on past it (what it signed
                     // is its own, and nothing unsigned reaches that far).
-                    _ = try await store.applyReceived([], from: device, through: skipped.segment.last, hubID: hub.id)
+                    _ = try await store.applyReceived([], from: device, through: skipped.segment.last, in: &ledger)
                     if !leftInPlace.contains(HubEntry(device: device, name: skipped.segment.fileName)) {
                         report.setAside.append(SetAsideFile(
                             device: device, name: skipped.segment.fileName, reason: skipped.reason, outcome: .passedOver, at: report.at))
@@ -153,10 +154,10 @@ extension SyncEngine {
                 } else if failures.isEmpty && unvouched.isEmpty {
                     // Only files that are no segments were there: look again at the log without them.
                     continue
-                } else if try await isNoMember(device, everApplied: (anchors[device] ?? 0) > 0 || anchor > start, log: log) {
+                } else if try await isNoMember(device, everApplied: everApplied || anchor > start, log: log) {
                     // Rows that never opened and never will, under an id no member has: said once, then
                     // never listed again, so that a million of them cost one sync, not every one.
-                    try await store.refuseLog(of: device, through: log.highest ?? anchor, hubID: hub.id)
+                    try await store.refuseLog(of: device, through: log.highest ?? anchor, in: &ledger)
                     let reason = "none of its segments opens with the hub's key (\(failures.first?.reason ?? "")): no device of this "
                         + "hub wrote them, so they are passed over through position \(log.highest ?? anchor)"
                     report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))

@@ -6,19 +6,16 @@ extension SyncEngine {
     /// cost of listing them and reading what is new. A name that rang for nothing (a forged or stale
     /// ring) costs the listing.
     ///
-    /// Nil when it cannot settle what it found: no whole sync yet since the engine was made, or a
-    /// segment that does not open, waits for its card or for a segment on its way, or a log newly
+    /// Nil when it cannot settle what it found: a segment that does not open, waits for its card or for a segment on its way, or a log newly
     /// passed over. The caller then goes on with a whole sync, which reads cards and key epochs first;
     /// `report` carries what was applied meanwhile.
-    func syncLogs(_ devices: Set<DeviceID>, joined: HubRecord, into report: inout SyncReport, progress: SyncProgress) async throws
-        -> SyncReport?
-    {
-        guard wholeSyncDone else { return nil }
-        let others = devices.subtracting([store.deviceID])
-        guard !others.isEmpty else { return report }
-        try await hub.refresh(after: try await positionsKnown(publishedThrough: joined.publishedThrough), only: others)
+    func syncLogs(
+        _ devices: Set<DeviceID>, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws -> SyncReport? {
+        guard !devices.isEmpty else { return report }
+        try await hub.refresh(after: ledger.positionsKnown(own: store.deviceID), only: devices)
         var read = report
-        try await pull(only: others, leftInPlace: try await filesLeftInPlace(), into: &read, progress: progress)
+        try await pull(only: devices, ledger: &ledger, leftInPlace: leftInPlace, into: &read, progress: progress)
         guard read.failures.isEmpty, read.waiting.isEmpty, read.setAside.isEmpty else {
             // The whole sync finds these again, and says them once; what was applied stays applied.
             report.received = read.received

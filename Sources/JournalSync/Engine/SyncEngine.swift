@@ -55,64 +55,79 @@ public actor SyncEngine {
         self.segmentSize = min(max(segmentSize, 1), Self.maximumSegmentRecords)
     }
 
-    /// One sync, under the journal's sync lock: of `scope`, or whole when a log-only read cannot settle
-    /// what it found (`SyncEngine+RangLogs`). A whole sync checks this device's own log, publishes,
-    /// then pulls. Segments that cannot be applied are in the report's failures; the rest still syncs.
-    /// Cancelled, it stops between segments, having applied whole segments only. Each segment is a step
-    /// of `progress`.
+    /// One sync, under the journal's sync lock, as its plan says (`SyncPlan`): of `scope`, or whole when
+    /// a log-only read cannot settle what it found (`SyncEngine+RangLogs`). A whole sync checks this
+    /// device's own log, publishes, then pulls. Segments that cannot be applied are in the report's
+    /// failures; the rest still syncs. Cancelled, it stops between segments, having applied whole
+    /// segments only. Each segment is a step of `progress`.
     public func sync(_ scope: SyncScope = .whole, progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
-        let joined = try await checkJournal()
+        var ledger = try await checkJournal()
         var report = SyncReport()
         report.at = store.clock.now()
-        if case .logs(let devices) = scope, let read = try await syncLogs(devices, joined: joined, into: &report, progress: progress) {
+        let plan = SyncPlan.make(
+            scope, own: store.deviceID, wholeSyncDone: wholeSyncDone, canRemoveSegments: hub.canRemoveSegments, ledger: ledger)
+        let leftInPlace = Set(ledger.setAside.filter { $0.outcome != .moved }.map(\.entry))
+        if let devices = plan.rangLogs,
+            let read = try await syncLogs(devices, ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
+        {
             return read
         }
-        return try await syncWhole(joined, from: report, progress: progress)
-    }
-
-    /// The journal's part of a sync's checks: the hub it joined, when it may sync.
-    private func checkJournal() async throws -> HubRecord {
-        // Checked under the lock, which taking a new device id holds while it changes the id.
-        guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
-        // A newer journal may have migrated the file since this process opened it.
-        try await store.checkSchemaIsKnown()
-        // A copy of the file would publish as this device: refuse before it writes anything.
-        guard try await store.isOriginalFile() else { throw SyncError.copiedFile(path: store.path) }
-        guard let joined = try await store.hub(), joined.hubID == hub.id else { throw SyncError.notJoined }
-        return joined
-    }
-
-    /// Everything a sync does, in order, carrying on `started` (what a log-only read applied already).
-    private func syncWhole(_ joined: HubRecord, from started: SyncReport, progress: SyncProgress) async throws -> SyncReport {
-        var report = started
-        try await hub.refresh(after: try await positionsKnown(publishedThrough: joined.publishedThrough))
-        // Files left where they are were said when first found: not again at every sync.
-        let leftInPlace = try await filesLeftInPlace()
-        // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
-        // key seals what. Before publishing: a device shut out publishes nothing.
-        try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
-        try await settleKey(at: report.at)
-        try await checkOwnKeys()
-        try await checkOwnLog(publishedThrough: joined.publishedThrough, leftInPlace: leftInPlace, into: &report, progress: progress)
-        // Before publishing: readers refuse this device's unsigned segments from the card's word on.
-        try await exchangeCards(.announceSigning, leftInPlace: leftInPlace, into: &report)
-        try await publish(leftInPlace: leftInPlace, into: &report, progress: progress)
-        try await compactOwnLog(into: &report, progress: progress)
-        try await pull(leftInPlace: leftInPlace, into: &report, progress: progress)
-        try await noteKeptFromShutOut(leftInPlace: leftInPlace, into: &report)
-        // After the pull: other devices' changes are applied before this sync writes anything more.
-        try await exchangeCards(.write, leftInPlace: leftInPlace, into: &report)
+        for step in plan.steps {
+            try await run(step, ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
+        }
         // Remembered once the sync is through: one that stops midway finds them again, and says them then.
         try await store.recordSetAside(report.setAside, hubID: hub.id)
         wholeSyncDone = true
         return report
     }
 
-    /// Files whose trouble an earlier sync said (a log passed over: the log's entry).
-    func filesLeftInPlace() async throws -> Set<HubEntry> {
-        Set(try await store.setAsideFiles(hubID: hub.id).filter { $0.outcome != .moved }.map(\.entry))
+    /// The journal's part of a sync's checks (the hub it joined, when it may sync), and its ledger.
+    private func checkJournal() async throws -> SyncLedger {
+        // Checked under the lock, which taking a new device id holds while it changes the id.
+        guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
+        // A newer journal may have migrated the file since this process opened it.
+        try await store.checkSchemaIsKnown()
+        // A copy of the file would publish as this device: refuse before it writes anything.
+        guard try await store.isOriginalFile() else { throw SyncError.copiedFile(path: store.path) }
+        guard let ledger = try await store.syncLedger(hubID: hub.id) else { throw SyncError.notJoined }
+        return ledger
+    }
+
+    /// One step of a whole sync. Files left where they are (`leftInPlace`) were said when first found:
+    /// not again at every sync.
+    private func run(
+        _ step: SyncPlan.Step, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws {
+        switch step {
+        case .readCardsAndEpochs:
+            try await hub.refresh(after: ledger.positionsKnown(own: store.deviceID))
+            // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
+            // key seals what. Before publishing: a device shut out publishes nothing.
+            try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
+            try await settleKey(at: report.at)
+            try await checkOwnKeys()
+        case .checkOwnLog:
+            try await checkOwnLog(ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
+        case .announceSigning:
+            // Before publishing: readers refuse this device's unsigned segments from the card's word on.
+            // Past everything this device ever published unsigned, a segment left by a crash included.
+            let published = max(ledger.publishedThrough, ledger.nextSegmentFirst - 1)
+            try await exchangeCards(.announceSigning(published: published), leftInPlace: leftInPlace, into: &report)
+        case .publish:
+            try await publish(ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
+        case .compact(let compaction):
+            guard compaction == .always || report.segmentsWritten > 0 || !report.republished.isEmpty else { return }
+            try await compactOwnLog(ledger: &ledger, into: &report, progress: progress)
+        case .pull:
+            try await pull(ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
+        case .noteKeptFromShutOut:
+            noteKeptFromShutOut(anchors: ledger.anchors, leftInPlace: leftInPlace, into: &report)
+        case .writeCards:
+            // After the pull: other devices' changes are applied before this sync writes anything more.
+            try await exchangeCards(.write, leftInPlace: leftInPlace, into: &report)
+        }
     }
 
     /// A sync whose outcome is recorded in the journal for `journal sync status`, failed or not: what
@@ -134,16 +149,20 @@ public actor SyncEngine {
     /// Says once what this journal applied of a revoked device past its revocation: a device that
     /// applied it before the revocation reached it (offline, or its copy of a folder behind) keeps it,
     /// and is told so rather than "this journal and the hub agree".
-    private func noteKeptFromShutOut(leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws {
-        for kept in try await keptFromShutOut() where !leftInPlace.contains(HubEntry(device: kept.device, name: SetAsideFile.keptName)) {
+    private func noteKeptFromShutOut(anchors: [DeviceID: Int64], leftInPlace: Set<HubEntry>, into report: inout SyncReport) {
+        for kept in keptFromShutOut(anchors: anchors) where !leftInPlace.contains(HubEntry(device: kept.device, name: SetAsideFile.keptName)) {
             report.setAside.append(SetAsideFile(device: kept.device, name: SetAsideFile.keptName, reason: kept.sentence, outcome: .noted, at: report.at))
         }
     }
 
     /// What this journal applied of each revoked device past its revocation.
     public func keptFromShutOut() async throws -> [KeptChanges] {
-        let anchors = try await store.anchors(hubID: hub.id)
-        return epochs.revoked.sorted { $0.key < $1.key }.compactMap { device, revocation in
+        keptFromShutOut(anchors: try await store.anchors(hubID: hub.id))
+    }
+
+    /// What this journal applied of each revoked device past its revocation, by `anchors`.
+    private func keptFromShutOut(anchors: [DeviceID: Int64]) -> [KeptChanges] {
+        epochs.revoked.sorted { $0.key < $1.key }.compactMap { device, revocation in
             guard let applied = anchors[device], applied > revocation.through else { return nil }
             return KeptChanges(
                 device: device, name: name(of: device), from: revocation.through + 1, through: applied, revokedBy: name(of: revocation.by.maker),
@@ -151,14 +170,10 @@ public actor SyncEngine {
         }
     }
 
-    /// How far each device's log need not be listed again: what this journal applied of another
-    /// device's, or found to be no member's, and of its own what it published and verified there.
-    func positionsKnown(publishedThrough: Int64) async throws -> [DeviceID: Int64] {
-        var positions = try await store.anchors(hubID: hub.id)
-        for (device, through) in try await store.refusedLogs(hubID: hub.id) { positions[device] = max(positions[device] ?? 0, through) }
-        let verified = try await store.publishedSegments(hubID: hub.id).filter { $0.fingerprint != nil && $0.range.last <= publishedThrough }
-        positions[store.deviceID] = verified.map(\.range.last).max() ?? 0
-        return positions
+    /// How far each device's log need not be listed again (`SyncLedger.positionsKnown`), as the journal
+    /// says now: for a look at the hub outside a sync.
+    public func positionsKnown() async throws -> [DeviceID: Int64] {
+        try await store.syncLedger(hubID: hub.id)?.positionsKnown(own: store.deviceID) ?? [:]
     }
 
     /// The key of `epoch`, when this device has it.
@@ -171,9 +186,9 @@ public actor SyncEngine {
     /// starts right after the last one written, so a reader tells a segment still on its way (a gap)
     /// from positions that hold nothing of this device. Pages of other devices' changes move the
     /// published position without a segment; the next segment's range covers them.
-    private func publish(leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
-        var position = try await store.hub()?.publishedThrough ?? 0
-        var next = (try await store.publishedSegments(hubID: hub.id).map(\.range.last).max() ?? 0) + 1
+    private func publish(ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
+        var position = ledger.publishedThrough
+        var next = ledger.nextSegmentFirst
         while true {
             // Stopping between segments is safe: each is published (and each pull applied) on its own.
             try Task.checkCancellation()
@@ -182,7 +197,7 @@ public actor SyncEngine {
             guard page.through > position else { return }
             if !page.isEmpty {
                 let name = SegmentName(first: next, last: page.through)
-                do { try await writeOwn(name, records: page.records) } catch let taken as PositionTaken {
+                do { try await writeOwn(name, records: page.records, publishing: true, ledger: &ledger) } catch let taken as PositionTaken {
                     // Someone with the right to write the hub put a row there that is no segment of ours;
                     // it stays (a server hub keeps every row). The next change makes a longer range.
                     let file = SetAsideFile(device: store.deviceID, name: name.fileName, reason: taken.reason, outcome: .left, at: report.at)
@@ -198,17 +213,20 @@ public actor SyncEngine {
                 report.segmentsWritten += 1
                 progress.step(published: page.count)
                 next = page.through + 1
+            } else {
+                try await store.markPublished(through: page.through, in: &ledger)
             }
-            try await store.markPublished(through: page.through, hubID: hub.id)
             position = page.through
         }
     }
 
     /// Writes a segment of this device's log: remembered before it is written, so that it is known as
-    /// this journal's own even if the process dies right after, and its fingerprint kept once written.
-    func writeOwn(_ name: SegmentName, records: [AnyReplicated]) async throws {
+    /// this journal's own even if the process dies right after, and its fingerprint kept once written,
+    /// in the transaction that moves the published position through it when it is `publishing` (not
+    /// when it replaces segments already published).
+    func writeOwn(_ name: SegmentName, records: [AnyReplicated], publishing: Bool, ledger: inout SyncLedger) async throws {
         let range = PublishedRange(first: name.first, last: name.last)
-        try await store.recordPublishing(range, hubID: hub.id)
+        try await store.recordPublishing(range, in: &ledger)
         let (epoch, key) = try sealingKey()
         let plaintext = try SegmentCodec.encode(records)
         let sealed = try SegmentSeal.seal(
@@ -218,7 +236,7 @@ public actor SyncEngine {
         do {
             fingerprint = try await hub.write(sealed, as: name, of: store.deviceID)
         } catch SyncError.hub(let failure) where failure.condition == .nameTaken {
-            try await store.forgetPublishing(range, hubID: hub.id)
+            try await store.forgetPublishing(range, in: &ledger)
             // A segment there that opens with the key was written by another copy of this database;
             // one that does not is a row anyone with the right to write the hub could have put there.
             do {
@@ -229,7 +247,7 @@ public actor SyncEngine {
             }
             throw SyncError.copiedDatabase(device: store.deviceID, foreign: [name.fileName])
         }
-        try await store.recordFingerprint(fingerprint, of: range, hubID: hub.id)
+        try await store.recordWritten(fingerprint, of: range, publishing: publishing, in: &ledger)
     }
 
     /// The content of a segment of `device`'s log, or why it cannot be used (`SegmentContentError`):

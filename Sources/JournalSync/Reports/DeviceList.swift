@@ -47,7 +47,7 @@ public struct DeviceList: Sendable {
                 for (device, record) in await engine.revocations() {
                     revoked[device] = (await engine.names(of: [record.maker])[0], record.madeAt)
                 }
-                try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
+                try await engine.hub.refresh(after: try await engine.positionsKnown())
                 logs = try await engine.hub.devices()
                 for card in try await store.deviceCards(hubID: joined.hubID) { standings[card.device] = await engine.standing(of: card.device) }
             }

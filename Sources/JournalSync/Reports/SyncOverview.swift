@@ -82,7 +82,7 @@ public struct SyncOverview: Sendable {
             // time for a server that stalls (`sync status` bounds its calls by the connect timeout),
             // and the status says what it found until then.
             try await SyncSetup.withEngine(for: store, hubs: hubs) { engine in
-                try await engine.hub.refresh(after: try await engine.positionsKnown(publishedThrough: joined.publishedThrough))
+                try await engine.hub.refresh(after: try await engine.positionsKnown())
                 for device in try await engine.hub.devices() where device != store.deviceID {
                     // One device's log that cannot be read (a link, another user's folder) is that log's
                     // problem alone: the sync passes it over, and the hub's description names it.
