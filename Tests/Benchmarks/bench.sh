@@ -206,6 +206,8 @@ taken=$(env HOME="$work/r1" XDG_DATA_HOME="$work/r1/data" XDG_CONFIG_HOME="$work
     awk '/Collected/ { printf "%.1f", $4 / 1e6 }')
 printf '%-34s %9s M  (a key wrapped for 20 devices)\n' "sync rotate-key, 20 devices" "$rotation"
 printf '%-34s %9s M  (one device taking the new key up)\n' "sync after a rotation" "$taken"
+# The same syncs counted inside a running daemon, without a process's start-up.
+BIN="$bin" bash "$(dirname "$0")/daemon-syncs.sh" || failures=$((failures + 1))
 
 # The daemons: from `journal add` on A to the drink on B, with journal-syncd running for both.
 echo
