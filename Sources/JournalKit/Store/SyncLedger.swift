@@ -1,7 +1,7 @@
 /// What this journal keeps of its sync with one hub: how far it published and what it wrote there,
 /// how far it applied each other device's log, how far it found logs to be no member's, and the files
 /// earlier syncs said. A sync reads it once, in one snapshot (`JournalStore.syncLedger`), and keeps this
-/// copy in step with each of its writes (`SyncEngine+Ledger`), so no step reads it again.
+/// copy in step with each of its writes (`JournalStore+SyncLedger`), so no step reads it again.
 public struct SyncLedger: Sendable, Equatable {
     public let hubID: HubID
     /// This device's changes up to this position are on the hub.
