@@ -1,7 +1,7 @@
 /// Why the sync loop wakes. Reasons that arrive while it is busy merge into one set: a burst of
 /// changes is one sync, and no reason is ever dropped (a watchdog tick cannot swallow a change).
 struct ChangeReasons: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    let rawValue: UInt8
+    let rawValue: UInt16
 
     /// Another process committed to the journal (seen by inotify, confirmed by `data_version`).
     static let database = ChangeReasons(rawValue: 1 << 0)
@@ -20,14 +20,19 @@ struct ChangeReasons: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// A second look at the database, shortly after a write event that `data_version` did not confirm
     /// yet (the event can come before the commit's last write).
     static let recheck = ChangeReasons(rawValue: 1 << 7)
+    /// The daemon has been quiet a while since it last synced (or started): time to let go of the code
+    /// pages that work brought back (`journal_release_code_pages`).
+    static let quiet = ChangeReasons(rawValue: 1 << 8)
+    /// Reasons that ask for something other than a sync.
+    static let housekeeping: ChangeReasons = [.watchdog, .quiet]
 
-    /// True when something other than the watchdog asks for a look at the journal.
-    var wantsSync: Bool { !subtracting(.watchdog).isEmpty }
+    /// True when something other than housekeeping asks for a look at the journal.
+    var wantsSync: Bool { !subtracting(.housekeeping).isEmpty }
 
     var description: String {
         let names: [(ChangeReasons, String)] = [
             (.database, "database"), (.hub, "hub"), (.tick, "tick"), (.request, "request"), (.retry, "retry"),
-            (.watchdog, "watchdog"), (.startup, "startup"), (.recheck, "recheck"),
+            (.watchdog, "watchdog"), (.startup, "startup"), (.recheck, "recheck"), (.quiet, "quiet"),
         ]
         return names.filter { contains($0.0) }.map(\.1).joined(separator: "+")
     }

@@ -19,6 +19,11 @@ struct LoopPolicy {
 
     init(dataVersion: Int64) { self.dataVersion = dataVersion }
 
+    /// How long after its start, or its last sync, the daemon lets go of its code pages: a burst of
+    /// changes (a few drinks logged, an import, the tick's sync) is over well within it, so a burst
+    /// brings the code back once, and an idle daemon holds only what idling needs.
+    static let quietAfter: Duration = .seconds(10)
+
     /// What to do with one element of the event stream.
     struct Plan: Equatable {
         var sync = false
@@ -28,6 +33,9 @@ struct LoopPolicy {
         var scheduleRecheck = false
         /// Tell systemd's watchdog the loop is alive.
         var pingWatchdog = false
+        /// Let go of the code pages the last syncs brought back: the daemon has been quiet a while, and
+        /// syncs nothing now.
+        var releaseCodePages = false
     }
 
     /// What to do after a sync.
@@ -55,7 +63,7 @@ struct LoopPolicy {
     /// publish; the tick, a request, a retry, the start: a look at the whole hub), and for a ring that
     /// named no log.
     static func scope(_ reasons: ChangeReasons, rang: RangLogs) -> SyncScope {
-        reasons.subtracting(.watchdog) == .hub ? rang.scope : .whole
+        reasons.subtracting(.housekeeping) == .hub ? rang.scope : .whole
     }
 
     /// The plan for `reasons` and the logs their rings named, given `data_version` as read now (nil
@@ -66,7 +74,7 @@ struct LoopPolicy {
         if reasons.contains(.retry) { retryPending = false }
         // The reasons that stand: a database hint that `data_version` does not confirm is the daemon's
         // own write (its echo), or a commit still on its way, which the recheck looks for.
-        var standing = reasons.subtracting(.watchdog)
+        var standing = reasons.subtracting(.housekeeping)
         if Self.needsDataVersion(reasons) {
             // Unreadable counts as changed: a needless sync is cheap, a missed one is not.
             let version = observed ?? dataVersion &+ 1
@@ -85,6 +93,7 @@ struct LoopPolicy {
         var wanted = !standing.isEmpty
         if retryPending, !reasons.contains(.request), !(waitingForHub && reasons.contains(.hub)) { wanted = false }
         plan.sync = wanted
+        plan.releaseCodePages = reasons.contains(.quiet) && !wanted
         return plan
     }
 

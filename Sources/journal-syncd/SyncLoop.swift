@@ -25,6 +25,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     let makeEngine: @Sendable (JournalStore) async throws -> SyncEngine
     /// Called with each new engine, and after every sync, to watch its hub.
     let watchHub: @Sendable (SyncEngine) -> Void
+    /// Lets go of the code pages (`journal_release_code_pages`; tests count the calls).
+    let releaseCodePages: @Sendable () -> Void
 
     /// Runs until the events end, starting with `engine` when there is one already; the engine in use
     /// last is closed when the loop ends.
@@ -40,7 +42,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     }
 
     private func loop(engine: inout SyncEngine?) async throws {
-        var startupPagesReleased = false
+        var started = false
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
         var random = SystemRandomNumberGenerator()
         for await wake in events {
@@ -71,10 +73,10 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                 }
             }
             if plan.pingWatchdog { notifier.watchdog() }
-            if !startupPagesReleased {
-                startupPagesReleased = true
-                _ = journal_release_code_pages()
-            }
+            if plan.releaseCodePages { releaseCodePages() }
+            // From the start, and from each sync's end: the pages go once nothing happened for a while.
+            if plan.sync || !started { alarms.set(.quiet, after: LoopPolicy.quietAfter) }
+            started = true
         }
     }
 

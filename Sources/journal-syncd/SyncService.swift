@@ -1,3 +1,4 @@
+import CLinux
 import JournalKit
 import JournalSync
 import Logging
@@ -22,6 +23,8 @@ struct SyncService<C: Clock>: Service, CustomStringConvertible where C.Duration 
     /// Times the watchdog's heartbeat: a clock that does not count a suspended machine, as systemd's
     /// watchdog does not.
     let watchdogClock: C
+    /// Lets go of the daemon's code pages once it is quiet; tests count the calls.
+    var releaseCodePages: @Sendable () -> Void = { _ = journal_release_code_pages() }
     /// Makes the sync engine for the journal's hub; tests give one over a hub of their own.
     var makeEngine: @Sendable (JournalStore) async throws -> SyncEngine = { try await SyncSetup.engine(for: $0, hubs: .known) }
 
@@ -37,7 +40,7 @@ struct SyncService<C: Clock>: Service, CustomStringConvertible where C.Duration 
         let loop = SyncLoop(
             store: store, events: events, notifier: notifier, logger: logger, clock: clock, alarms: alarms,
             executor: executor, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
-            watchHub: { hubWatchers.watch($0, events: events) })
+            watchHub: { hubWatchers.watch($0, events: events) }, releaseCodePages: releaseCodePages)
 
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in

@@ -230,8 +230,9 @@ printf '%-34s %9s ms  (median of %s; budget 250 ms) %s\n' "add on A -> visible o
     "$(judge "$latency <= 250")"
 
 # An idle daemon: CPU time, wake-ups (context switches of each of its threads) and memory over 10
-# seconds, after its thread pool has settled (idle worker threads exit after a few seconds).
-sleep 8
+# seconds, after its thread pool has settled (idle worker threads exit after a few seconds) and past
+# its quiet time after the last sync (`LoopPolicy.quietAfter`, 10 s), when it lets go of its code pages.
+sleep 12
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # One line per thread: its id and its context switches so far.
 switches() { for task in /proc/"$1"/task/*; do echo "${task##*/} $(awk '/ctxt_switches/ { n += $2 } END { print n }' "$task/status")"; done; }

@@ -226,22 +226,17 @@ for ((i = 0; i < 600; i++)); do
     sleep 0.1
 done
 held=$(connections)
+# Past the daemons' quiet time after their start-up syncs (`LoopPolicy.quietAfter`, 10 s), when they
+# let go of their code pages: idle from then on.
+sleep 11
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 before=0; for pid in "${daemons[@]}"; do before=$((before + $(cpu_ticks "$pid"))); done
 sleep 10
 after=0; for pid in "${daemons[@]}"; do after=$((after + $(cpu_ticks "$pid"))); done
-median_mib() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }'; }
-rss_mib=$(for pid in "${daemons[@]}"; do awk '/VmRSS/ { print $2 }' "/proc/$pid/status"; done | median_mib)
-# Most of it is the binary's code, mapped from the file and shared by all 50: what each costs the
-# machine alone is its anonymous memory, and its proportional share (PSS) of the rest.
-anon_mib=$(for pid in "${daemons[@]}"; do awk '/RssAnon/ { print $2 }' "/proc/$pid/status"; done | median_mib)
-pss_mib=$(for pid in "${daemons[@]}"; do awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup"; done | median_mib)
 printf '%-34s %9s    (%s connections for 50 daemons, all listening; budget 1) %s\n' \
     "connections per daemon" "$(echo "scale=2; $held / 50" | bc -l)" "$held" "$(verdict "$held == 50")"
 printf '%-34s %9s    (CPU ticks of all 50 daemons in 10 s idle; budget 0) %s\n' \
     "50 idle daemons" "$((after - before))" "$(verdict "$after - $before == 0")"
-printf '%-34s %9s MiB (median of 50; of it anonymous %s MiB; proportional share %s MiB; budget 20) %s\n' \
-    "idle PostgreSQL daemon resident" "$rss_mib" "$anon_mib" "$pss_mib" "$(verdict "$rss_mib <= 20")"
 # A drink added on f0 until it is in every other journal: each of the 49 daemons is rung, and what
 # they spend on it together is the time the last has it (2 cores for 49 syncs). The CPU each spends
 # per ring is read from the kernel's count of their user and system time (10 ms ticks), summed over
@@ -266,6 +261,16 @@ printf '%-34s %9s ms  (median of %s, 50 daemons listening; the first of 49 had i
     "add on 1 -> on all others of 50" "$all_seen" "$ring_runs" "$first_seen" "$(verdict "$all_seen <= 60")"
 printf '%-34s %9s ms  (user and system time of the 49 rung daemons over %s adds, per daemon and add; budget 1 ms) %s\n' \
     "daemon CPU per ring" "$per_ring" "$ring_runs" "$(verdict "$per_ring <= 1")"
+# What an idle daemon holds after syncing: the 50 after their rings, once past their quiet time.
+sleep 12
+median_mib() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }'; }
+rss_mib=$(for pid in "${daemons[@]}"; do awk '/VmRSS/ { print $2 }' "/proc/$pid/status"; done | median_mib)
+# Most of it is the binary's code, mapped from the file and shared by all 50: what each costs the
+# machine alone is its anonymous memory, and its proportional share (PSS) of the rest.
+anon_mib=$(for pid in "${daemons[@]}"; do awk '/RssAnon/ { print $2 }' "/proc/$pid/status"; done | median_mib)
+pss_mib=$(for pid in "${daemons[@]}"; do awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup"; done | median_mib)
+printf '%-34s %9s MiB (median of 50, idle after their syncs; of it anonymous %s MiB; proportional share %s MiB; budget 20) %s\n' \
+    "idle PostgreSQL daemon resident" "$rss_mib" "$anon_mib" "$pss_mib" "$(verdict "$rss_mib <= 20")"
 kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
 
 failures=$((failures + $(wc -l <"$work/misses")))

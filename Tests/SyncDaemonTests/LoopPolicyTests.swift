@@ -144,6 +144,20 @@ import TestSupport
     }
 }
 
+/// Housekeeping that is no sync: letting go of the code pages when the daemon has been quiet.
+@Suite(.onTestThreads) struct QuietPolicyTests {
+    @Test func quietLetsGoOfTheCodePagesUnlessASyncComes() {
+        var policy = LoopPolicy(dataVersion: 1)
+        #expect(policy.plan(.quiet, dataVersion: nil) == .init(releaseCodePages: true))
+        // A sync now brings the code back: letting go before it would only cost the sync.
+        let busy = policy.plan([.quiet, .hub], rang: .log(DeviceID(rawValue: "0b7b5a52-3c1e-4d6f-9a51-6f6c2d1e8a01")), dataVersion: nil)
+        #expect(busy.sync && !busy.releaseCodePages)
+        #expect(busy.scope == .logs([DeviceID(rawValue: "0b7b5a52-3c1e-4d6f-9a51-6f6c2d1e8a01")]))
+        #expect(policy.plan([.quiet, .watchdog], dataVersion: nil) == .init(pingWatchdog: true, releaseCodePages: true))
+        #expect(!ChangeReasons.quiet.wantsSync)
+    }
+}
+
 /// Each wake reason mapped to what its sync reads: a ring that named logs reads those logs alone;
 /// anything else, or a ring that named none, reads the whole hub.
 @Suite(.onTestThreads) struct WakeScopeTests {
