@@ -26,6 +26,40 @@ import TestSupport
         }
     }
 
+    /// A sync with nothing of this device's to publish writes no segment, even when another device's
+    /// newer version of one of its records left a pair the rule would now merge: the merge waits for
+    /// this device's next change, whose sync makes it (a Syncthing user pays for every file written).
+    @Test func aSyncThatPublishesNothingCompactsNothing() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key, segmentSize: 100)
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            let first = try await a.store.add(drink(minute: 1))
+            _ = try await a.store.add(drink(minute: 2))
+            try await a.sync()
+            _ = try await a.store.add(drink(minute: 3))
+            try await a.sync()
+            // Two records, then one: the older holds more, so the two stay apart.
+            let names = { try await a.engine.hub.log(of: a.store.deviceID).names.map(\.fileName) }
+            let apart = try await names()
+            #expect(apart.count == 2, "\(apart)")
+            // B's newer version of A's first drink: A's older segment now holds one record of A's.
+            try await b.sync()
+            _ = try await b.store.edit(first.id, DrinkEdit(note: "edited on b"))
+            try await b.sync()
+            #expect(try await a.sync().received == 1)
+            let quiet = try await a.sync()
+            #expect(quiet.segmentsMerged == 0 && quiet.segmentsWritten == 0)
+            #expect(try await names() == apart)
+            // A's next change publishes a segment, and its sync merges what the rule merges.
+            _ = try await a.store.add(drink(minute: 4))
+            let next = try await a.sync()
+            #expect(next.segmentsWritten == 1 && next.segmentsMerged >= 1, "\(next)")
+            #expect(try await b.sync().received == 1)
+            #expect(try await b.state() == a.state())
+        }
+    }
+
     @Test(arguments: [[1, 1], [2, 1], [1, 2], [4, 4, 2, 1, 1], [0, 5], [5, 0], [3, 3], [100, 1]])
     func mergesLikeABinaryCounter(counts: [Int]) {
         let index = SyncEngine.mergeable(counts, limit: 6)

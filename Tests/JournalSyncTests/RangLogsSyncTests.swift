@@ -92,4 +92,31 @@ import TestSupport
             for engine in [a.engine, b.engine, c.engine, d.engine, fresh] { await engine.close() }
         }
     }
+
+    /// What a log-only read finds and settles for good before it goes whole (a server's log no member
+    /// wrote, refused through its last row) is said by that sync, not lost to it: the whole sync that
+    /// follows reads the log past the refusal and finds nothing to say.
+    @Test(arguments: HubFlavor.allCases)
+    func whatALogOnlyReadFindsIsSaidWhenTheSyncGoesWhole(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c) = try await Self.hubWithTwoNewDrinks(flavor, in: folder)
+            // Rows under an id no member has, written by anyone with the right to write the hub; the
+            // insert rings with that id.
+            let stranger = DeviceID(rawValue: UUIDText.random())
+            _ = try await a.engine.hub.write(Array(repeating: 0x41, count: 300), as: SegmentName(first: 1, last: 1), of: stranger)
+            let report = try await b.engine.sync(.logs([stranger]))
+            if b.engine.hub.segmentsNeverChange {
+                #expect(report.failures.isEmpty && report.setAside.map(\.device) == [stranger], "\(report)")
+                #expect(report.setAside.count == 1, "\(report.setAside)")
+                let again = try await b.engine.sync(.logs([stranger]))
+                #expect(again.failures.isEmpty && again.setAside.isEmpty, "\(again)")
+            } else {
+                // A file may still be mended: a failure, tried again at every sync.
+                #expect(report.failures.map(\.device) == [stranger], "\(report)")
+            }
+            // The sync went whole: the other logs were read too.
+            #expect(try await Self.notes(b) == ["from a", "from c"])
+            for engine in [a.engine, b.engine, c.engine] { await engine.close() }
+        }
+    }
 }

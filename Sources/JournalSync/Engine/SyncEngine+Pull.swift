@@ -22,11 +22,13 @@ extension SyncEngine {
             let item = try await store.hubItems(.card, hubID: hub.id, after: nil, through: device.rawValue, only: device.rawValue)[device.rawValue]
             return item?.outcome == .refused ? item?.reason ?? "" : nil
         }
-        /// Says once that `device`'s log is passed over, and why.
-        func passOver(_ device: DeviceID, _ reason: String) {
-            if !leftInPlace.contains(.log(of: device)), !report.mentions(.log(of: device)) {
-                report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
-            }
+        /// Says once that the file `name` in `device`'s log (its whole log when empty) is passed over, and why:
+        /// not again in this sync (a log-only read that went whole), nor when an earlier sync said it
+        /// unless it is news (`news`: a log refused through a position further on).
+        func passOver(_ device: DeviceID, _ reason: String, file name: String = "", news: Bool = false) {
+            let entry = HubEntry(device: device, name: name)
+            guard news || !leftInPlace.contains(entry), !report.mentions(entry) else { return }
+            report.setAside.append(SetAsideFile(device: device, name: name, reason: reason, outcome: .passedOver, at: report.at))
         }
         for device in try await hub.devices() where device != store.deviceID && only?.contains(device) != false {
             if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil,
@@ -44,12 +46,9 @@ extension SyncEngine {
             var segments: [SegmentName]
             let log: DeviceLog
             do { log = try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
-                let reason = failure.reason
                 // One device's log that cannot be read (a link, or a folder of another user's in a shared
                 // hub) holds back that device alone.
-                if !leftInPlace.contains(.log(of: device)) {
-                    report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
-                }
+                passOver(device, failure.reason)
                 continue
             }
             segments = log.names
@@ -57,10 +56,7 @@ extension SyncEngine {
                 try Task.checkCancellation()
                 if let revocation = epochs.revoked[device], anchor >= revocation.through {
                     // Nothing past what was taken of a revoked device counts: said once, and passed over.
-                    if (log.highest ?? 0) > anchor, !leftInPlace.contains(.log(of: device)) {
-                        report.setAside.append(SetAsideFile(
-                            device: device, name: "", reason: revokedReason(device, revocation), outcome: .passedOver, at: report.at))
-                    }
+                    if (log.highest ?? 0) > anchor { passOver(device, revokedReason(device, revocation)) }
                     break
                 }
                 let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
@@ -94,10 +90,7 @@ extension SyncEngine {
                         } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }
-                            if !leftInPlace.contains(HubEntry(device: device, name: segment.fileName)) {
-                                report.setAside.append(SetAsideFile(
-                                    device: device, name: segment.fileName, reason: error.description, outcome: .passedOver, at: report.at))
-                            }
+                            passOver(device, error.description, file: segment.fileName)
                         } else {
                             failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
                         }
@@ -145,10 +138,7 @@ extension SyncEngine {
                     // else there opens: passed over, said once, and its log read on past it (what it signed
                     // is its own, and nothing unsigned reaches that far).
                     _ = try await store.applyReceived([], from: device, through: skipped.segment.last, in: &ledger)
-                    if !leftInPlace.contains(HubEntry(device: device, name: skipped.segment.fileName)) {
-                        report.setAside.append(SetAsideFile(
-                            device: device, name: skipped.segment.fileName, reason: skipped.reason, outcome: .passedOver, at: report.at))
-                    }
+                    passOver(device, skipped.reason, file: skipped.segment.fileName)
                     anchor = skipped.segment.last
                     continue
                 } else if failures.isEmpty && unvouched.isEmpty {
@@ -160,7 +150,7 @@ extension SyncEngine {
                     try await store.refuseLog(of: device, through: log.highest ?? anchor, in: &ledger)
                     let reason = "none of its segments opens with the hub's key (\(failures.first?.reason ?? "")): no device of this "
                         + "hub wrote them, so they are passed over through position \(log.highest ?? anchor)"
-                    report.setAside.append(SetAsideFile(device: device, name: "", reason: reason, outcome: .passedOver, at: report.at))
+                    passOver(device, reason, news: true)
                     break
                 } else {
                     // Not applied, and the anchor stays before it; later segments of this device wait too.

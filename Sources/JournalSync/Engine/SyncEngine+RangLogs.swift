@@ -17,8 +17,11 @@ extension SyncEngine {
         var read = report
         try await pull(only: devices, ledger: &ledger, leftInPlace: leftInPlace, into: &read, progress: progress)
         guard read.failures.isEmpty, read.waiting.isEmpty, read.setAside.isEmpty else {
-            // The whole sync finds these again, and says them once; what was applied stays applied.
+            // What was applied stays applied, and what was said stays said: some of it the whole sync
+            // will not find again (a log refused, a segment skipped, moved past in the ledger), and
+            // what it finds again it does not say twice. Failures and waits it finds again.
             report.received = read.received
+            report.setAside = read.setAside
             report.unchanged = read.unchanged
             report.devicesHeardFrom = read.devicesHeardFrom
             report.refused = read.refused
