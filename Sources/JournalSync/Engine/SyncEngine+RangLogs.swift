@@ -6,9 +6,10 @@ extension SyncEngine {
     /// cost of listing them and reading what is new. A name that rang for nothing (a forged or stale
     /// ring) costs the listing.
     ///
-    /// Nil when it cannot settle what it found: a segment that does not open, waits for its card or for a segment on its way, or a log newly
-    /// passed over. The caller then goes on with a whole sync, which reads cards and key epochs first;
-    /// `report` carries what was applied meanwhile.
+    /// Nil when it cannot settle what it found: a segment that does not open, waits for its card or
+    /// for a segment on its way, or a log newly passed over. The caller then goes on with a whole sync,
+    /// which reads cards and key epochs first; `report` carries what was applied and said meanwhile.
+    /// (An engine that made no whole sync yet does not read logs alone: `SyncPlan`.)
     func syncLogs(
         _ devices: Set<DeviceID>, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
     ) async throws -> SyncReport? {
