@@ -63,7 +63,8 @@ version:
 	@if cmp -s "$(VERSION_HEADER).new" "$(VERSION_HEADER)"; then rm "$(VERSION_HEADER).new"; \
 	else mv "$(VERSION_HEADER).new" "$(VERSION_HEADER)"; touch Sources/BuildVersion/BuildVersion.c; fi
 
-# libstdc++, libsqlite3 and zlib are linked statically (glibc stays shared): loading and relocating
+# libstdc++, libsqlite3 and zlib are linked statically (glibc stays shared in journal-syncd; journal is
+# one static file, see Package.swift): loading and relocating
 # them cost every command more than all its own work, and a machine without Swift installs the
 # programs alone. Linker scripts in the products folder, named as the shared libraries, send the
 # linker to the static archives. It searches that folder before the system's, unless a pkg-config
@@ -86,9 +87,12 @@ build: deps version
 	PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal-syncd
 	@# SwiftPM's rpath ($$ORIGIN) sends the loader through a dozen folders of the install for each
 	@# shared library before the system's; with the Swift runtime linked in, nothing is looked for there.
-	patchelf --remove-rpath $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS))
-	@! ldd $(addprefix "$(RELEASE_BIN)"/,$(PROGRAMS)) | grep -E 'libstdc|libsqlite3|libz\.' \
-		|| { echo "a program links libstdc++, libsqlite3 or zlib dynamically" >&2; exit 1; }
+	@# (journal, static, has no loader and no rpath.)
+	patchelf --remove-rpath "$(RELEASE_BIN)/journal-syncd"
+	@! ldd "$(RELEASE_BIN)/journal-syncd" | grep -E 'libstdc|libsqlite3|libz\.' \
+		|| { echo "journal-syncd links libstdc++, libsqlite3 or zlib dynamically" >&2; exit 1; }
+	@! readelf -lW "$(RELEASE_BIN)/journal" | grep -qE '^ *(INTERP|DYNAMIC) ' \
+		|| { echo "journal is not one static file" >&2; exit 1; }
 
 # Manual pages generated from the command definitions (swift-argument-parser's generate-manual reads
 # each binary's --experimental-dump-help): one page per command, named as git's are (journal-add(1),

@@ -80,10 +80,11 @@ mkdir -p "$root/usr/share/lintian/overrides"
 cp packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/journal"
 date=$(date -R --date="@$SOURCE_DATE_EPOCH")
 sed -e "s|@VERSION@|$deb_version|g" -e "s|@COMMIT@|$COMMIT|g" -e "s|@DATE@|$date|g" packaging/debian/changelog.in | gzip -9n > "$doc/changelog.gz"
-# What the programs need of the system, as Debian names it (dpkg-shlibdeps reads their libraries).
+# What the programs need of the system, as Debian names it (dpkg-shlibdeps reads their libraries):
+# journal-syncd's; journal, one static file, needs nothing.
 mkdir -p "$work/shlibs/debian"
 printf 'Source: journal\n\nPackage: journal\nArchitecture: amd64\n' > "$work/shlibs/debian/control"
-depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O --warnings=0 $(printf -- "-e$root/usr/bin/%s " "${programs[@]}") | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O --warnings=0 "-e$root/usr/bin/journal-syncd" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "dist: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 mkdir -p "$root/DEBIAN"
 settle "$root"

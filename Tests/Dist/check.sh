@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks what `make dist` wrote into DIST for VERSION as a person on a machine without Swift would use
 # it: the Debian package's fields, files and lintian's verdict; every program run from the extracted
-# package with /opt/swift hidden and an empty environment, linking glibc and libgcc_s alone; the
-# tarball's install.sh against `make install`; and, as root, dpkg -i, a drink, its manual page, and
-# dpkg -r leaving no file of the package behind and the user's journal where it was.
+# package with /opt/swift hidden and an empty environment, journal static and journal-syncd linking
+# glibc and libgcc_s alone; the tarball's install.sh against `make install`; and, as root, dpkg -i, a
+# drink, its manual page, and dpkg -r leaving no file of the package behind and the user's journal
+# where it was.
 # Usage: Tests/Dist/check.sh DIST VERSION
 set -uo pipefail
 dist=$1 version=$2
@@ -60,7 +61,8 @@ else
     fail "lintian is not installed (make deps installs it)"
 fi
 
-# The programs: stripped, under the size budget, linking nothing but glibc and libgcc_s.
+# The programs: stripped, under the size budget; journal one static file (no loader at start-up),
+# journal-syncd linking nothing but glibc and libgcc_s.
 root=$work/root
 dpkg-deb -x "$deb" "$root"
 total=0
@@ -68,6 +70,11 @@ for program in "${programs[@]}"; do
     size=$(stat -c %s "$root/usr/bin/$program")
     total=$((total + size))
     readelf -S "$root/usr/bin/$program" | grep -E '\.debug_info|\.symtab' >/dev/null && fail "$program is not stripped"
+    if [ "$program" = journal ]; then
+        readelf -lW "$root/usr/bin/$program" | grep -qE '^ *(INTERP|DYNAMIC) ' && fail "journal is not statically linked" \
+            || ok "journal is statically linked"
+        continue
+    fi
     libraries=$(ldd "$root/usr/bin/$program" | awk '{ print $1 }' | sed 's|.*/||')
     for library in $libraries; do
         case $library in linux-vdso.so.1 | libc.so.6 | libm.so.6 | libgcc_s.so.1 | ld-linux-x86-64.so.2 | libpthread.so.0 | libdl.so.2 | librt.so.1) ;;
