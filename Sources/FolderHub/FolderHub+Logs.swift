@@ -46,8 +46,14 @@ extension FolderHub {
     }
 
     public func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
-        try hubCall {
-            try files.read(segment.fileName, in: deviceComponents(device), limit: SegmentName.maximumBytes, what: "a segment")
+        do {
+            return try files.read(segment.fileName, in: deviceComponents(device), limit: SegmentName.maximumBytes, what: "a segment")
+        } catch where error.code == ENOENT {
+            // Listed a moment ago: its device merged it into a larger segment, or a sync tool moved it.
+            try available()
+            throw SyncError.hub(HubFailure(.gone, hub: location, reason: "segment \(segment.fileName) of device \(device)", code: .errno(error.code)))
+        } catch {
+            throw hubFailure(error)
         }
     }
 

@@ -13,6 +13,9 @@ extension SyncEngine {
     /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
     ///
     /// `only` names the devices whose logs are read, when not all are (`SyncScope.logs`).
+    /// How often one sync lists a log again whose segments go as it reads them.
+    static let relistingsPerLog = 3
+
     func pull(
         only: Set<DeviceID>? = nil, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
     ) async throws {
@@ -44,7 +47,9 @@ extension SyncEngine {
             let everApplied = (ledger.anchors[device] ?? 0) > 0
             var waiting: (first: Int64, last: Int64)?
             var segments: [SegmentName]
-            let log: DeviceLog
+            var log: DeviceLog
+            // How often this log was listed again because a segment went before it was read.
+            var relisted = 0
             do { log = try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
                 // One device's log that cannot be read (a link, or a folder of another user's in a shared
                 // hub) holds back that device alone.
@@ -71,6 +76,7 @@ extension SyncEngine {
                 var pastRevocation: String?
                 var notAdmitted: String?
                 var unvouched: [(segment: SegmentName, reason: String)] = []
+                var gone: SegmentName?
                 for segment in candidates {
                     let content: SegmentContent
                     do { content = try await open(segment, of: device) } catch let error as SegmentContentError {
@@ -87,6 +93,9 @@ extension SyncEngine {
                             awaitingCard = awaitingCard ?? segment
                         } else if error.cause == .pastRevocation {
                             pastRevocation = error.description
+                        } else if error.cause == .gone {
+                            gone = segment
+                            break
                         } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }
@@ -109,6 +118,22 @@ extension SyncEngine {
                     anchor = segment.last
                     applied = true
                     break
+                }
+                if let gone {
+                    // The log moved on between its listing and the read (its device compacted, a sync
+                    // tool at work): listed again, it shows what replaced the segment. A log that keeps
+                    // moving waits for the next sync, as a segment on its way does.
+                    guard relisted < Self.relistingsPerLog else {
+                        waiting = (anchor + 1, gone.last)
+                        break
+                    }
+                    relisted += 1
+                    do { log = try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
+                        passOver(device, failure.reason)
+                        break
+                    }
+                    segments = log.names
+                    continue
                 }
                 progress.step()
                 if let notAdmitted {

@@ -191,6 +191,8 @@ public actor SyncEngine {
         let sealed: [UInt8]
         do { sealed = try await hub.read(segment, of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
             throw SegmentContentError(failure.reason, cause: .unusableFile)
+        } catch SyncError.hub(let failure) where failure.condition == .gone {
+            throw SegmentContentError(failure.reason, cause: .gone)
         } catch let error as SyncError {
             if error.hubCondition == .unreachable { throw error }
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")

@@ -15,6 +15,9 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
         /// One entry of the hub cannot be used as it is (not a regular file, too large, a link): that
         /// entry's failure, not the hub's.
         case unusableEntry
+        /// An entry listed a moment ago is gone (its device compacted it into a larger one, a sync tool
+        /// is at work): the hub moved on, and listing it again finds what replaced it.
+        case gone
     }
 
     public let condition: Condition
@@ -37,6 +40,7 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable: "cannot reach the hub \(hub): \(reason). Nothing was lost."
         case .nameTaken: "\(reason) is already on the hub; another copy of this journal wrote it."
         case .unusableEntry: "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
+        case .gone: "a file in the hub \(hub) went away while it was being read: \(reason). Nothing was lost."
         }
     }
 }
