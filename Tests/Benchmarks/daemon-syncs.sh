@@ -4,11 +4,15 @@
 # this one (the rings that bring one drink over a folder hub), and a sync with nothing to do (a request,
 # SIGUSR1, which reads the whole hub). A `journal-sync sync` process costs more: its start-up (the
 # argument parser, opening the journal and the keys) is about 18 M of the figures bench.sh prints.
-# Run by bench.sh, or alone: BIN=... bash Tests/Benchmarks/daemon-syncs.sh. Exits 1 when a budget is missed.
+# Run by bench.sh on a folder hub, and by postgres.sh on a server's (HUB: its URL, a database of its
+# own; HUB_NAME: what the lines call it), or alone: BIN=... bash Tests/Benchmarks/daemon-syncs.sh.
+# Exits 1 when a budget is missed.
 set -euo pipefail
 bin=${BIN:-.build/release}
 scenes=${SCENES:-5}
 own_work=$(mktemp -d)
+hub=${HUB:-$own_work/hub}
+hub_name=${HUB_NAME:-folder hub}
 daemon_pid=
 cleanup() {
     if [ -n "$daemon_pid" ]; then kill "$daemon_pid" 2>/dev/null || true; wait "$daemon_pid" 2>/dev/null || true; fi
@@ -20,9 +24,9 @@ b_db="$own_work/b/data/journal/journal.db"
 
 home a add espresso >/dev/null
 home b add tea >/dev/null
-mkdir -p "$own_work/hub"
-home a sync init --hub "$own_work/hub" >/dev/null
-home a sync key | home b sync init --hub "$own_work/hub" --key-file - >/dev/null
+[ -n "${HUB:-}" ] || mkdir -p "$hub"
+home a sync init --hub "$hub" >/dev/null
+home a sync key | home b sync init --hub "$hub" --key-file - >/dev/null
 home b sync >/dev/null
 home a sync >/dev/null
 home b sync >/dev/null
@@ -83,6 +87,6 @@ report() {
     if ! (( $(echo "$per <= $3" | bc -l) )); then verdict="OVER BUDGET"; misses=$((misses + 1)); fi
     printf '%-34s %9.2f M  (%s; budget %s M) %s\n' "$1" "$per" "$4" "$3" "$verdict"
 }
-report "daemon syncs bringing one drink" "$ring" 15 "in the daemon, per add on another machine, folder hub"
-report "daemon sync with nothing to do" "$idle" 10 "in the daemon, per request (SIGUSR1), folder hub"
+report "daemon syncs bringing one drink" "$ring" 15 "in the daemon, per add on another machine, $hub_name"
+report "daemon sync with nothing to do" "$idle" 10 "in the daemon, per request (SIGUSR1), $hub_name"
 exit $((misses > 0 ? 1 : 0))

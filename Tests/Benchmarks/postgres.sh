@@ -206,6 +206,11 @@ printf '%-34s %9s ms (in the server, %s statement(s), a hub of %s rows; budget 2
     "daemon sync on 1,000,000 rows" "$duration" "$statements" "$rows" "$(verdict "$duration <= 2 && $statements == 1")"
 kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
 
+# What a daemon's syncs cost inside it on this hub (daemon-syncs.sh), on a database of their own.
+psql -qh "$work" -p "$port" -U postgres -c "CREATE DATABASE rings OWNER bench" >/dev/null
+HUB="postgresql://bench@localhost:$port/rings?sslmode=verify-full&sslrootcert=$work/ca.crt&passfile=$work/pgpass" \
+    HUB_NAME="PostgreSQL hub" bash "$(dirname "$0")/daemon-syncs.sh" || failures=$((failures + 1))
+
 # 50 machines on one hub, each with its daemon: the connections they hold, what they cost idle, and how
 # long a drink added on one takes to be in another's journal while all 50 listen.
 psql -qh "$work" -p "$port" -U postgres -c "CREATE DATABASE fifty OWNER bench" >/dev/null

@@ -1,10 +1,19 @@
 import JournalKit
 
 extension SyncEngine {
-    /// A card whose only news is when its device last synced is written again after this long: a
-    /// daemon syncing at every add, or every few minutes, writes its card to the hub (which a sync tool
-    /// then copies everywhere) at most this often. A device is called silent after a day.
+    /// A card whose only news is when its device last published or synced is written again after this
+    /// long: a daemon syncing at every add, or every few minutes, writes its card to the hub (which a
+    /// sync tool then copies everywhere, and whose every new card makes every other device read the
+    /// cards again) at most this often. So a card's times are at most this much older than what they
+    /// tell (`DeviceList.ago`). A device is called silent after a day.
     static let cardRefreshInterval: Int64 = 10 * 60_000
+
+    /// True when `instant`, a time a card tells, is recent enough at `now` not to be written again
+    /// for it alone. Either way: a clock stepped back must not keep the card from being refreshed for good.
+    static func isFreshEnough(_ instant: Timestamp?, at now: Timestamp) -> Bool {
+        guard let instant else { return false }
+        return abs(now.milliseconds - instant.milliseconds) < cardRefreshInterval
+    }
 
     /// The most devices a card vouches for: more than any person has, and few enough for a card's
     /// 16 KiB.
@@ -132,11 +141,12 @@ extension SyncEngine {
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
             signedFrom: previous?.signedFrom ?? signedFrom, vouches: update.vouches, admission: try await store.ownAdmission(),
             invitations: invitations.isEmpty ? nil : invitations.prefix(Self.claimsShown).map(\.claim))
+        // A publish alone is no news until the card's word on it is old: with every publish a new card,
+        // every add cost every other device a reading of all the cards.
         if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch,
-            previous.publishedAt == card.publishedAt, previous.vouches == card.vouches, previous.admission == card.admission,
-            previous.invitations == card.invitations,
-            // Either way: a clock stepped back must not keep the card from being refreshed for good.
-            let synced = previous.syncedAt, abs(now.milliseconds - synced.milliseconds) < Self.cardRefreshInterval
+            previous.publishedAt == card.publishedAt || Self.isFreshEnough(previous.publishedAt, at: now),
+            previous.vouches == card.vouches, previous.admission == card.admission, previous.invitations == card.invitations,
+            Self.isFreshEnough(previous.syncedAt, at: now)
         {
             return
         }

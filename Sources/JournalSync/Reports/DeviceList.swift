@@ -78,7 +78,7 @@ public struct DeviceList: Sendable {
         return DeviceList(entries: entries, refusedCards: refused.filter { !devices.contains($0.key) }, hubProblem: hubProblem, at: store.clock.now())
     }
 
-    /// "just now", "3 min ago", "never".
+    /// "just now", "within 4 min", "25 min ago", "never" (`SyncReport.ago`).
     public func ago(_ instant: Timestamp?) -> String { SyncReport.ago(instant, at: at) }
 
     public var json: JSONValue {

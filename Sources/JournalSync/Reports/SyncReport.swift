@@ -116,10 +116,16 @@ public struct SyncReport: Sendable, Equatable {
         return sentences
     }
 
-    /// "just now", "3 min ago", "4 days ago", or "never": when a device last did something, seen at `now`.
+    /// "just now", "within 4 min", "25 min ago", "4 days ago", or "never": when a device last did
+    /// something, by the time its card tells, seen at `now`. A card is written again for its times
+    /// alone only when they are `SyncEngine.cardRefreshInterval` old, so the deed may be that much
+    /// later than the card says: under that, the card tells only that it was no longer ago.
     public static func ago(_ instant: Timestamp?, at now: Timestamp) -> String {
         guard let instant else { return "never" }
-        return now.milliseconds - instant.milliseconds < 60_000 ? "just now" : span(from: instant, to: now) + " ago"
+        let elapsed = now.milliseconds - instant.milliseconds
+        if elapsed < 60_000 { return "just now" }
+        if elapsed < SyncEngine.cardRefreshInterval { return "within \((elapsed + 59_999) / 60_000) min" }
+        return span(from: instant, to: now) + " ago"
     }
 
     /// "3 min", "2 h", "4 days": how long a device has been waited for.
