@@ -107,6 +107,7 @@ extension SyncEngine {
     /// Keeps the cards the last reading found, and remembers what came of each card it read.
     func keepCardsRead() async throws {
         try await store.keepDeviceCards(cardsRead.cards, hubID: hub.id)
+        keptCards = [:]
         try await store.recordHubItems(cardsRead.cardItems, hubID: hub.id)
         cardsRead = HubReading()
     }
@@ -114,7 +115,10 @@ extension SyncEngine {
     /// The card that tells `device`'s signatures: the one this sync read, or the one kept.
     func card(of device: DeviceID) async throws -> DeviceCard? {
         if let read = cardsRead.cards.first(where: { $0.device == device }) { return read }
-        return try await store.deviceCard(of: device, hubID: hub.id)
+        if let kept = keptCards[device] { return kept }
+        let kept = try await store.deviceCard(of: device, hubID: hub.id)
+        keptCards[device] = kept
+        return kept
     }
 
     /// Writes this device's card, unless the one written last says the same and is recent. `name`
@@ -156,6 +160,7 @@ extension SyncEngine {
         var kept = card
         kept.sealedEpoch = epoch.text
         try await store.keepDeviceCard(kept, hubID: hub.id)
+        keptCards = [:]
         // Only now that the card saying so is on the hub and kept: an invitation is used once.
         for (publicKey, device) in update.used { try await store.markInvitationUsed(publicKey: publicKey, by: device, hubID: hub.id) }
         for (invitation, devices) in update.conflicts {

@@ -24,6 +24,10 @@ public actor SyncEngine {
 
     /// Other devices' cards read at this sync's start, kept in the journal at its end.
     var cardsRead = HubReading()
+    /// The cards the journal keeps, as `card(of:)` read them during this sync (nil: none kept): each is
+    /// read and decoded once a sync, not once per segment. Forgotten when a sync starts or ends and when
+    /// the journal keeps a card, so another process's cards count from the next sync on.
+    var keptCards: [DeviceID: DeviceCard?] = [:]
     /// Who is a member of the hub, as the last reading of its cards and records found it.
     var membership: Membership
     /// The last key epoch chains worked out, and from what: the same again is not worked out again.
@@ -64,6 +68,8 @@ public actor SyncEngine {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         var ledger = try await checkJournal()
+        keptCards = [:]
+        defer { keptCards = [:] }
         var report = SyncReport()
         report.at = store.clock.now()
         let plan = SyncPlan.make(
