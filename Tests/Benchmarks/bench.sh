@@ -8,6 +8,16 @@ bin=${BIN:-.build/release}
 runs=${RUNS:-41}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The programs as `make install` puts them, stripped and then copied: what a person runs. Fresh from
+# the linker, the build's own sit in the page cache in 2 MiB folios here (ext4, Linux 6.18): a daemon
+# that let go of its code pages then has each bit of code it runs next mapped back 2 MiB at a time,
+# 20 MiB more resident than a copy (measured: 28 MiB against 9-10).
+mkdir -p "$work/bin"
+for program in journal journal-syncd; do
+    "$(dirname "$0")/../../packaging/strip-program.sh" "$bin/$program" "$work/bin/$program.stripped"
+    install -m 0755 "$work/bin/$program.stripped" "$work/bin/$program"
+done
+bin=$work/bin
 export HOME="$work/home" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" NO_COLOR=1
 journal="$bin/journal"
 

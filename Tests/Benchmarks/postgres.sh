@@ -250,11 +250,19 @@ others=(); for d in $(seq 1 49); do others+=("$work/f$d/data/journal/journal.db"
 : >"$work/latency50"
 ring_runs=$((runs * 2))
 ticks_before=0; for pid in "${daemons[@]:1}"; do ticks_before=$((ticks_before + $(cpu_ticks "$pid"))); done
+# One watcher of the 49 journals for every add, started before the first (arrivals.py says why).
+coproc ARRIVALS { python3 "$(dirname "$0")/arrivals.py" 10 "SELECT count(*) FROM drinks WHERE note = ?" "${others[@]}"; }
+read -r _ <&"${ARRIVALS[0]}"
 for ((i = 0; i < ring_runs; i++)); do
     start=$EPOCHREALTIME
     at f0 "$journal" add espresso --note "fifty $i" >/dev/null
-    python3 "$(dirname "$0")/arrivals.py" "$start" 10 "SELECT count(*) FROM drinks WHERE note = 'fifty $i'" "${others[@]}" >>"$work/latency50"
+    echo "$start fifty $i" >&"${ARRIVALS[1]}"
+    read -r seen <&"${ARRIVALS[0]}"
+    echo "$seen" >>"$work/latency50"
 done
+arrivals_pid=$ARRIVALS_PID
+eval "exec ${ARRIVALS[1]}>&-"
+wait "$arrivals_pid" 2>/dev/null || true
 # The last daemon to have the drink still records its sync's outcome: its CPU belongs to the ring.
 sleep 1
 ticks_after=0; for pid in "${daemons[@]:1}"; do ticks_after=$((ticks_after + $(cpu_ticks "$pid"))); done
