@@ -82,9 +82,9 @@ published=$EPOCHREALTIME
 at b "$journal" sync >/dev/null
 first=$(seconds_since "$start")
 count=$(sqlite3 "$work/b/data/journal/journal.db" "SELECT count(*) FROM history")
-printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budget 5 s) %s\n' \
+printf '%-34s %9.2f s  (publish %.2f s, apply %.2f s; %s drinks arrived)  (budget 4 s) %s\n' \
     "first sync of 100k A->server->B" "$first" "$(echo "$published - $start" | bc -l)" "$(seconds_since "$published")" "$count" \
-    "$(verdict "$first <= 5 && $count == 100000")"
+    "$(verdict "$first <= 4 && $count == 100000")"
 
 # A sync with nothing to do: the CLI's wall time (a connection with TLS and a password each run), and
 # what the daemon, whose connection stays open, sends the server for one.

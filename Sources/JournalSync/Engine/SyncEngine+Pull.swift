@@ -1,6 +1,9 @@
 import JournalKit
 
 extension SyncEngine {
+    /// How often one sync lists a log again whose segments go as it reads them.
+    static let relistingsPerLog = 3
+
     /// Applies every other device's segments after its anchor, in order. Where several segments start
     /// at or before the next position (a larger one that covers smaller ones, or a file that is not
     /// that device's), the one reaching furthest that opens is applied; what does not open is reported
@@ -13,9 +16,6 @@ extension SyncEngine {
     /// once (`leftInPlace` holds what earlier syncs said), and never counted as a failure.
     ///
     /// `only` names the devices whose logs are read, when not all are (`SyncScope.logs`).
-    /// How often one sync lists a log again whose segments go as it reads them.
-    static let relistingsPerLog = 3
-
     func pull(
         only: Set<DeviceID>? = nil, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
     ) async throws {
