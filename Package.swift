@@ -109,9 +109,11 @@ let package = Package(
             ],
             // The everyday program's release build is one static file, glibc included: every command
             // then starts without the dynamic loader (loading libc, libm and libgcc_s, binding their
-            // symbols), which was a tenth of `journal add`. It asks the system for no user, host or
-            // locale (HOME, not getpwuid), the calls a static glibc cannot serve alone. The daemon's
-            // binary resolves host names and user names, and keeps glibc shared.
+            // symbols), which was a tenth of `journal add`. It asks the system for no user or host
+            // (HOME, not getpwuid), which a static glibc serves only through shared NSS modules; it
+            // reads the C.UTF-8 locale's character widths (`journal_display_width`) from the system's
+            // files, as its own glibc's format has them. The daemon's binary resolves host names and
+            // user names, and keeps glibc shared.
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         .executableTarget(

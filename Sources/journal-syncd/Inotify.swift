@@ -48,8 +48,7 @@ final class Inotify: Sendable {
     /// Reads every queued event.
     private static func drain(_ descriptor: Int32) -> [Event] {
         var events: [Event] = []
-        // Not zeroed first: only what `read` wrote is looked at, and a ring drains a few times.
-        var buffer = [UInt8](unsafeUninitializedCapacity: 16 * 1024) { _, initialized in initialized = 16 * 1024 }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { return events }

@@ -44,7 +44,8 @@ def changed():
         offset = 0
         while offset + 16 <= len(data):
             watch, _, _, length = struct.unpack_from("iIII", data, offset)
-            found.update(by_watch.get(watch, []))
+            # -1: the queue overflowed, and any journal may have changed.
+            found.update(paths if watch == -1 else by_watch.get(watch, []))
             offset += 16 + length
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions of the syncs a running daemon makes, counted inside the daemon (callgrind, instrumentation
 # switched on after its start, counters dumped after each scene): what an add on another machine costs
-# this one (the rings that bring one drink over a folder hub), and a sync with nothing to do (a request,
+# this one (the rings that bring one drink over its hub), and a sync with nothing to do (a request,
 # SIGUSR1, which reads the whole hub). A `journal-sync sync` process costs more: its start-up (the
 # argument parser, opening the journal and the keys) is about 18 M of the figures bench.sh prints.
 # Run by bench.sh on a folder hub, and by postgres.sh on a server's (HUB: its URL, a database of its

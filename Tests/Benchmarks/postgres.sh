@@ -250,19 +250,23 @@ others=(); for d in $(seq 1 49); do others+=("$work/f$d/data/journal/journal.db"
 : >"$work/latency50"
 ring_runs=$((runs * 2))
 ticks_before=0; for pid in "${daemons[@]:1}"; do ticks_before=$((ticks_before + $(cpu_ticks "$pid"))); done
-# One watcher of the 49 journals for every add, started before the first (arrivals.py says why).
+# One watcher of the 49 journals for every add, started before the first (arrivals.py says why). A
+# watcher that died ends the script through its failed read or write (EPIPE, not a SIGPIPE that would
+# skip the trap stopping the daemons and the server); one that hangs, after 30 s.
+trap '' PIPE
 coproc ARRIVALS { python3 "$(dirname "$0")/arrivals.py" 10 "SELECT count(*) FROM drinks WHERE note = ?" "${others[@]}"; }
 read -r _ <&"${ARRIVALS[0]}"
 for ((i = 0; i < ring_runs; i++)); do
     start=$EPOCHREALTIME
     at f0 "$journal" add espresso --note "fifty $i" >/dev/null
     echo "$start fifty $i" >&"${ARRIVALS[1]}"
-    read -r seen <&"${ARRIVALS[0]}"
+    read -r -t 30 seen <&"${ARRIVALS[0]}"
     echo "$seen" >>"$work/latency50"
 done
 arrivals_pid=$ARRIVALS_PID
 eval "exec ${ARRIVALS[1]}>&-"
 wait "$arrivals_pid" 2>/dev/null || true
+trap - PIPE
 # The last daemon to have the drink still records its sync's outcome: its CPU belongs to the ring.
 sleep 1
 ticks_after=0; for pid in "${daemons[@]:1}"; do ticks_after=$((ticks_after + $(cpu_ticks "$pid"))); done

@@ -43,8 +43,8 @@ import TestSupport
         }
     }
 
-    /// A card's time is at most the interval older than the deed it tells: under that, it is said as
-    /// "within", never as an exact age it may not be.
+    /// A card's time is at most the interval older than the deed it tells: under the interval, where
+    /// that is most of the age, it is said as "within", never as an exact age it may not be.
     @Test func aCardsTimeIsSaidNoMorePreciselyThanItIsKept() {
         let now = Timestamp(milliseconds: 1_795_262_400_000)
         func ago(_ milliseconds: Int64) -> String { SyncReport.ago(Timestamp(milliseconds: now.milliseconds - milliseconds), at: now) }
