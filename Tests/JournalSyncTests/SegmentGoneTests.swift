@@ -1,3 +1,4 @@
+import Foundation
 import HubTestSupport
 import JournalKit
 import Synchronization
@@ -31,6 +32,36 @@ import TestSupport
             #expect(try await a.engine.hub.log(of: a.store.deviceID).names.map(\.fileName) != names)
             #expect(report.received == 2 && report.failures.isEmpty && report.skipped.isEmpty, "\(report)")
             #expect(try await b.state() == a.state())
+        }
+    }
+
+    /// The same race on this device's own log, whose segment changed since it was written (a sync tool
+    /// replacing it) and goes as the check reads it, is no damage either: nothing is set aside, the
+    /// sync says the file went, and the next one writes the segment again.
+    @Test func anOwnSegmentThatGoesAsItIsCheckedIsNotTakenForDamage() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
+            _ = try await a.store.add(drink(minute: 1))
+            try await a.sync()
+            let own = try #require(try await a.engine.hub.log(of: a.store.deviceID).names.first)
+            let logFolder = folder + "/hub/journal-hub-v1/devices/" + a.store.deviceID.rawValue
+            // Another modification time: no longer the fingerprint written, so the check opens it.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: logFolder + "/" + own.fileName)
+            let base = a.engine.hub
+            let racing = CompactingWhileReadHub(base: base) { try await base.remove(own, of: a.store.deviceID) }
+            let checking = SyncEngine(store: a.store, hub: racing, key: key, deviceKeys: a.engine.deviceKeys)
+            do {
+                _ = try await checking.sync()
+                Issue.record("the sync went through with its own segment gone mid-read")
+            } catch {
+                #expect(error.hubCondition == .gone, "\(error)")
+            }
+            #expect(racing.raced)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/hub/journal-hub-v1/set-aside"))
+            try await a.sync()
+            let b = try await Machine.make(folder, name: "b", hubFolder: folder + "/hub", key: key)
+            #expect(try await b.sync().received == 1)
         }
     }
 }

@@ -93,9 +93,6 @@ extension SyncEngine {
                             awaitingCard = awaitingCard ?? segment
                         } else if error.cause == .pastRevocation {
                             pastRevocation = error.description
-                        } else if error.cause == .gone {
-                            gone = segment
-                            break
                         } else if error.cause == .unusableFile {
                             // Not a segment: out of this sync's view of the log, as if it were not there.
                             segments.removeAll { $0 == segment }
@@ -104,6 +101,9 @@ extension SyncEngine {
                             failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
                         }
                         continue
+                    } catch SyncError.hub(let failure) where failure.condition == .gone {
+                        gone = segment
+                        break
                     }
                     for refused in content.refused {
                         report.refused.append(RefusedRecord(

@@ -198,7 +198,9 @@ public actor SyncEngine {
         do { sealed = try await hub.read(segment, of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
             throw SegmentContentError(failure.reason, cause: .unusableFile)
         } catch SyncError.hub(let failure) where failure.condition == .gone {
-            throw SegmentContentError(failure.reason, cause: .gone)
+            // The log moved on: no fault of the segment's. The pull lists that log again; any other
+            // reader (this device's own log, checked) ends its sync, and the next one sees the log as it is.
+            throw SyncError.hub(failure)
         } catch let error as SyncError {
             if error.hubCondition == .unreachable { throw error }
             throw SegmentContentError("it cannot be read (\(failureMessage(error)))")

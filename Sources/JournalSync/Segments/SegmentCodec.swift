@@ -141,9 +141,6 @@ struct SegmentContentError: Error, CustomStringConvertible {
         /// what was taken with what came after (the device compacted its log before it learnt it was
         /// revoked) cannot be taken in part, as records carry no position.
         case pastRevocation
-        /// Gone between the listing and the read: its device merged it into a larger segment, or a sync
-        /// tool is at work. The log is listed again.
-        case gone
     }
 
     let description: String
