@@ -71,10 +71,20 @@ let package = Package(
             name: "CommandLineSupport",
             dependencies: ["BuildVersion", "CLinux", "JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Actors and tasks on a NIO event loop: the PostgreSQL hub's connection, and the daemon's
+        // every task with it.
+        .target(
+            name: "EventLoopExecution",
+            dependencies: [
+                "JournalKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "PostgresHub",
             dependencies: [
-                "JournalKit", "JournalSync",
+                "EventLoopExecution", "JournalKit", "JournalSync",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -121,6 +131,7 @@ let package = Package(
             dependencies: [
                 "AppleHealth",
                 "CLinux",
+                "EventLoopExecution",
                 "JournalKit",
                 "CommandLineSupport",
                 "SyncCommandLine",
@@ -165,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "FolderHub", "PostgresHub", "KnownHubs", "HubTestSupport", "TestSupport",
+                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "KnownHubs", "HubTestSupport", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

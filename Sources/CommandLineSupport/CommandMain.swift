@@ -10,7 +10,7 @@ extension AsyncParsableCommand {
     /// failures are `program: message` and their exit status; everything else (parsing errors,
     /// `--help`, `--version`, a `ValidationError`) is the argument parser's to print.
     @MainActor public static func runAsMain(
-        program: String, executor: SerialThreadExecutor, route: CommandRoute = { _ in false }
+        program: String, executor: any TaskExecutor, route: CommandRoute = { _ in false }
     ) async {
         CommandMain.prepareProcess()
         do {

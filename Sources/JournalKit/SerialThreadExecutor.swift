@@ -11,7 +11,7 @@ import Glibc
 /// It is also a task executor: a short-lived command that prefers it
 /// (`withTaskExecutorPreference`) runs its own code on the store's thread too, so its awaits on the
 /// store are plain calls instead of thread hand-offs, each of which costs a wake-up.
-public final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+public final class SerialThreadExecutor: StoreExecutor, @unchecked Sendable {
     private let queue = JobQueue()
 
     /// An executor for the calling thread, which starts no thread: for a command that does all its

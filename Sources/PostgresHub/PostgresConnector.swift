@@ -1,3 +1,4 @@
+import EventLoopExecution
 import JournalKit
 import JournalSync
 import Logging
@@ -24,8 +25,11 @@ final class PostgresConnector: Sendable {
     /// PostgresNIO logs at debug and trace only; the daemon's own lines say what matters.
     static let quiet = Logger(label: "journal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// A connection, TLS and password settled, on `loop` when given; the caller closes it.
-    func connect(on loop: (any EventLoop)? = nil) async throws -> PostgresLink {
+    /// A connection, TLS and password settled, on `loop` when given, else on the calling thread's
+    /// loop when it runs on one (its replies then resume the caller where it is), else on one of NIO's
+    /// shared loops; the caller closes it.
+    func connect(on chosen: (any EventLoop)? = nil) async throws -> PostgresLink {
+        let loop = chosen ?? EventLoopExecutor.currentOrShared()
         let tls = try PostgresTLS.context(for: location)
         let known = try password.known()
         do {
@@ -46,11 +50,11 @@ final class PostgresConnector: Sendable {
     /// that does not answer) must not wait out the connect timeout. A connection that opens after its
     /// caller left is closed.
     private func openHeedingCancellation(
-        tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: (any EventLoop)?
+        tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: any EventLoop
     ) async throws -> PostgresLink {
         try Task.checkCancellation()
         let outcome = FirstOutcome<PostgresLink>()
-        let opening = Task(executorPreference: EventLoopExecutor(loop ?? MultiThreadedEventLoopGroup.singleton.next())) {
+        let opening = Task(executorPreference: EventLoopExecutor(loop)) {
             do {
                 let link = try await self.open(tls: tls, password: password, on: loop)
                 if !outcome.finish(.success(link)) { await link.close() }
@@ -66,7 +70,7 @@ final class PostgresConnector: Sendable {
         }
     }
 
-    private func open(tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: (any EventLoop)?) async throws -> PostgresLink {
+    private func open(tls: NIOSSLContext?, password: ServerPassword.Found?, on loop: any EventLoop) async throws -> PostgresLink {
         let channel: any Channel
         do { channel = try await ServerSocket.open(location, on: loop) } catch { throw ServerFailure.opening(error, location: location) }
         let heard = LastHeard()

@@ -1,3 +1,4 @@
+import EventLoopExecution
 import JournalKit
 import JournalSync
 import NIOPosix
@@ -45,7 +46,7 @@ public actor PostgresHub: Hub {
         location = connector.location.uri
         self.connector = connector
         self.link = link
-        executor = EventLoopExecutor(link?.channel.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next())
+        executor = EventLoopExecutor(link?.channel.eventLoop ?? EventLoopExecutor.currentOrShared())
     }
 
     /// A hub dropped without `close()` still closes its connection (PostgresNIO requires it).

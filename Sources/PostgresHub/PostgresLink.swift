@@ -1,3 +1,4 @@
+import EventLoopExecution
 import JournalSync
 import PostgresNIO
 

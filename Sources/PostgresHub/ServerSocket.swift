@@ -5,9 +5,9 @@ import NIOPosix
 /// that vanished without a word (PostgresNIO sets none), and the connection is bounded by
 /// `connect_timeout`, so a server that never answers is not waited for forever.
 enum ServerSocket {
-    /// A connected channel to `location`'s server: its Unix socket, or TCP; on `loop` when given.
-    static func open(_ location: PostgresLocation, on loop: (any EventLoop)? = nil) async throws -> any Channel {
-        let bootstrap = ClientBootstrap(group: loop ?? MultiThreadedEventLoopGroup.singleton)
+    /// A connected channel to `location`'s server, on `loop`: its Unix socket, or TCP.
+    static func open(_ location: PostgresLocation, on loop: any EventLoop) async throws -> any Channel {
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(.seconds(Int64(location.connectTimeout)))
             .channelOption(.socketOption(.so_keepalive), value: location.isSocket ? 0 : 1)
         if location.isSocket { return try await bootstrap.connect(unixDomainSocketPath: location.socketPath).get() }

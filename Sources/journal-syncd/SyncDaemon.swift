@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import EventLoopExecution
 import JournalKit
 import JournalSync
 import Logging
@@ -30,10 +31,15 @@ struct SyncDaemon: AsyncParsableCommand {
     @Flag(name: .long, help: "Sync once and exit.")
     var once = false
 
-    /// The thread every task of the daemon runs on, but the store's SQLite work (on the store's own).
-    /// Keeping off Swift's global executor matters for an idle daemon: on Linux, the first task run
-    /// there starts libdispatch's thread-pool monitor, which wakes the process every second forever.
-    static let loopExecutor = SerialThreadExecutor()
+    /// The thread every task of the daemon runs on: its loop, its journal store's SQLite work and its
+    /// PostgreSQL hub's connection, an event loop of its own. A ring is then read, synced and written
+    /// on one thread: each hand-off between threads was a wake-up, and with them a ring cost twice
+    /// the CPU it does now (`make bench`'s "daemon CPU per ring"). SQLite's waits hold up nothing on
+    /// it but the hub's replies, which the sync waits for anyway. Keeping off Swift's global executor
+    /// matters for an idle daemon: on Linux, the first task run there starts libdispatch's thread-pool
+    /// monitor, which wakes the process every second forever. Out of descriptors for an event loop,
+    /// a thread of its own as the store's, and the hub's connection on another.
+    static let loopExecutor: any StoreExecutor = EventLoopExecutor.ownThread() ?? SerialThreadExecutor()
 
     static func main() async {
         // One binary, three programs (as busybox): run as `journal-sync`, it carries out `journal sync
@@ -50,7 +56,7 @@ struct SyncDaemon: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in DaemonLogHandler(level: level) }
         let logger = Logger(label: "journal-syncd")
         let path = try JournalPaths.database(explicit: db)
-        let store = try await JournalStore(path: path)
+        let store = try await JournalStore(path: path, executor: Self.loopExecutor)
         if once {
             // What `journal sync` does, recorded for `sync status` alike; hub file names in the summary
             // come from outside, so escaped.
@@ -70,6 +76,9 @@ struct SyncDaemon: AsyncParsableCommand {
         // SIGTERM and SIGINT stop the daemon gracefully; SIGHUP and SIGUSR1 ask for a sync now.
         try Signals.watch { signal in
             if signal == SIGTERM || signal == SIGINT {
+                // The sync under way is cancelled here, as the loop's thread may be waiting in SQLite
+                // for the journal's write lock; the group's shutdown runs there once the sync stops.
+                service.stop()
                 Task(executorPreference: Self.loopExecutor) { await group.triggerGracefulShutdown() }
             } else {
                 // A flood of signals is one request until the loop takes it: said once.

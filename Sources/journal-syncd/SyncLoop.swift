@@ -17,7 +17,9 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     /// The retry and recheck timers, which the service runs.
     let alarms: Alarms<C>
     /// Where the sync runs.
-    let executor: SerialThreadExecutor
+    let executor: any TaskExecutor
+    /// The sync under way, for a stop to cancel.
+    let inFlight: SyncInFlight
     /// How often systemd wants a ping, when its watchdog is on: during a long sync, pings go on while
     /// the sync makes progress.
     let watchdogInterval: Duration?
@@ -137,7 +139,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             if let watchdogInterval { group.addTask { await feedWatchdog(every: watchdogInterval, while: progress) } }
             defer { group.cancelAll() }
-            let sync = Task(executorPreference: executor) { try await engine.syncRecordingResult(scope, progress: progress) }
+            let sync = inFlight.start({ try await engine.syncRecordingResult(scope, progress: progress) }, on: executor)
             return try await withGracefulShutdownHandler {
                 try await withTaskCancellationHandler {
                     try await sync.value
@@ -145,7 +147,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     sync.cancel()
                 }
             } onGracefulShutdown: {
-                sync.cancel()
+                inFlight.stop()
             }
         }
     }

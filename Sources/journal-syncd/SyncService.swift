@@ -17,7 +17,7 @@ struct SyncService<C: Clock>: Service, CustomStringConvertible where C.Duration 
     let notifier: SystemdNotifier
     let logger: Logger
     /// Where every task of the service runs.
-    let executor: SerialThreadExecutor
+    let executor: any TaskExecutor
     /// Times the periodic sync, retries, rechecks, the doorbell's reconnects and the watchdog's feeding.
     let clock: C
     /// Times the watchdog's heartbeat: a clock that does not count a suspended machine, as systemd's
@@ -32,6 +32,12 @@ struct SyncService<C: Clock>: Service, CustomStringConvertible where C.Duration 
 
     /// Where the watchers, the ticker, the daemon's signals and the watchdog send what they notice.
     var events = ChangeEvents()
+    /// The sync under way, which `stop` cancels.
+    private let inFlight = SyncInFlight()
+
+    /// Stops the sync under way after its segment in flight, from any thread, without waiting for the
+    /// loop's: the first step of a graceful shutdown, which SIGTERM then triggers.
+    func stop() { inFlight.stop() }
 
     func run() async throws {
         let database = try DatabaseWatcher(databasePath: store.path)
@@ -39,7 +45,7 @@ struct SyncService<C: Clock>: Service, CustomStringConvertible where C.Duration 
         let alarms = Alarms(events: events, clock: clock)
         let loop = SyncLoop(
             store: store, events: events, notifier: notifier, logger: logger, clock: clock, alarms: alarms,
-            executor: executor, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
+            executor: executor, inFlight: inFlight, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
             watchHub: { hubWatchers.watch($0, events: events) }, releaseCodePages: releaseCodePages)
 
         try await withGracefulShutdownHandler {

@@ -23,8 +23,9 @@ struct Machine {
     /// A machine joined to the hub at `place`, made there if there is none yet: with an invitation
     /// `inviter` printed (as `journal sync key` prints one with the key), or with the key alone.
     static func make(_ folder: String, name: String, place: any HubPlace, key: SyncKey, segmentSize: Int = 2000,
-                     clock: any JournalClock = sameInstant, invitedBy inviter: Machine? = nil) async throws -> Machine {
-        let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock, physicalClock: clock)
+                     clock: any JournalClock = sameInstant, invitedBy inviter: Machine? = nil,
+                     executor: any StoreExecutor = SerialThreadExecutor()) async throws -> Machine {
+        let store = try await JournalStore(path: "\(folder)/\(name).db", clock: clock, physicalClock: clock, executor: executor)
         let hub = try await place.hubExists() ? try await place.open(key: key, expecting: nil) : try await place.make(key: key, shared: false)
         let deviceKeys = DeviceKeys()
         var admission: DeviceCard.Admission?

@@ -5,7 +5,7 @@
 /// written row the next change sequence number, and records what `undo` needs. Other processes (the
 /// CLI, the sync daemon) write the same file, so nothing that a write depends on is cached here.
 public actor JournalStore {
-    private let executor: SerialThreadExecutor
+    private let executor: any StoreExecutor
     let connection: SQLiteConnection
     /// Where this journal's "now" comes from: for defaults, reports and decisions of the day.
     public nonisolated let clock: any JournalClock
@@ -27,7 +27,7 @@ public actor JournalStore {
     /// hybrid clock readings tie on purpose.
     public init(
         path: String, clock: any JournalClock = SystemClock(), physicalClock: any JournalClock = SystemClock(),
-        executor: SerialThreadExecutor = SerialThreadExecutor()
+        executor: any StoreExecutor = SerialThreadExecutor()
     ) async throws {
         let file = try await executor.run { try JournalFile(path: path) }
         self.init(file: file, path: path, clock: clock, physicalClock: physicalClock, executor: executor)
@@ -46,7 +46,7 @@ public actor JournalStore {
 
     private init(
         file: JournalFile, path: String, clock: any JournalClock, physicalClock: any JournalClock,
-        executor: SerialThreadExecutor
+        executor: any StoreExecutor
     ) {
         self.executor = executor
         self.connection = file.connection
