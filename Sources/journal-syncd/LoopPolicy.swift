@@ -67,20 +67,25 @@ struct LoopPolicy {
     }
 
     /// The plan for `reasons` and the logs their rings named, given `data_version` as read now (nil
-    /// when it could not be read, or was not needed).
-    mutating func plan(_ reasons: ChangeReasons, rang: RangLogs = RangLogs(), dataVersion observed: Int64?) -> Plan {
+    /// when it could not be read, or was not needed), and whether another process was writing as it
+    /// was read (`JournalStore.dataVersionReading`).
+    mutating func plan(_ reasons: ChangeReasons, rang: RangLogs = RangLogs(), dataVersion observed: Int64?, anotherProcessWasWriting: Bool = false)
+        -> Plan
+    {
         var plan = Plan(pingWatchdog: reasons.contains(.watchdog))
         if reasons.contains(.recheck) { recheckPending = false }
         if reasons.contains(.retry) { retryPending = false }
         // The reasons that stand: a database hint that `data_version` does not confirm is the daemon's
-        // own write (its echo), or a commit still on its way, which the recheck looks for.
+        // own write (its echo), or, while another process writes, its commit still on its way, which
+        // the recheck looks for. An echo costs no recheck: another process's commit holds the write
+        // lock from its first write until it shows in `data_version`.
         var standing = reasons.subtracting(.housekeeping)
         if Self.needsDataVersion(reasons) {
             // Unreadable counts as changed: a needless sync is cheap, a missed one is not.
             let version = observed ?? dataVersion &+ 1
             if version == dataVersion {
                 standing.subtract([.database, .recheck])
-                if reasons.contains(.database), !recheckPending {
+                if reasons.contains(.database), anotherProcessWasWriting, !recheckPending {
                     recheckPending = true
                     plan.scheduleRecheck = true
                 }

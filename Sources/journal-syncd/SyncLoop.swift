@@ -51,8 +51,9 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             let reasons = wake.reasons
             // A journal deleted or replaced under the daemon: systemd starts it again on the new file.
             guard store.isStillAtItsPath() else { throw SyncLoopExit.journalReplaced(store.path) }
-            let version = LoopPolicy.needsDataVersion(reasons) ? try? await store.dataVersion() : nil
-            let plan = policy.plan(reasons, rang: wake.rang, dataVersion: version)
+            let reading = LoopPolicy.needsDataVersion(reasons) ? try? await store.dataVersionReading() : nil
+            let plan = policy.plan(
+                reasons, rang: wake.rang, dataVersion: reading?.value, anotherProcessWasWriting: reading?.anotherConnectionWasWriting ?? false)
             if plan.scheduleRecheck { alarms.ring(.recheck, after: .milliseconds(100)) }
             if plan.sync {
                 let result = await attempt(reasons, scope: plan.scope, engine: &engine, policy: &policy)

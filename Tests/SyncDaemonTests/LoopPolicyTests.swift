@@ -11,15 +11,17 @@ import TestSupport
         var policy = LoopPolicy(dataVersion: 7)
         #expect(policy.plan(.database, dataVersion: 8) == .init(sync: true))
         #expect(policy.dataVersion == 8)
-        // Its own echo: the version did not move. Not a sync, but one look again shortly.
-        #expect(policy.plan(.database, dataVersion: 8) == .init(scheduleRecheck: true))
-        // One recheck at a time, however many hints come meanwhile.
+        // Its own echo: the version did not move, and no one else was writing. Nothing to do.
         #expect(policy.plan(.database, dataVersion: 8) == .init())
+        // Another process writing: its commit may not show yet. Not a sync, but one look again shortly.
+        #expect(policy.plan(.database, dataVersion: 8, anotherProcessWasWriting: true) == .init(scheduleRecheck: true))
+        // One recheck at a time, however many hints come meanwhile.
+        #expect(policy.plan(.database, dataVersion: 8, anotherProcessWasWriting: true) == .init())
         // The recheck finds the commit that had not landed yet.
         #expect(policy.plan(.recheck, dataVersion: 9) == .init(sync: true))
         // A recheck that finds nothing schedules no further one.
-        #expect(policy.plan(.database, dataVersion: 9) == .init(scheduleRecheck: true))
-        #expect(policy.plan(.recheck, dataVersion: 9) == .init())
+        #expect(policy.plan(.database, dataVersion: 9, anotherProcessWasWriting: true) == .init(scheduleRecheck: true))
+        #expect(policy.plan(.recheck, dataVersion: 9, anotherProcessWasWriting: true) == .init())
     }
 
     @Test func anUnreadableDataVersionCountsAsAChange() {
@@ -189,7 +191,7 @@ import TestSupport
         // with the next ring, is no change of this journal's while `data_version` stands.
         var policy = LoopPolicy(dataVersion: 4)
         let echo = policy.plan([.hub, .database], rang: .log(a), dataVersion: 4)
-        #expect(echo.sync && echo.scope == .logs([a]) && echo.scheduleRecheck)
+        #expect(echo.sync && echo.scope == .logs([a]) && !echo.scheduleRecheck)
         // Another process's commit is something to publish: the whole sync.
         let commit = policy.plan([.hub, .database], rang: .log(a), dataVersion: 5)
         #expect(commit.sync && commit.scope == .whole)

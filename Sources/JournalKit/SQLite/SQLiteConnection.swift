@@ -7,6 +7,8 @@ import Glibc
 /// owner's thread only.
 final class SQLiteConnection {
     let handle: OpaquePointer
+    /// How long a statement waits for another connection's lock before it fails.
+    let busyTimeoutMilliseconds: Int32
     /// Statements prepared once and reused. A handful per command, so a list beats a dictionary,
     /// whose generic machinery costs more at start-up than it saves.
     private var statements: [SQLiteStatement] = []
@@ -24,6 +26,7 @@ final class SQLiteConnection {
             throw error
         }
         handle = opened
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Double-quoted strings silently becoming literals hides typos in `journal sql`; defensive mode
@@ -174,6 +177,17 @@ final class SQLiteConnection {
         try run("PRAGMA synchronous = NORMAL")
         defer { try? run("PRAGMA synchronous = \(setting)") }
         return try body()
+    }
+
+    /// True when another connection holds the write lock: a transaction of its writing, whose commit
+    /// others do not see yet. Asked without waiting, by taking the lock when it is free and letting it
+    /// go at once.
+    func anotherConnectionIsWriting() throws(SQLiteError) -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        do { try run("BEGIN IMMEDIATE") } catch where error.isBusy { return true }
+        try run("ROLLBACK")
+        return false
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it

@@ -15,6 +15,27 @@ extension JournalStore {
     public func dataVersion() throws -> Int64 {
         try connection.queryInteger("PRAGMA data_version") ?? 0
     }
+
+    /// `dataVersion`, and whether another connection was writing just before it was read. A write
+    /// touches the files (which file watchers see) before its commit shows in the number, and holds
+    /// the write lock from before its first write until after that: when no one held it, every write
+    /// seen so far is in the number, or was no commit (a checkpoint, this store's own).
+    public func dataVersionReading() throws -> DataVersionReading {
+        let writing = try connection.anotherConnectionIsWriting()
+        return DataVersionReading(value: try dataVersion(), anotherConnectionWasWriting: writing)
+    }
+}
+
+/// `PRAGMA data_version` as `JournalStore.dataVersionReading` read it.
+public struct DataVersionReading: Equatable, Sendable {
+    public var value: Int64
+    /// Another connection held the write lock just before `value` was read: a commit may be on its way.
+    public var anotherConnectionWasWriting: Bool
+
+    public init(value: Int64, anotherConnectionWasWriting: Bool) {
+        self.value = value
+        self.anotherConnectionWasWriting = anotherConnectionWasWriting
+    }
 }
 
 extension JournalStore {
