@@ -4,16 +4,23 @@ import Glibc
 /// the database and its WAL. In-process notification cannot see another process's commit. A write
 /// event is only a hint; the loop confirms it with `PRAGMA data_version`.
 struct DatabaseWatcher: Sendable {
-    private let inotify: Inotify
+    let inotify: Inotify
+    private let folder: String
     private let names: Set<String>
+
+    /// Everything that changes the journal's files: writes, and the files made, moved or deleted.
+    private static let writes = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+    /// The files made, moved or deleted only, while the daemon writes the journal itself.
+    private static let replacements = IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
 
     init(databasePath: String) throws(WatcherError) {
         let slash = databasePath.lastIndex(of: "/")
-        let folder = slash.map { String(databasePath[..<$0]) } ?? "."
+        let parent = slash.map { String(databasePath[..<$0]) } ?? "."
         let file = slash.map { String(databasePath[databasePath.index(after: $0)...]) } ?? databasePath
+        folder = parent.isEmpty ? "/" : parent
         names = [file, file + "-wal"]
         inotify = try Inotify()
-        _ = try inotify.watch(folder.isEmpty ? "/" : folder, mask: IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+        _ = try inotify.watch(folder, mask: Self.writes)
     }
 
     /// Sends `.database` to `events` for every batch of writes, until cancelled.
@@ -21,5 +28,20 @@ struct DatabaseWatcher: Sendable {
         for await batch in inotify.events() where batch.contains(where: { names.contains($0.name) }) {
             events.send(.database)
         }
+    }
+
+    /// Runs `body`, the daemon's own writes to the journal, with writes not watched: each page it
+    /// writes would wake the watcher's thread, a dozen times for one drink received. Then a `.database`
+    /// hint stands for whatever another process wrote meanwhile, which the loop finds, as for any
+    /// hint, in `data_version` (taken before the sync), or, for a commit still on its way, in the
+    /// write lock it holds. The watch stays in place (its mask alone changes), so it cannot be lost
+    /// to the system's limit on watches.
+    func ignoringWrites<T>(sendingTo events: ChangeEvents, _ body: () async throws -> T) async rethrows -> T {
+        _ = try? inotify.watch(folder, mask: Self.replacements)
+        defer {
+            _ = try? inotify.watch(folder, mask: Self.writes)
+            events.send(.database)
+        }
+        return try await body()
     }
 }

@@ -20,6 +20,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
     let executor: any TaskExecutor
     /// The sync under way, for a stop to cancel.
     let inFlight: SyncInFlight
+    /// The journal's watcher, which a sync's own writes are hidden from.
+    let database: DatabaseWatcher
     /// How often systemd wants a ping, when its watchdog is on: during a long sync, pings go on while
     /// the sync makes progress.
     let watchdogInterval: Duration?
@@ -101,7 +103,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             }
             guard let engine else { throw SyncError.notJoined }
             policy.syncStarts(dataVersion: try? await store.dataVersion())
-            let report = try await sync(engine, scope: scope)
+            let report = try await database.ignoringWrites(sendingTo: events) { try await sync(engine, scope: scope) }
             // A log-only read found no new folder: a device joining rings the devices folder, a whole sync.
             if scope == .whole { watchHub(engine) }
             log(report, reasons: reasons)

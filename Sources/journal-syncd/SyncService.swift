@@ -45,7 +45,7 @@ struct SyncService<C: Clock>: Service, CustomStringConvertible where C.Duration 
         let alarms = Alarms(events: events, clock: clock)
         let loop = SyncLoop(
             store: store, events: events, notifier: notifier, logger: logger, clock: clock, alarms: alarms,
-            executor: executor, inFlight: inFlight, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
+            executor: executor, inFlight: inFlight, database: database, watchdogInterval: watchdogInterval, makeEngine: makeEngine,
             watchHub: { hubWatchers.watch($0, events: events) }, releaseCodePages: releaseCodePages)
 
         try await withGracefulShutdownHandler {
