@@ -13,6 +13,12 @@ extension PostgresHub {
         var epochs: [HubListing<KeyEpoch>]?
     }
 
+    /// What the read of named logs found: the logs, and the bytes of their first new segments.
+    struct NamedLogs {
+        var logs: [DeviceID: DeviceLog] = [:]
+        var fetched: [DeviceID: [SegmentName: [UInt8]]] = [:]
+    }
+
     /// A card row's name, the transaction that last wrote it (a card is replaced in place) and its
     /// length, which the server gives without reading the bytes: a card's fingerprint (`fingerprint`).
     static let cardColumns = "device::text, xmin::text::bigint, octet_length(bytes)::bigint"
@@ -35,10 +41,34 @@ extension PostgresHub {
         return HubListing(name: KeyEpoch(number: number, id: id), fingerprint: fingerprint(transaction: transaction, length: length))
     }
 
-    /// The logs of every device (or of `only` these), listed past `positions`; with `firstPages`, the
-    /// first that many cards and key epoch records too, in the same statement.
-    func list(after positions: [DeviceID: Int64], only: [DeviceID]?, firstPages: Int? = nil) async throws -> Listing {
-        let query = only.map { Self.listing(of: $0, after: positions) } ?? Self.listing(after: positions, firstPages: firstPages)
+    /// The logs of `devices`, listed past `positions`; `fetchingAhead`, with the bytes of their new
+    /// segments too, up to `fetchAheadBytes` in all: a ring's read is then one round trip.
+    func listLogs(of devices: [DeviceID], after positions: [DeviceID: Int64], fetchingAhead: Bool) async throws -> NamedLogs {
+        let query = Self.listing(of: devices, after: positions, fetchingAhead: fetchingAhead)
+        typealias Row = (String?, Int64?, Int64?, Int64?, Int64?, ByteBuffer?)
+        let rows = try await call { connection in
+            var rows: [Row] = []
+            let result = try await connection.query(query, logger: PostgresConnector.quiet)
+            for try await row in result.decode(Row.self) { rows.append(row) }
+            return rows
+        }
+        var named = NamedLogs()
+        for (name, highest, first, last, size, bytes) in rows {
+            guard let name, let highest else { continue }
+            let id = DeviceID(rawValue: name)
+            if named.logs[id] == nil { named.logs[id] = DeviceLog(listedAfter: positions[id] ?? 0, highest: highest) }
+            guard let first, let last, let size else { continue }
+            let segment = SegmentName(first: first, last: last)
+            named.logs[id]?.segments.append(SegmentEntry(name: segment, fingerprint: String(size)))
+            if let bytes { named.fetched[id, default: [:]][segment] = Array(bytes.readableBytesView) }
+        }
+        return named
+    }
+
+    /// The logs of every device, listed past `positions`; with `firstPages`, the first that many cards
+    /// and key epoch records too, in the same statement.
+    func list(after positions: [DeviceID: Int64], firstPages: Int) async throws -> Listing {
+        let query = Self.listing(after: positions, firstPages: firstPages)
         // Five columns, as the listing of logs alone had: a row's columns cost a client as much as the
         // server, and a first sync can list a million rows.
         typealias Row = (String?, Int64?, Int64?, Int64?, Int64?)
@@ -48,8 +78,7 @@ extension PostgresHub {
             for try await row in result.decode(Row.self) { rows.append(row) }
             return rows
         }
-        var listing = Listing()
-        if firstPages != nil, only == nil { (listing.cards, listing.epochs) = ([], []) }
+        var listing = Listing(cards: [], epochs: [])
         for (name, highest, first, last, size) in rows {
             guard let name else { continue }
             if let highest {
@@ -131,25 +160,37 @@ extension PostgresHub {
 
     /// The same read of `devices`' logs alone: one probe of the primary key for each device's top,
     /// and a range of it for what lies past `positions`. A device with no log (a ring that named a
-    /// device id no one published under) is not listed.
-    static func listing(of devices: [DeviceID], after positions: [DeviceID: Int64]) -> PostgresQuery {
+    /// device id no one published under) is not listed. `fetchingAhead`, each new segment's bytes
+    /// come too while those before it, of every device listed, are under `fetchAheadBytes`, and it is
+    /// no larger than a segment can be; else a sixth column of NULL.
+    static func listing(of devices: [DeviceID], after positions: [DeviceID: Int64], fetchingAhead: Bool) -> PostgresQuery {
         let named = devices.filter { UUIDText.isCanonical($0.rawValue) }
         let ids = named.map(\.rawValue)
         let floors = named.map { positions[$0] ?? 0 }
+        let bytes = fetchingAhead
+            ? """
+            CASE WHEN size <= \(SegmentName.maximumBytes) AND coalesce(sum(size) OVER (ORDER BY device, first_position, last_position
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) < \(fetchAheadBytes) THEN bytes END
+            """
+            : "NULL::bytea"
         return """
-            WITH known(device, position) AS (SELECT * FROM unnest(\(ids)::uuid[], \(floors)::bigint[]))
-            SELECT k.device::text, t.last_position, s.first_position, s.last_position, s.size
-            FROM known k
-            CROSS JOIN LATERAL (
-                SELECT last_position FROM journal_hub.segments WHERE device = k.device
-                ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1
-            ) t
-            LEFT JOIN LATERAL (
-                SELECT first_position, last_position, octet_length(bytes)::bigint AS size FROM journal_hub.segments s
-                WHERE s.device = k.device AND s.first_position > k.position AND s.first_position <= t.last_position
-                    AND t.last_position > k.position OFFSET 0
-            ) s ON true
-            ORDER BY k.device, s.first_position, s.last_position
+            WITH known(device, position) AS (SELECT * FROM unnest(\(ids)::uuid[], \(floors)::bigint[])),
+            listed AS (
+                SELECT k.device, t.last_position AS top, s.first_position, s.last_position, s.size, s.bytes
+                FROM known k
+                CROSS JOIN LATERAL (
+                    SELECT last_position FROM journal_hub.segments WHERE device = k.device
+                    ORDER BY device DESC, first_position DESC, last_position DESC LIMIT 1
+                ) t
+                LEFT JOIN LATERAL (
+                    SELECT first_position, last_position, octet_length(bytes)::bigint AS size, bytes FROM journal_hub.segments s
+                    WHERE s.device = k.device AND s.first_position > k.position AND s.first_position <= t.last_position
+                        AND t.last_position > k.position OFFSET 0
+                ) s ON true
+            )
+            SELECT device::text, top, first_position, last_position, size, \(unescaped: bytes)
+            FROM listed
+            ORDER BY device, first_position, last_position
             """
     }
 }

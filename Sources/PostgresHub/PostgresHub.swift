@@ -94,15 +94,22 @@ public actor PostgresHub: Hub {
     }
 
     private func refresh(after positions: [DeviceID: Int64], only: Set<DeviceID>?) async throws {
-        fetched = [:]
-        let listing = try await list(after: positions, only: only.map { $0.sorted() }, firstPages: only == nil ? ListingPage.size : nil)
-        (firstCards, firstEpochs) = (listing.cards, listing.epochs)
-        var logs = listing.logs
+        var logs: [DeviceID: DeviceLog]
+        if let only {
+            // A ring's read: the named logs, and their new segments' bytes in the same round trip.
+            let named = try await listLogs(of: only.sorted(), after: positions, fetchingAhead: true)
+            (logs, fetched) = (named.logs, named.fetched)
+            (firstCards, firstEpochs) = (nil, nil)
+        } else {
+            let listing = try await list(after: positions, firstPages: ListingPage.size)
+            (logs, fetched) = (listing.logs, [:])
+            (firstCards, firstEpochs) = (listing.cards, listing.epochs)
+        }
         let lost = positions.filter { device, position in
             (only?.contains(device) ?? true) && (logs[device]?.highest ?? 0) < position && position > 0
         }
         if !lost.isEmpty {
-            let whole = try await list(after: positions.mapValues { _ in 0 }, only: lost.keys.sorted()).logs
+            let whole = try await listLogs(of: lost.keys.sorted(), after: positions.mapValues { _ in 0 }, fetchingAhead: false).logs
             for device in lost.keys { logs[device] = whole[device] ?? DeviceLog() }
         }
         index = logs
