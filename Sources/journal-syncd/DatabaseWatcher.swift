@@ -8,8 +8,10 @@ struct DatabaseWatcher: Sendable {
     private let folder: String
     private let names: Set<String>
 
-    /// Everything that changes the journal's files: writes, and the files made, moved or deleted.
-    private static let writes = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+    /// Everything that changes the journal's files: writes, and the files made, moved or deleted. Not
+    /// the closing of a file opened for writing: every process that reads the journal opens it so,
+    /// and a commit is seen by its writes (and, while it is on its way, by the write lock it holds).
+    private static let writes = IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
     /// The files made, moved or deleted only, while the daemon writes the journal itself.
     private static let replacements = IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
 
@@ -23,9 +25,11 @@ struct DatabaseWatcher: Sendable {
         _ = try inotify.watch(folder, mask: Self.writes)
     }
 
-    /// Sends `.database` to `events` for every batch of writes, until cancelled.
+    /// Sends `.database` to `events` for every batch of writes, until cancelled. Events about other
+    /// files of the folder (the `-shm`, the locks) are dropped as they are read, waking nothing.
     func feed(_ events: ChangeEvents) async {
-        for await batch in inotify.events() where batch.contains(where: { names.contains($0.name) }) {
+        let names = names
+        for await _ in inotify.events(keeping: { names.contains($0.name) }) {
             events.send(.database)
         }
     }

@@ -26,13 +26,14 @@ final class Inotify: Sendable {
         return watch
     }
 
-    /// The events, batch by batch. Ending the stream (or cancelling its consumer) closes the descriptor.
-    func events() -> AsyncStream<[Event]> {
+    /// The events `kept`, batch by batch: a batch with none is not delivered, so the consumer is not
+    /// woken for it. Ending the stream (or cancelling its consumer) closes the descriptor.
+    func events(keeping kept: @escaping @Sendable (Event) -> Bool = { _ in true }) -> AsyncStream<[Event]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [Event].self, bufferingPolicy: .unbounded)
         let descriptor = self.descriptor
         do {
             try EventLoop.shared.add(descriptor) {
-                let events = Inotify.drain(descriptor)
+                let events = Inotify.drain(descriptor).filter(kept)
                 if !events.isEmpty { continuation.yield(events) }
             }
         } catch {

@@ -47,6 +47,11 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
 
     private func loop(engine: inout SyncEngine?) async throws {
         var started = false
+        // When the daemon will have been quiet long enough to let go of its code pages, and whether an
+        // alarm is set for then or before: a burst of syncs moves the time, and sets no alarm anew for
+        // each (each was a timer made and one let go); an alarm that comes early is set for the rest.
+        var quietAt = clock.now
+        var quietAlarmSet = false
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
         var random = SystemRandomNumberGenerator()
         for await wake in events {
@@ -78,9 +83,22 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                 }
             }
             if plan.pingWatchdog { notifier.watchdog() }
-            if plan.releaseCodePages { releaseCodePages() }
+            if reasons.contains(.quiet) { quietAlarmSet = false }
+            if plan.releaseCodePages {
+                let now = clock.now
+                if now < quietAt {
+                    alarms.set(.quiet, after: now.duration(to: quietAt))
+                    quietAlarmSet = true
+                } else {
+                    releaseCodePages()
+                }
+            }
             // From the start, and from each sync's end: the pages go once nothing happened for a while.
-            if plan.sync || !started { alarms.set(.quiet, after: LoopPolicy.quietAfter) }
+            if plan.sync || !started {
+                quietAt = clock.now.advanced(by: LoopPolicy.quietAfter)
+                if !quietAlarmSet { alarms.set(.quiet, after: LoopPolicy.quietAfter) }
+                quietAlarmSet = true
+            }
             started = true
         }
     }

@@ -54,6 +54,38 @@ import TestSupport
         }
     }
 
+    @Test func aSyncWhileQuietPutsTheReleaseOffUntilTenSecondsAfterIt() async throws {
+        try await withTemporaryDirectory { folder in
+            let (reader, folderHub, key) = try await SyncServiceTests.publishedHub(folder, count: 1)
+            let hub = SilentHub(base: folderHub)
+            let socket = try NotifySocket(path: folder + "/notify.sock")
+            let clock = ManualClock()
+            let releases = Releases()
+            try await testGracefulShutdown { trigger in
+                var service = SyncServiceTests.service(reader, notifySocket: socket.path, watchdog: nil, hub: hub, key: key, clock: clock)
+                service.releaseCodePages = { releases.count.add(1, ordering: .relaxed) }
+                let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
+                defer { trigger.triggerGracefulShutdown() }
+                #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(30)) != nil)
+                let quiet = LoopPolicy.quietAfter
+                #expect(await waitFor { clock.wakeTimes.contains(quiet) })
+                // A sync halfway: the pages are to go 10 s after it.
+                clock.advance(by: quiet / 2)
+                while socket.receive(timeout: .zero) != nil {}
+                service.events.send(.request)
+                #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(30)) != nil)
+                // The first alarm comes early: nothing goes, and the pages go at the later time.
+                clock.advance(by: quiet / 2)
+                #expect(await waitFor { clock.wakeTimes.contains(quiet + quiet / 2) }, "\(clock.wakeTimes)")
+                #expect(releases.count.load(ordering: .relaxed) == 0)
+                clock.advance(by: quiet / 2)
+                #expect(await waitFor { releases.count.load(ordering: .relaxed) == 1 })
+                trigger.triggerGracefulShutdown()
+                try await running.value
+            }
+        }
+    }
+
     /// True once `condition` holds, false if it does not within a minute: the loop acts on its own thread.
     func waitFor(_ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)
