@@ -17,12 +17,30 @@ import TestSupport
             let other = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 15_000)
             try other.run("BEGIN IMMEDIATE")
             try other.run("CREATE TABLE scratch (n)")
+            // Past the wait for it (a long import, say).
             let during = try await store.dataVersionReading()
             #expect(during == DataVersionReading(value: before.value, anotherConnectionWasWriting: true))
 
             try other.run("COMMIT")
             let after = try await store.dataVersionReading()
             #expect(!after.anotherConnectionWasWriting && after.value != before.value)
+        }
+    }
+
+    @Test func aCommandsCommitOnItsWayIsWaitedForAndSeen() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/j.db"
+            let store = try await JournalStore(path: path)
+            let before = try await store.dataVersion()
+            let other = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 15_000)
+            try other.run("BEGIN IMMEDIATE")
+            try other.run("CREATE TABLE scratch (n)")
+            // The reading starts while the write is under way, and ends once it commits.
+            let reading = Task { try await store.dataVersionReading() }
+            try await Task.sleep(for: .milliseconds(50))
+            try other.run("COMMIT")
+            let read = try await reading.value
+            #expect(!read.anotherConnectionWasWriting && read.value != before)
 
         }
     }

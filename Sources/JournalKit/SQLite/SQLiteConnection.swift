@@ -179,11 +179,11 @@ final class SQLiteConnection {
         return try body()
     }
 
-    /// True when another connection holds the write lock: a transaction of its writing, whose commit
-    /// others do not see yet. Asked without waiting, by taking the lock when it is free and letting it
-    /// go at once.
-    func anotherConnectionIsWriting() throws(SQLiteError) -> Bool {
-        sqlite3_busy_timeout(handle, 0)
+    /// True when another connection holds the write lock, and still does after `milliseconds`: a
+    /// transaction of its writing, whose commit others do not see yet. Asked by taking the lock when it
+    /// is free (or comes free in time) and letting it go at once.
+    func anotherConnectionIsWriting(waitingUpTo milliseconds: Int32) throws(SQLiteError) -> Bool {
+        sqlite3_busy_timeout(handle, milliseconds)
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
         do { try run("BEGIN IMMEDIATE") } catch where error.isBusy { return true }
         try run("ROLLBACK")

@@ -18,12 +18,18 @@ extension JournalStore {
 
     /// `dataVersion`, and whether another connection was writing just before it was read. A write
     /// touches the files (which file watchers see) before its commit shows in the number, and holds
-    /// the write lock from before its first write until after that: when no one held it, every write
-    /// seen so far is in the number, or was no commit (a checkpoint, this store's own).
+    /// the write lock from before its first write until after that: when no one holds it, every write
+    /// seen so far is in the number, or was no commit (a checkpoint, this store's own). A write under
+    /// way is waited for up to `commitWait`: a command's commit is over in milliseconds, and seen then,
+    /// not at a second look later.
     public func dataVersionReading() throws -> DataVersionReading {
-        let writing = try connection.anotherConnectionIsWriting()
+        let writing = try connection.anotherConnectionIsWriting(waitingUpTo: Self.commitWaitMilliseconds)
         return DataVersionReading(value: try dataVersion(), anotherConnectionWasWriting: writing)
     }
+
+    /// How long `dataVersionReading` waits for another connection's write to end: long enough for any
+    /// command's, short enough that a long import holds the daemon up no more than that at a time.
+    static let commitWaitMilliseconds: Int32 = 1000
 }
 
 /// `PRAGMA data_version` as `JournalStore.dataVersionReading` read it.
