@@ -33,8 +33,8 @@ struct SyncDaemon: AsyncParsableCommand {
 
     /// The thread every task of the daemon runs on: its loop, its journal store's SQLite work and its
     /// PostgreSQL hub's connection, an event loop of its own. A ring is then read, synced and written
-    /// on one thread: each hand-off between threads was a wake-up, and with them a ring cost twice
-    /// the CPU it does now (`make bench`'s "daemon CPU per ring"). SQLite's waits hold up nothing on
+    /// on one thread: each hand-off between threads was a wake-up, about a hundred futex calls a ring
+    /// when the loop, the store and the connection each had a thread. SQLite's waits hold up nothing on
     /// it but the hub's replies, which the sync waits for anyway. Keeping off Swift's global executor
     /// matters for an idle daemon: on Linux, the first task run there starts libdispatch's thread-pool
     /// monitor, which wakes the process every second forever. Out of descriptors for an event loop,
