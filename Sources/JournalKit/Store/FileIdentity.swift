@@ -28,12 +28,16 @@ extension JournalStore {
     /// True when the journal's file is the one its identity was recorded for (when it was made, or
     /// given a new device id); a journal made before identities were recorded gets one now.
     public func isOriginalFile() throws -> Bool {
-        let current = FileIdentity.of(path)
-        guard let recorded = try connection.queryText("SELECT value FROM meta WHERE key = 'file_identity'") else {
+        guard let original = try isRecordedFile() else {
             try recordFileIdentity()
             return true
         }
-        return recorded == current
+        return original
+    }
+
+    /// True when the journal's file is the one its identity was recorded for; nil when none was.
+    func isRecordedFile() throws -> Bool? {
+        try connection.queryText("SELECT value FROM meta WHERE key = 'file_identity'").map { $0 == FileIdentity.of(path) }
     }
 
     func recordFileIdentity() throws {

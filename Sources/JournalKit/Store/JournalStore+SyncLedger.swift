@@ -3,14 +3,29 @@
 extension JournalStore {
     /// The ledger of the hub `hubID`, in one snapshot; nil when this journal is not joined to it.
     public func syncLedger(hubID: HubID) throws -> SyncLedger? {
+        try connection.readTransaction { try ledger(hubID: hubID) }
+    }
+
+    /// The ledger, and what a sync checks of the journal before it starts, in one read (each apart
+    /// was a transaction of its own): the device id the file holds now, whether it is still the file
+    /// its identity was recorded for, and the ledger of `hubID`. A schema newer than this program's,
+    /// which a newer `journal` migrated the file to since this store opened it, throws
+    /// (`checkSchemaIsKnown`).
+    public func syncStart(hubID: HubID) throws -> SyncStart {
         try connection.readTransaction {
-            guard let publishedThrough = try connection.queryInteger(
-                "SELECT published_through FROM sync_hub WHERE hub_id = ?", .text(hubID.rawValue))
-            else { return nil }
-            return SyncLedger(
-                hubID: hubID, publishedThrough: publishedThrough, published: try publishedSegments(hubID: hubID), anchors: try anchors(hubID: hubID),
-                refusedLogs: try refusedLogs(hubID: hubID), setAside: try setAsideFiles(hubID: hubID))
+            let stored = try storedDeviceID()
+            try checkSchemaIsKnown()
+            return SyncStart(storedDeviceID: stored, isOriginalFile: try isRecordedFile(), ledger: try ledger(hubID: hubID))
         }
+    }
+
+    private func ledger(hubID: HubID) throws -> SyncLedger? {
+        guard let publishedThrough = try connection.queryInteger(
+            "SELECT published_through FROM sync_hub WHERE hub_id = ?", .text(hubID.rawValue))
+        else { return nil }
+        return SyncLedger(
+            hubID: hubID, publishedThrough: publishedThrough, published: try publishedSegments(hubID: hubID), anchors: try anchors(hubID: hubID),
+            refusedLogs: try refusedLogs(hubID: hubID), setAside: try setAsideFiles(hubID: hubID))
     }
 
     /// Moves the published position forward (never back).
@@ -80,4 +95,15 @@ extension JournalStore {
         try connection.run(
             "UPDATE sync_hub SET published_through = max(published_through, ?) WHERE hub_id = ?", .integer(position), .text(hubID.rawValue))
     }
+}
+
+/// What `JournalStore.syncStart` read.
+public struct SyncStart: Sendable {
+    /// The device id the file holds now.
+    public let storedDeviceID: DeviceID
+    /// Whether the file is the one its identity was recorded for; nil when none was recorded yet (a
+    /// journal from before identities: `isOriginalFile` records one).
+    public let isOriginalFile: Bool?
+    /// The ledger of the hub; nil when the journal is not joined to it.
+    public let ledger: SyncLedger?
 }

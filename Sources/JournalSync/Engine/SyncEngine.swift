@@ -91,13 +91,15 @@ public actor SyncEngine {
 
     /// The journal's part of a sync's checks (the hub it joined, when it may sync), and its ledger.
     private func checkJournal() async throws -> SyncLedger {
+        // One read; a schema a newer journal migrated the file to since this process opened it throws.
+        let start = try await store.syncStart(hubID: hub.id)
         // Checked under the lock, which taking a new device id holds while it changes the id.
-        guard try await store.storedDeviceID() == store.deviceID else { throw SyncError.deviceIdentityChanged }
-        // A newer journal may have migrated the file since this process opened it.
-        try await store.checkSchemaIsKnown()
+        guard start.storedDeviceID == store.deviceID else { throw SyncError.deviceIdentityChanged }
         // A copy of the file would publish as this device: refuse before it writes anything.
-        guard try await store.isOriginalFile() else { throw SyncError.copiedFile(path: store.path) }
-        guard let ledger = try await store.syncLedger(hubID: hub.id) else { throw SyncError.notJoined }
+        var original = start.isOriginalFile
+        if original == nil { original = try await store.isOriginalFile() }
+        guard original == true else { throw SyncError.copiedFile(path: store.path) }
+        guard let ledger = start.ledger else { throw SyncError.notJoined }
         return ledger
     }
 
