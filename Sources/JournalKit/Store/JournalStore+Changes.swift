@@ -20,7 +20,7 @@ extension JournalStore {
     /// touches the files (which file watchers see) before its commit shows in the number, and holds
     /// the write lock from before its first write until after that: when no one holds it, every write
     /// seen so far is in the number, or was no commit (a checkpoint, this store's own). A write under
-    /// way is waited for up to `commitWait`: a command's commit is over in milliseconds, and seen then,
+    /// way is waited for up to `commitWaitMilliseconds`: a command's commit is over in milliseconds, and seen then,
     /// not at a second look later.
     public func dataVersionReading() throws -> DataVersionReading {
         let writing = try connection.anotherConnectionIsWriting(waitingUpTo: Self.commitWaitMilliseconds)
