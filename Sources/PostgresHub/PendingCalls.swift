@@ -36,8 +36,23 @@ final class PendingCalls: Sendable {
         return number
     }
 
+    /// How many calls have started on the connection, and whether one is under way: two readings
+    /// that are equal, neither with a call under way, show that no call ran between them.
+    var activity: CallActivity {
+        state.withLock { CallActivity(started: $0.next, underWay: !$0.failing.isEmpty) }
+    }
+
     /// The call `number` ended: it is not told of the channel's closing.
     func finished(_ number: Int) {
         _ = state.withLock { $0.failing.removeValue(forKey: number) }
     }
+}
+
+/// What `PendingCalls.activity` read.
+struct CallActivity: Equatable {
+    let started: Int
+    let underWay: Bool
+
+    /// True when no call ran on the connection from `self` until `later`.
+    func idle(until later: CallActivity) -> Bool { !underWay && self == later }
 }

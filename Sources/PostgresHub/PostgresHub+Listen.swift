@@ -32,7 +32,7 @@ extension PostgresHub {
             do {
                 try await link.connection.listen(on: ServerSchema.channel) { notifications in
                     sign(.listening)
-                    let tester = Task(executorPreference: self.executor) { await self.test(test, sign: sign) }
+                    let tester = Task(executorPreference: self.executor) { await self.test(test, on: link, sign: sign) }
                     defer { tester.cancel() }
                     for try await notification in notifications {
                         let payload = notification.payload
@@ -62,13 +62,23 @@ extension PostgresHub {
 
     /// Rings the doorbell as another device would, until the ring comes back: at once, then (while it
     /// does not) every `DoorbellTest.pollInterval`, each time giving `.unheard` so the daemon syncs.
-    private nonisolated func test(_ test: DoorbellTest, sign: @escaping @Sendable (DoorbellSign) -> Void) async {
+    ///
+    /// A ring that came back while a call of the hub's own was under way on `link` (a sync) proves
+    /// nothing: behind a pooler in transaction mode, the server connection that listens is lent to
+    /// whichever client runs a statement, and a ring sent then reaches the listener because its sync
+    /// held that connection. It is rung again once `DoorbellTest.wait` is over.
+    private nonisolated func test(_ test: DoorbellTest, on link: PostgresLink, sign: @escaping @Sendable (DoorbellSign) -> Void) async {
         var unheard = false
         while !Task.isCancelled {
             let token = test.next()
+            let before = link.activity
             // A ring that cannot be sent is one that does not come back.
             try? await ringFromAnotherConnection(token)
             if await test.cameBack(token, within: DoorbellTest.wait) {
+                guard before.idle(until: link.activity) else {
+                    await test.pause(DoorbellTest.wait)
+                    continue
+                }
                 if unheard { sign(.heardAgain) }
                 return
             }

@@ -29,6 +29,9 @@ struct PostgresLink: Sendable {
 
     var isClosed: Bool { connection.isClosed }
 
+    /// The calls made on the connection so far (`PendingCalls.activity`).
+    var activity: CallActivity { pending.activity }
+
     /// Runs `body` on the connection, failing (and closing the connection) when the server says nothing
     /// for `seconds` (`callSeconds` unless given) while it runs, and failing at once when the connection
     /// ends first.
