@@ -49,10 +49,10 @@ public enum ProcessRunner {
         nonisolated(unsafe) var errorData = Data()
         group.enter()
         DispatchQueue.global().async {
-            errorData = errors.reading.readDataToEndOfFile()
+            errorData = readToEnd(errors.reading)
             group.leave()
         }
-        let outputData = output.reading.readDataToEndOfFile()
+        let outputData = readToEnd(output.reading)
         group.wait()
         process.waitUntilExit()
         return ProcessResult(
@@ -62,6 +62,23 @@ public enum ProcessRunner {
 }
 
 extension ProcessRunner {
+    /// Everything `handle` gives until its end. Not `readDataToEndOfFile`: Foundation's traps when a
+    /// signal interrupts its read (EINTR), which the test process's own children's signals do.
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
+    }
+
     /// Starts `executable` without waiting for it; its output is discarded, or its stderr written to
     /// `stderrPath`. The caller owns the process and must end it (`stop`) even when the test fails.
     public static func start(
