@@ -17,11 +17,15 @@ import TestSupport
         let count = Atomic(0)
     }
 
-    @Test func theCodePagesGoOnceTheDaemonIsQuietAfterEachSync() async throws {
+    /// The service over a folder hub with one drink, on the test's clock, its code-page releases
+    /// counted: `body` runs once it is READY and its start-up sync's quiet alarm is set.
+    /// No rings: the syncs are the start-up's and the test's requests, and nothing else moves the alarm
+    /// (the journal's own writes wake the loop, but sync nothing).
+    func withQuietService(
+        _ body: (SyncService<ManualClock>, NotifySocket, ManualClock, Releases) async throws -> Void
+    ) async throws {
         try await withTemporaryDirectory { folder in
             let (reader, folderHub, key) = try await SyncServiceTests.publishedHub(folder, count: 1)
-            // No rings: the syncs are the start-up's and the test's request, and nothing else moves the
-            // alarm (the journal's own writes wake the loop, but sync nothing).
             let hub = SilentHub(base: folderHub)
             let socket = try NotifySocket(path: folder + "/notify.sock")
             let clock = ManualClock()
@@ -32,57 +36,47 @@ import TestSupport
                 let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
                 defer { trigger.triggerGracefulShutdown() }
                 #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(30)) != nil)
-                // The start-up sync done, its quiet alarm set (a recheck of the journal after the sync's
-                // own writes may sleep too, and ring: it syncs nothing).
-                let quiet = LoopPolicy.quietAfter
-                #expect(await waitFor { clock.wakeTimes.contains(quiet) })
+                #expect(await waitFor { clock.wakeTimes.contains(LoopPolicy.quietAfter) })
                 #expect(try await reader.drinks().count == 1)
-                clock.advance(by: quiet - .seconds(1))
-                #expect(releases.count.load(ordering: .relaxed) == 0, "let go before the daemon was quiet")
-                clock.advance(by: .seconds(1))
-                // Quiet: the pages go.
-                #expect(await waitFor { releases.count.load(ordering: .relaxed) == 1 })
-                // A sync sets the alarm again, from its end.
-                service.events.send(.request)
-                #expect(await waitFor { clock.wakeTimes.contains(quiet * 2) }, "\(clock.wakeTimes)")
-                #expect(releases.count.load(ordering: .relaxed) == 1)
-                clock.advance(by: quiet)
-                #expect(await waitFor { releases.count.load(ordering: .relaxed) == 2 })
+                try await body(service, socket, clock, releases)
                 trigger.triggerGracefulShutdown()
                 try await running.value
             }
         }
     }
 
+    @Test func theCodePagesGoOnceTheDaemonIsQuietAfterEachSync() async throws {
+        try await withQuietService { service, _, clock, releases in
+            // The start-up sync done, its quiet alarm set.
+            let quiet = LoopPolicy.quietAfter
+            clock.advance(by: quiet - .seconds(1))
+            #expect(releases.count.load(ordering: .relaxed) == 0, "let go before the daemon was quiet")
+            clock.advance(by: .seconds(1))
+            // Quiet: the pages go.
+            #expect(await waitFor { releases.count.load(ordering: .relaxed) == 1 })
+            // A sync sets the alarm again, from its end.
+            service.events.send(.request)
+            #expect(await waitFor { clock.wakeTimes.contains(quiet * 2) }, "\(clock.wakeTimes)")
+            #expect(releases.count.load(ordering: .relaxed) == 1)
+            clock.advance(by: quiet)
+            #expect(await waitFor { releases.count.load(ordering: .relaxed) == 2 })
+        }
+    }
+
     @Test func aSyncWhileQuietPutsTheReleaseOffUntilTenSecondsAfterIt() async throws {
-        try await withTemporaryDirectory { folder in
-            let (reader, folderHub, key) = try await SyncServiceTests.publishedHub(folder, count: 1)
-            let hub = SilentHub(base: folderHub)
-            let socket = try NotifySocket(path: folder + "/notify.sock")
-            let clock = ManualClock()
-            let releases = Releases()
-            try await testGracefulShutdown { trigger in
-                var service = SyncServiceTests.service(reader, notifySocket: socket.path, watchdog: nil, hub: hub, key: key, clock: clock)
-                service.releaseCodePages = { releases.count.add(1, ordering: .relaxed) }
-                let running = Task(executorPreference: SerialThreadExecutor()) { try await service.run() }
-                defer { trigger.triggerGracefulShutdown() }
-                #expect(socket.receive(until: { $0 == "READY=1" }, timeout: .seconds(30)) != nil)
-                let quiet = LoopPolicy.quietAfter
-                #expect(await waitFor { clock.wakeTimes.contains(quiet) })
-                // A sync halfway: the pages are to go 10 s after it.
-                clock.advance(by: quiet / 2)
-                while socket.receive(timeout: .zero) != nil {}
-                service.events.send(.request)
-                #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(30)) != nil)
-                // The first alarm comes early: nothing goes, and the pages go at the later time.
-                clock.advance(by: quiet / 2)
-                #expect(await waitFor { clock.wakeTimes.contains(quiet + quiet / 2) }, "\(clock.wakeTimes)")
-                #expect(releases.count.load(ordering: .relaxed) == 0)
-                clock.advance(by: quiet / 2)
-                #expect(await waitFor { releases.count.load(ordering: .relaxed) == 1 })
-                trigger.triggerGracefulShutdown()
-                try await running.value
-            }
+        try await withQuietService { service, socket, clock, releases in
+            let quiet = LoopPolicy.quietAfter
+            // A sync halfway: the pages are to go 10 s after it.
+            clock.advance(by: quiet / 2)
+            while socket.receive(timeout: .zero) != nil {}
+            service.events.send(.request)
+            #expect(socket.receive(until: { $0.hasPrefix("STATUS=Last sync") }, timeout: .seconds(30)) != nil)
+            // The first alarm comes early: nothing goes, and the pages go at the later time.
+            clock.advance(by: quiet / 2)
+            #expect(await waitFor { clock.wakeTimes.contains(quiet + quiet / 2) }, "\(clock.wakeTimes)")
+            #expect(releases.count.load(ordering: .relaxed) == 0)
+            clock.advance(by: quiet / 2)
+            #expect(await waitFor { releases.count.load(ordering: .relaxed) == 1 })
         }
     }
 
