@@ -60,7 +60,11 @@ extension PostgresHub {
             guard let first, let last, let size else { continue }
             let segment = SegmentName(first: first, last: last)
             named.logs[id]?.segments.append(SegmentEntry(name: segment, fingerprint: String(size)))
-            if let bytes { named.fetched[id, default: [:]][segment] = Array(bytes.readableBytesView) }
+            // Kept only as the query asked for it: a server that sends more, or other bytes than the
+            // size it listed, is read again through `read`, which refuses what is too large.
+            if let bytes, bytes.readableBytes == size, size <= SegmentName.maximumBytes {
+                named.fetched[id, default: [:]][segment] = Array(bytes.readableBytesView)
+            }
         }
         return named
     }
