@@ -79,21 +79,28 @@ extension JournalStore {
     /// Merges records received from `device` and moves its anchor to `position`, in one transaction:
     /// a crash applies all of it or none, and nothing twice. Each record replaces the local state of
     /// its key only when it supersedes it.
+    ///
+    /// The commit does not wait for the disk: what it holds is still on the hub, and the anchor moves
+    /// in the same transaction, so a power failure that loses it loses the anchor too, and the next
+    /// sync reads the same records again. A daemon applies one batch per ring of the doorbell; the
+    /// fdatasync it saves was about a tenth of the CPU a ring cost.
     public func applyReceived(_ records: [AnyReplicated], from device: DeviceID, through position: Int64, hubID: HubID)
         throws -> ApplyOutcome
     {
-        try write(nil) { context in
-            var outcome = ApplyOutcome()
-            for record in records {
-                if try record.merge(in: &context) { outcome.applied += 1 } else { outcome.unchanged += 1 }
+        try connection.withoutWaitingForTheDisk {
+            try write(nil) { context in
+                var outcome = ApplyOutcome()
+                for record in records {
+                    if try record.merge(in: &context) { outcome.applied += 1 } else { outcome.unchanged += 1 }
+                }
+                try connection.run(
+                    """
+                    INSERT INTO sync_anchors (hub_id, device_id, position) VALUES (?, ?, ?)
+                    ON CONFLICT (hub_id, device_id) DO UPDATE SET position = max(position, excluded.position)
+                    """,
+                    .text(hubID.rawValue), .text(device.rawValue), .integer(position))
+                return outcome
             }
-            try connection.run(
-                """
-                INSERT INTO sync_anchors (hub_id, device_id, position) VALUES (?, ?, ?)
-                ON CONFLICT (hub_id, device_id) DO UPDATE SET position = max(position, excluded.position)
-                """,
-                .text(hubID.rawValue), .text(device.rawValue), .integer(position))
-            return outcome
         }
     }
 
