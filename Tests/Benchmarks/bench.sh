@@ -3,6 +3,7 @@
 # file, measured side by side in one run (runs alternate, so a busy moment hits both), as median ratios.
 set -euo pipefail
 . "$(dirname "$0")/arrival.sh"
+. "$(dirname "$0")/failed-part.sh"
 
 bin=${BIN:-.build/release}
 runs=${RUNS:-41}
@@ -217,7 +218,7 @@ taken=$(env HOME="$work/r1" XDG_DATA_HOME="$work/r1/data" XDG_CONFIG_HOME="$work
 printf '%-34s %9s M  (a key wrapped for 20 devices)\n' "sync rotate-key, 20 devices" "$rotation"
 printf '%-34s %9s M  (one device taking the new key up)\n' "sync after a rotation" "$taken"
 # The same syncs counted inside a running daemon, without a process's start-up.
-BIN="$bin" bash "$(dirname "$0")/daemon-syncs.sh" || failures=$((failures + 1))
+BIN="$bin" bash "$(dirname "$0")/daemon-syncs.sh" || failed_part daemon-syncs.sh $?
 
 # The daemons: from `journal add` on A to the drink on B, with journal-syncd running for both.
 echo
@@ -318,7 +319,8 @@ printf '%-34s %9s MiB  (budget %s MiB; %s drinks imported of %s samples) %s\n' "
 
 # The PostgreSQL hub, against a server of the benchmark's own.
 echo
-BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || failures=$((failures + 1))
+BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || failed_part postgres.sh $?
 
 failures=$((failures + $(wc -l <"$work/misses")))
+if ((failures > 0)); then echo "make bench: $failures failure(s); verdicts written: $(tr '\n' ' ' <"$work/misses")" >&2; fi
 exit $((failures > 0 ? 1 : 0))

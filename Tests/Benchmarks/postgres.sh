@@ -9,6 +9,7 @@
 # non-zero when a budget is missed.
 set -euo pipefail
 . "$(dirname "$0")/arrival.sh"
+. "$(dirname "$0")/failed-part.sh"
 
 journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/pg
 failures=0
@@ -209,7 +210,7 @@ kill -TERM "${daemons[@]}"; wait "${daemons[@]}" 2>/dev/null || true; daemons=()
 # What a daemon's syncs cost inside it on this hub (daemon-syncs.sh), on a database of their own.
 psql -qh "$work" -p "$port" -U postgres -c "CREATE DATABASE rings OWNER bench" >/dev/null
 HUB="postgresql://bench@localhost:$port/rings?sslmode=verify-full&sslrootcert=$work/ca.crt&passfile=$work/pgpass" \
-    HUB_NAME="PostgreSQL hub" bash "$(dirname "$0")/daemon-syncs.sh" || failures=$((failures + 1))
+    HUB_NAME="PostgreSQL hub" bash "$(dirname "$0")/daemon-syncs.sh" || failed_part daemon-syncs.sh $?
 
 # 50 machines on one hub, each with its daemon: the connections they hold, what they cost idle, and how
 # long a drink added on one takes to be in another's journal while all 50 listen.
