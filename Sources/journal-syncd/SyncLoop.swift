@@ -135,12 +135,13 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         for failure in report.failures { logger.error("\(failure.description); it is retried on every sync") }
         for refused in report.refused { logger.warning("\(refused.description)") }
         for sentence in SyncReport.setAsideSentences(report.setAside) { logger.warning("\(sentence)") }
+        let result = report.result
         if report.movedAnything || !report.failures.isEmpty {
-            logger.info("synced (\(reasons)): \(report.result)")
+            logger.info("synced (\(reasons)): \(result)")
         } else {
             logger.debug("synced (\(reasons)): nothing to do")
         }
-        notifier.status("Last sync \(LocalTime.clockTime(store.clock.now())): \(report.result)")
+        notifier.status("Last sync \(LocalTime.clockTime(store.clock.now())): \(result)")
     }
 
     private func reportFailure(_ error: any Error, reasons: ChangeReasons, retryIn delay: Duration) {

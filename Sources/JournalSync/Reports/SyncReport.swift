@@ -51,7 +51,7 @@ public struct SyncReport: Sendable, Equatable {
         if !republished.isEmpty { moved.append("wrote again \(plural(republished.count, "segment")) missing or damaged on the hub") }
         if !moved.isEmpty {
             let sentence = moved.joined(separator: "; ")
-            sentences.append(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
+            sentences.append(sentence.sentenceCased + ".")
         } else if waiting.isEmpty && failures.isEmpty && setAside.isEmpty && moreSetAside == 0 {
             sentences.append("Nothing to sync: this journal and the hub agree.")
         } else {
@@ -104,7 +104,7 @@ public struct SyncReport: Sendable, Equatable {
         let stuck = files.filter { $0.outcome == .left }
         let others = files.filter { $0.outcome == .passedOver }
         // Notes about the hub are said as they are.
-        var sentences = files.filter { $0.outcome == .noted }.map { $0.reason.prefix(1).uppercased() + $0.reason.dropFirst() + "." }
+        var sentences = files.filter { $0.outcome == .noted }.map { $0.reason.sentenceCased + "." }
         if !moved.isEmpty { sentences.append("Set aside \(count(moved)) from this device's log, which it did not write: \(list(moved, own: true)).") }
         if !stuck.isEmpty { sentences.append("Left \(count(stuck)) in this device's log, not read: \(list(stuck, own: true)).") }
         let logs = others.filter { $0.name != "card" && !$0.name.hasPrefix("epochs/") }

@@ -38,7 +38,7 @@ extension SyncStatus {
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         for warning in overview.description?.warnings ?? [] { Output.line("Warning      \(TerminalText.escaped(warning))") }
         if let setAside = overview.setAsideSummary { Output.line("Set aside    \(TerminalText.escaped(setAside))") }
-        for kept in overview.keptFromShutOut { Output.line("Kept         " + TerminalText.escaped(kept.sentence.prefix(1).uppercased() + kept.sentence.dropFirst()) + ".") }
+        for kept in overview.keptFromShutOut { Output.line("Kept         " + TerminalText.escaped(kept.sentence.sentenceCased) + ".") }
         let refusedCards = overview.refusedOnHub.filter { $0.kind == .card }.count
         let refusedRecords = overview.refusedOnHub.filter { $0.kind == .epoch }.count
         if refusedCards + refusedRecords > 0 {
