@@ -7,7 +7,7 @@ import TestSupport
 
 /// The personal model's curve of one dose, against an independent computation and against the curve
 /// measured in people.
-@Suite struct BatemanCurveTests {
+@Suite(.onTestThreads) struct BatemanCurveTests {
     /// The closed form is the solution of its two rate equations: integrated step by step (fourth-order
     /// Runge-Kutta) from the whole dose in the gut, they give the same share at any hour, for both forms
     /// and any half-life the settings allow, and for equal rates, where the closed form takes its limit.

@@ -1,7 +1,8 @@
 import JournalKit
+import TestSupport
 import Testing
 
-@Suite struct SentenceCaseTests {
+@Suite(.onTestThreads) struct SentenceCaseTests {
     @Test func theFirstLetterIsUpperCaseAndTheRestAsItWas() {
         #expect("received 1 change from 1 device".sentenceCased == "Received 1 change from 1 device")
         #expect("élan, iPhone".sentenceCased == "Élan, iPhone")
