@@ -46,7 +46,10 @@ EOF
 "${as_server[@]}" "$pgbin/pg_ctl" -D "$work/data" -l "$work/server.log" -w start >/dev/null
 daemons=()
 stop_all() {
-    [ ${#daemons[@]} -gt 0 ] && kill -TERM "${daemons[@]}" 2>/dev/null; wait 2>/dev/null || true
+    # Each step `|| true`: under `set -e` a failed kill (a daemon already gone) would end the trap
+    # before the server is stopped.
+    if [ ${#daemons[@]} -gt 0 ]; then kill -TERM "${daemons[@]}" 2>/dev/null || true; fi
+    wait 2>/dev/null || true
     "${as_server[@]}" "$pgbin/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
 }
 trap stop_all EXIT
