@@ -1,8 +1,8 @@
 /// How fast a drink's caffeine reaches the blood: the personal model's first-order absorption rate.
 ///
 /// Each rate is chosen so that, at the mean half-life of 5 hours, the level after one drink peaks in the
-/// middle of what was measured for its form: `peakHours(halfLifeHours: 5)` is 38.6 minutes for a
-/// beverage and 1.75 hours for a slow one.
+/// middle of what was measured for its form: `BatemanCurve(form:halfLifeHours: 5).peakHours` is 38.6
+/// minutes for a beverage and 1.75 hours for a slow one.
 public enum DrinkForm: String, Sendable, CaseIterable, Codable {
     /// Coffee, espresso, tea, energy drinks: the peak 30 to 45 minutes after drinking. Caffeine in water
     /// peaked at 29.8 minutes (SEM 8.1) in ten men (Blanchard & Sawers 1983), 99% absorbed within 45.
