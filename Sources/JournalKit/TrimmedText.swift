@@ -5,7 +5,16 @@ extension StringProtocol {
     }
 
     /// The text without trailing spaces, tabs and newlines (leading ones can place what follows).
+    /// Walked back by index: a String made of a reversed sequence looks its type's conformances up at
+    /// run time, about 0.7 M instructions for the first setting `journal status` reads.
     public var trimmingTrailingSpaces: String {
-        String(self[...].reversed().drop(while: \.isWhitespace).reversed())
+        let text = self[...]
+        var end = text.endIndex
+        while end > text.startIndex {
+            let before = text.index(before: end)
+            guard text[before].isWhitespace else { break }
+            end = before
+        }
+        return String(text[..<end])
     }
 }
