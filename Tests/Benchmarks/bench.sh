@@ -82,11 +82,25 @@ sqlite3 "$big" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n W
 # status reads the drinks of the last 24 half-lives (120 h at 5 h), when older ones no longer show.
 window_start=$((now_ms - 120 * 3600 * 1000))
 
+# The drinks status reads, as the shell reads them: caffeine, time, and whether the kind is slow.
+window_sql="SELECT caffeine_mg, consumed_at, kind IN ('soft-drink', 'chocolate') FROM drinks WHERE deleted = 0 AND consumed_at > $window_start"
+# A profile: the personal model (a weight and a condition) and a bedtime, whose forecasts search the
+# night minute by minute; its half-life (8.65 h) widens the window to 208 hours.
+profile_config="$work/profile-config"
+mkdir -p "$profile_config/journal"
+printf 'weight_kg = 70\nconditions = ["oral-contraceptives"]\nbedtime = "23:30"\n' >"$profile_config/journal/config.toml"
+profile_window_sql="SELECT caffeine_mg, consumed_at, kind IN ('soft-drink', 'chocolate') FROM drinks WHERE deleted = 0 AND consumed_at > $((now_ms - 208 * 3600 * 1000))"
+
 # everyday LABEL SHELL_DB: status and list on the big journal against the sqlite3 shell on SHELL_DB.
 everyday() {
     ours=("$journal" --db "$big" status)
-    theirs=(sqlite3 "$2" "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start")
+    theirs=(sqlite3 "$2" "$window_sql")
     compare "journal status (100k drinks$1)" 1.2
+    XDG_CONFIG_HOME="$profile_config"
+    ours=("$journal" --db "$big" status)
+    theirs=(sqlite3 "$2" "$profile_window_sql")
+    compare "status, with a profile (100k$1)" 1.2
+    XDG_CONFIG_HOME="$work/config"
     ours=("$journal" --db "$big" list --limit 20)
     theirs=(sqlite3 "$2" "SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0
         ORDER BY consumed_at DESC, id DESC LIMIT 20")
@@ -129,7 +143,7 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ { printf "%.1f", $4 / 1e6 }'
 }
 count_insert="INSERT INTO drinks (id, kind, caffeine_mg, consumed_at, note, deleted, hlc, origin, seq) VALUES (lower(hex(randomblob(16))), 'espresso', 64, 0, NULL, 0, 0, 'bench', (SELECT coalesce(max(seq), 0) + 1 FROM drinks))"
-count_status="SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > $window_start"
+count_status=$window_sql
 count_list="SELECT id, kind, caffeine_mg, consumed_at, note FROM drinks WHERE deleted = 0 ORDER BY consumed_at DESC, id DESC LIMIT 20"
 printf '%-34s %9s    %9s    (millions of instructions)\n' "instructions" "journal" "sqlite3"
 for state in fresh used; do
