@@ -17,9 +17,9 @@ struct LevelChart {
     static let span: Duration = .seconds(12 * 3600)
 
     /// The chart for a terminal `lineColumns` wide, or nil when not even the narrowest fits.
-    init?(status: CaffeineStatus, model: CaffeineModel, threshold: Double, lineColumns: Int?) {
+    init?(status: CaffeineStatus, threshold: Double, lineColumns: Int?) {
         self.status = status
-        self.model = model
+        self.model = status.model
         self.threshold = threshold
         // Beside the levels: "  │" before, "│ " after, and the longest label ("50 mg sleep", "1205 mg").
         let label = max("\(formatMilligrams(threshold)) mg sleep".count, 8)

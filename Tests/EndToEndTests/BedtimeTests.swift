@@ -230,9 +230,9 @@ import TestSupport
     }
 
     /// The bedtimes from 30 hours before `now` to 66 hours after: on each day, the first instant at
-    /// which New York's clocks read `minute` of the day, or the first that reads later that day (where
+    /// which `zone`'s clocks (New York's) read `minute` of the day, or the first that reads later that day (where
     /// clocks skipped it). Searched minute by minute, so that a bedtime whose hour repeats counts once.
-    static func bedtimes(around now: Date, minute: Int) -> [Date] {
+    static func bedtimes(around now: Date, minute: Int, in zone: TimeZone = zone) -> [Date] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         func reading(_ instant: Date) -> (day: Int, minute: Int) {
@@ -253,14 +253,14 @@ import TestSupport
         return found
     }
 
-    /// The calendar day `instant` falls in, in New York.
-    static func day(of instant: Date) -> DateComponents {
+    /// The calendar day `instant` falls in, in New York or `zone`.
+    static func day(of instant: Date, in zone: TimeZone = zone) -> DateComponents {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         return calendar.dateComponents([.year, .month, .day], from: instant)
     }
 
-    static func instant(_ local: String, offsetDays: Int) -> Date? {
+    static func instant(_ local: String, offsetDays: Int, in zone: TimeZone = zone) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone

@@ -75,7 +75,7 @@ import TestSupport
     @Test func configShowsWhereEachSettingComesFrom() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)
-            #expect(try journal.run("config").stdout.contains("half_life_hours     5 hours  default"))
+            #expect(try journal.run("config").stdout.contains("half_life_hours     not set  default"))
             try journal.writeSettings("\n\ndaily_limit_mg = 250\n")
             let config = try #require(try journal.json("config", "--json") as? [String: Any])
             let settings = try #require(config["settings"] as? [String: [String: Any]])
@@ -88,7 +88,7 @@ import TestSupport
     @Test(arguments: [
         ("half_life_hours = 5\ndaily_limit = 300\n", "line 2, daily_limit: there is no such setting"),
         ("half_life_hours = \"slow\"\n", "line 1, half_life_hours: it must be a number of hours"),
-        ("\nhalf_life_hours = 0.1\n", "line 2, half_life_hours: 0.1 is out of range: use 1 to 48 hours"),
+        ("\nhalf_life_hours = 0.1\n", "line 2, half_life_hours: 0.1 is out of range: use 1 to 72 hours"),
         ("sleep_threshold_mg = -5\n", "line 1, sleep_threshold_mg: -5 is out of range"),
         ("daily_limit_mg = 400\ndaily_limit_mg = 300\n", "line 2"),
         ("[limits]\ndaily_limit_mg = 300\n", "line 1, limits: there is no such setting"),

@@ -21,12 +21,12 @@ import TestSupport
 
     @Test func halvesEveryHalfLife() {
         let model = CaffeineModel()
-        #expect(model.remaining(100, consumedAt: start, at: start) == 100)
-        #expect(abs(model.remaining(100, consumedAt: start, at: start + .seconds(5 * 3600)) - 50) < 1e-9)
-        #expect(abs(model.remaining(100, consumedAt: start, at: start + .seconds(10 * 3600)) - 25) < 1e-9)
-        #expect(model.remaining(100, consumedAt: start + .seconds(60), at: start) == 0)
+        #expect(model.remaining(CaffeineIntake(caffeineMg: 100, consumedAt: start), at: start) == 100)
+        #expect(abs(model.remaining(CaffeineIntake(caffeineMg: 100, consumedAt: start), at: start + .seconds(5 * 3600)) - 50) < 1e-9)
+        #expect(abs(model.remaining(CaffeineIntake(caffeineMg: 100, consumedAt: start), at: start + .seconds(10 * 3600)) - 25) < 1e-9)
+        #expect(model.remaining(CaffeineIntake(caffeineMg: 100, consumedAt: start + .seconds(60)), at: start) == 0)
         let slow = CaffeineModel(halfLifeHours: 8)
-        #expect(abs(slow.remaining(64, consumedAt: start, at: start + .seconds(8 * 3600)) - 32) < 1e-9)
+        #expect(abs(slow.remaining(CaffeineIntake(caffeineMg: 64, consumedAt: start), at: start + .seconds(8 * 3600)) - 32) < 1e-9)
     }
 
     @Test func levelSumsWhatIsLeftOfEachDrinkHadByThen() {

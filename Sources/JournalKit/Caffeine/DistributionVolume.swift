@@ -6,4 +6,5 @@ public enum DistributionVolume {
     /// clearance · half-life / ln 2 = 0.5627. Caffeine spreads through body water; the conditions that
     /// change its half-life change its clearance, not this volume.
     public static let litresPerKilogram = 0.56
+    public static let source = "Institute of Medicine 2001: clearance 0.078 L/h/kg at a 5 h half-life"
 }

@@ -11,6 +11,14 @@ public enum DrinkForm: String, Sendable, CaseIterable, Codable {
     /// (Mumford et al. 1996).
     case slow
 
+    /// The measurements the rate is chosen from.
+    public var source: String {
+        switch self {
+        case .beverage: "Blanchard & Sawers 1983, Eur J Clin Pharmacol 24:93"
+        case .slow: "Mumford et al. 1996, Eur J Clin Pharmacol 51:319"
+        }
+    }
+
     /// The first-order absorption rate, per hour: the share of what is still in the gut that reaches the
     /// blood each hour, as a rate.
     public var absorptionPerHour: Double {

@@ -11,6 +11,8 @@ public struct DrinkCatalog: Sendable {
     /// Coffee and tea figures are those of Apple's Coffee Tracker sample (`Drink.swift` in "Using
     /// HealthKit with Swift concurrency"). Decaf, instant coffee and energy shot are Mayo Clinic's
     /// "Caffeine content for coffee, tea, soda and more" (per 8 oz cup; per 2 oz shot for the last).
+    /// Soft drinks and chocolate are slow (`DrinkForm`): Mumford et al. (1996) measured their peak
+    /// after 1.5 to 2 hours.
     public static let builtIn = DrinkCatalog(kinds: [
         DrinkKind(name: "small-coffee", caffeineMg: 96, source: "Coffee Tracker"),
         DrinkKind(name: "medium-coffee", caffeineMg: 144, aliases: ["coffee"], source: "Coffee Tracker"),
@@ -20,9 +22,9 @@ public struct DrinkCatalog: Sendable {
         DrinkKind(name: "quad-espresso", caffeineMg: 256, source: "Coffee Tracker"),
         DrinkKind(name: "black-tea", caffeineMg: 47, aliases: ["tea"], source: "Coffee Tracker"),
         DrinkKind(name: "green-tea", caffeineMg: 28, source: "Coffee Tracker"),
-        DrinkKind(name: "soft-drink", caffeineMg: 22, aliases: ["cola"], source: "Coffee Tracker"),
+        DrinkKind(name: "soft-drink", caffeineMg: 22, aliases: ["cola"], source: "Coffee Tracker", form: .slow),
         DrinkKind(name: "energy-drink", caffeineMg: 29, source: "Coffee Tracker"),
-        DrinkKind(name: "chocolate", caffeineMg: 18, source: "Coffee Tracker"),
+        DrinkKind(name: "chocolate", caffeineMg: 18, source: "Coffee Tracker", form: .slow),
         DrinkKind(name: "decaf-coffee", caffeineMg: 1, source: "Mayo Clinic"),
         DrinkKind(name: "instant-coffee", caffeineMg: 62, source: "Mayo Clinic"),
         DrinkKind(name: "energy-shot", caffeineMg: 200, source: "Mayo Clinic"),

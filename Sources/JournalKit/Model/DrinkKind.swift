@@ -7,10 +7,15 @@ public struct DrinkKind: Hashable, Sendable {
     public let source: String
     /// True for drinks the user defined rather than the built-in ones.
     public let isCustom: Bool
+    /// How fast its caffeine reaches the blood, for the personal model.
+    public let form: DrinkForm
 
-    public init(name: String, caffeineMg: Double, aliases: [String] = [], source: String, isCustom: Bool = false) {
+    public init(
+        name: String, caffeineMg: Double, aliases: [String] = [], source: String, isCustom: Bool = false, form: DrinkForm = .beverage
+    ) {
         self.name = name
         self.caffeineMg = caffeineMg
+        self.form = form
         self.aliases = aliases
         self.source = source
         self.isCustom = isCustom

@@ -91,7 +91,58 @@ public enum SettingsFile {
                     problem: "it must be a time of day, \(quoted ? "in quotes, " : "")such as \(quoted ? key.example : "23:00 or 11pm")")
             }
             return .clockTime(time)
+        case .conditions:
+            guard let names = quoted ? Self.stringArray(text) : Self.words(text) else {
+                throw SettingsValueError(problem: "it must be a list in brackets, such as \(key.example)")
+            }
+            var conditions: [Condition] = []
+            for name in names where !(names.count == 1 && !quoted && name == "none") {
+                guard let condition = Condition(rawValue: name.lowercased()) else {
+                    let known = Condition.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw SettingsValueError(problem: "'\(TerminalText.quoted(name))' is not a condition: they are \(known)")
+                }
+                conditions.append(condition)
+            }
+            return .conditions(try Condition.checked(conditions))
+        case .model:
+            let kinds = CaffeineModel.Kind.allCases.map(\.rawValue).joined(separator: " or ")
+            guard let name = quoted ? Self.string(text) : text.trimmingSpaces else {
+                throw SettingsValueError(problem: "it must be \(kinds), in quotes, such as \(key.example)")
+            }
+            guard let kind = CaffeineModel.Kind(rawValue: name.lowercased()) else {
+                throw SettingsValueError(problem: "'\(TerminalText.quoted(name))' is not a model: it is \(kinds)")
+            }
+            return .model(kind)
         }
+    }
+
+    /// A TOML basic or literal string on one line, `"personal"` or `'personal'`, without its quotes;
+    /// nil for anything else (escapes are not needed by any value a setting takes, and are refused).
+    static func string(_ text: String) -> String? {
+        guard let quote = text.first, quote == "\"" || quote == "'", text.count >= 2, text.last == quote else { return nil }
+        let body = text.dropFirst().dropLast()
+        guard !body.contains(quote), !body.contains("\\") else { return nil }
+        return String(body)
+    }
+
+    /// A TOML array of strings on one line, `["smoker", 'fluvoxamine',]`; nil for anything else.
+    static func stringArray(_ text: String) -> [String]? {
+        guard text.hasPrefix("["), text.hasSuffix("]") else { return nil }
+        var items = text.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        // TOML allows a comma after the last element.
+        if items.last == "" { items.removeLast() }
+        if items.isEmpty { return [] }
+        var strings: [String] = []
+        for item in items {
+            guard let string = string(item) else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// Names as a command line gives them: `smoker,fluvoxamine` or `smoker fluvoxamine`.
+    static func words(_ text: String) -> [String]? {
+        text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
     }
 
     /// A time of day as a TOML string (`"23:00"`, `'11pm'`: what `--bedtime` takes) or a TOML local
@@ -142,8 +193,10 @@ public enum SettingsFile {
     /// A value as the file writes it: `5`, `"23:00"`.
     static func text(of value: JournalSettings.Value) -> String {
         switch value {
-        case .number(let number): return formatExactly(number)
+        case .number(let number): return number.map(formatExactly) ?? "0"
         case .clockTime(let time): return "\"\(time?.description ?? "00:00")\""
+        case .conditions(let conditions): return "[" + conditions.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + "]"
+        case .model(let kind): return "\"\(kind?.rawValue ?? CaffeineModel.Kind.coffeeTracker.rawValue)\""
         }
     }
 

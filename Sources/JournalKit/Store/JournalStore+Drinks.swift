@@ -133,9 +133,12 @@ extension JournalStore {
         ) { ($0.text(0), $0.double(1)) }.first
     }
 
-    /// The drinks `status` reads, from the covering index alone (v0007): a few pages, however many
-    /// drinks the journal holds.
-    static let statusWindowSQL = "SELECT caffeine_mg, consumed_at FROM drinks WHERE deleted = 0 AND consumed_at > ?"
+    /// The drinks `status` reads, from the covering index alone (v0017): a few pages, however many
+    /// drinks the journal holds. The third column is 1 for a drink of a slow kind (`DrinkForm`).
+    static let statusWindowSQL =
+        "SELECT caffeine_mg, consumed_at, kind IN ("
+        + DrinkCatalog.builtIn.kinds.filter { $0.form == .slow }.map { "'\($0.name)'" }.joined(separator: ", ")
+        + ") FROM drinks WHERE deleted = 0 AND consumed_at > ?"
 
     /// The caffeine in the body at `now`, the day's intake (the day starting at
     /// `settings.dayStartsAt`), when the level will stay under `settings.sleepThresholdMg`, and,
@@ -152,7 +155,9 @@ extension JournalStore {
         let since = min(now - model.negligibleAfter, start - .milliseconds(1))
         let window = try connection.query(
             Self.statusWindowSQL, [.integer(since.milliseconds)]
-        ) { CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1))) }
+        ) {
+            CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1)), form: $0.int64(2) == 1 ? .slow : .beverage)
+        }
         // One dated later than could be entered now has not been had: counted, it would stand in the
         // day and in every forecast (a drink in 2199 keeps the level over the threshold until then).
         let (intakes, future) = FutureDrinks.separate(window, at: now)
@@ -164,8 +169,9 @@ extension JournalStore {
         }
         let night = settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) }
         return CaffeineStatus(
-            at: now, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
+            at: now, model: model, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
             sleepReadyAt: model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: now, intakes: intakes),
+            peaksAt: model.peaksAt(now: now, intakes: intakes),
             intakes: intakes, bedtime: night,
             room: night.map { RoomLeft(night: $0, todayMg: todayMg, dailyLimitMg: settings.dailyLimitMg) },
             futureDrinks: future)

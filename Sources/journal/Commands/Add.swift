@@ -85,7 +85,7 @@ struct AddRequest: Equatable {
         guard keepsANightAwake(after) else { return nil }
         var without = status.intakes
         without.remove(at: index)
-        let before = settings.model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: status.at, intakes: without)
+        let before = status.model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: status.at, intakes: without)
         // Sleep-ready moves by whole minutes: a drink that moves it by none changes nothing to say.
         if let before, after <= before { return nil }
         let threshold = formatMilligrams(settings.sleepThresholdMg)

@@ -8,7 +8,8 @@ struct Config: AsyncParsableCommand {
         abstract: "Show the settings, or change one: journal config bedtime 23:00, journal config --unset bedtime.",
         discussion: """
             Settings live in $XDG_CONFIG_HOME/journal/config.toml (by default ~/.config/journal/config.toml):
-              half_life_hours = 5        # how fast caffeine leaves you (1 to 48)
+              half_life_hours = 5        # how fast caffeine leaves you (1 to 72)
+              weight_kg = 70             # and conditions, model: see journal profile
               daily_limit_mg = 400       # the FDA's figure for healthy adults
               sleep_threshold_mg = 50    # under this, caffeine no longer keeps you awake
               bedtime = "23:00"          # status says what is left of the night's room (off by default)
@@ -36,9 +37,9 @@ struct Config: AsyncParsableCommand {
     func run() async throws {
         if let key {
             let setting = try Self.setting(named: key)
-            if unset || value != nil { return try change(setting) }
+            if unset || value != nil { return try Self.change(setting, to: unset ? nil : value, json: output.json) }
             let config = try ConfigFile.load()
-            if output.json { return Output.line(JSONValue.object([(setting.rawValue, json(config.settings[setting]))]).prettyText) }
+            if output.json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(config.settings[setting]))]).prettyText) }
             return Output.line(config.settings.text(of: setting, withUnit: false))
         }
         let config = try ConfigFile.load()
@@ -53,7 +54,7 @@ struct Config: AsyncParsableCommand {
             Output.line(JSONValue.object([
                 ("file", .string(config.path)),
                 ("settings", .object(keys.map { key in
-                    (key.rawValue, .object([("value", json(config.settings[key])), ("source", .string(source(key)))]))
+                    (key.rawValue, .object([("value", Self.json(config.settings[key])), ("source", .string(source(key)))]))
                 })),
             ]).prettyText)
             return
@@ -69,8 +70,8 @@ struct Config: AsyncParsableCommand {
         throw UnknownSetting(name: name)
     }
 
-    /// Writes the setting's new value, or takes it out, and says what it was.
-    private func change(_ setting: JournalSettings.Key) throws {
+    /// Writes the setting's new value, or takes it out (`value` nil), and says what it was.
+    static func change(_ setting: JournalSettings.Key, to value: String?, json: Bool) throws {
         let path = try ConfigFile.defaultPath()
         let before = try ConfigFile.load(path: path)
         var newValue: JournalSettings.Value?
@@ -94,16 +95,18 @@ struct Config: AsyncParsableCommand {
         let after = try ConfigFile.load(path: path)
         let was = before.settings.text(of: setting, withUnit: false)
         let now = after.settings.text(of: setting, withUnit: false)
-        if output.json { return Output.line(JSONValue.object([(setting.rawValue, json(after.settings[setting]))]).prettyText) }
+        if json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(after.settings[setting]))]).prettyText) }
         Output.line(newValue == nil
             ? "\(setting.rawValue) is \(now) again, its default (it was \(was))."
             : "\(setting.rawValue) is now \(now)\(was == now ? "" : " (it was \(was))"), in \(path).")
     }
 
-    private func json(_ value: JournalSettings.Value) -> JSONValue {
+    static func json(_ value: JournalSettings.Value) -> JSONValue {
         switch value {
-        case .number(let number): return .number(number)
+        case .number(let number): return number.map { .number($0) } ?? .null
         case .clockTime(let time): return time.map { .string($0.description) } ?? .null
+        case .conditions(let conditions): return .array(conditions.map { .string($0.rawValue) })
+        case .model(let kind): return kind.map { .string($0.rawValue) } ?? .null
         }
     }
 }

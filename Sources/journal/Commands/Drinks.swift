@@ -23,13 +23,13 @@ struct DrinksList: AsyncParsableCommand {
                 .object([
                     ("name", .string(kind.name)), ("caffeine_mg", .number(kind.caffeineMg)),
                     ("aliases", .array(kind.aliases.map { .string($0) })), ("source", .string(kind.source)),
-                    ("custom", .bool(kind.isCustom)),
+                    ("custom", .bool(kind.isCustom)), ("form", .string(kind.form.rawValue)),
                 ])
             }).prettyText)
             return
         }
-        let rows = kinds.map { [$0.name, formatMilligrams($0.caffeineMg), $0.aliases.joined(separator: ", "), $0.source] }
-        Output.line(Output.table(["DRINK", "MG", "ALSO", "SOURCE"], rows))
+        let rows = kinds.map { [$0.name, formatMilligrams($0.caffeineMg), $0.form.rawValue, $0.aliases.joined(separator: ", "), $0.source] }
+        Output.line(Output.table(["DRINK", "MG", "FORM", "ALSO", "SOURCE"], rows))
     }
 }
 

@@ -46,8 +46,8 @@ struct StatusRequest: Equatable {
 
     /// The fields of `--json` and `--format`, in order.
     static let fields = [
-        "at", "current_mg", "today_mg", "cups_today", "drinks_today", "daily_limit_mg", "remaining_today_mg", "over_limit",
-        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "state", "bedtime", "past_bedtime", "bedtime_mg",
+        "at", "current_mg", "current_mg_per_l", "peaks_at", "today_mg", "cups_today", "drinks_today", "daily_limit_mg", "remaining_today_mg", "over_limit",
+        "sleep_threshold_mg", "sleep_ready_at", "half_life_hours", "model", "state", "bedtime", "past_bedtime", "bedtime_mg",
         "asleep_at_bedtime", "room_mg", "room_bound", "last_cup_by", "sync_state", "last_sync_age_s",
     ]
 
@@ -90,6 +90,8 @@ struct StatusRequest: Equatable {
         return [
             ("at", .string(LocalTime.iso8601(status.at))),
             ("current_mg", .number(roundedToHundredths(status.currentMg))),
+            ("current_mg_per_l", status.currentMgPerLitre.map { .number(roundedToHundredths($0)) } ?? .null),
+            ("peaks_at", status.peaksAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
             ("today_mg", .number(roundedToHundredths(status.todayMg))),
             ("cups_today", .number(roundedToHundredths(status.cupsToday))),
             ("drinks_today", .number(Double(status.drinksToday))),
@@ -98,7 +100,8 @@ struct StatusRequest: Equatable {
             ("over_limit", .bool(over)),
             ("sleep_threshold_mg", .number(settings.sleepThresholdMg)),
             ("sleep_ready_at", status.sleepReadyAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
-            ("half_life_hours", .number(settings.halfLifeHours)),
+            ("half_life_hours", .number(roundedToHundredths(status.model.halfLifeHours))),
+            ("model", .string(status.model.kind.rawValue)),
             ("state", .string(CaffeineState(status, settings: settings).rawValue)),
             ("bedtime", night.map { .string(LocalTime.iso8601($0.bedtime)) } ?? .null),
             ("past_bedtime", night.map { .bool($0.isPast) } ?? .null),
@@ -113,19 +116,25 @@ struct StatusRequest: Equatable {
     private func print(_ status: CaffeineStatus, settings: JournalSettings, lastDrink: (kind: String, caffeineMg: Double)?) {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let drinks = status.drinksToday == 1 ? "1 drink" : "\(status.drinksToday) drinks"
-        Output.labelled("Caffeine now  " + Output.bold("\(formatMilligrams(status.currentMg)) mg"))
+        let perLitre = status.currentMgPerLitre.map { " (\(formatMilligrams($0)) mg/L)" } ?? ""
+        let peak = status.peaksAt.map { ", rising: peaks at \(when($0, now: status.at))" } ?? ""
+        Output.labelled("Caffeine now  " + Output.bold("\(formatMilligrams(status.currentMg)) mg") + perLitre + peak)
         Output.labelled("Today         \(formatMilligrams(status.todayMg)) mg in \(drinks) (\(cups(status.cupsToday)) cups)")
         let over = status.todayMg - settings.dailyLimitMg
         Output.labelled("Limit         " + (over > 0
             ? Output.red("\(formatMilligrams(over)) mg over") + " your \(formatMilligrams(settings.dailyLimitMg)) mg"
             : "\(formatMilligrams(remaining)) mg left of \(formatMilligrams(settings.dailyLimitMg)) mg"))
         let sleep = status.sleepReadyAt.map { "from \(when($0, now: status.at))" } ?? "now"
-        Output.labelled("Sleep-ready   \(sleep) (under \(formatMilligrams(settings.sleepThresholdMg)) mg, half-life \(formatMilligrams(settings.halfLifeHours)) h)")
+        let model = status.model.kind == .personal ? "personal model, " : ""
+        Output.labelled(
+            "Sleep-ready   \(sleep) (under \(formatMilligrams(settings.sleepThresholdMg)) mg, \(model)half-life \(formatExactly(roundedToHundredths(status.model.halfLifeHours))) h)")
         if let night = status.bedtime {
             let threshold = formatMilligrams(settings.sleepThresholdMg)
             let level = night.isPast
                 ? "\(when(night.bedtime, now: status.at)), passed: \(formatMilligrams(night.levelMg)) mg then"
-                : "\(formatMilligrams(night.levelMg)) mg at \(when(night.bedtime, now: status.at))"
+                : status.model.kind == .personal
+                    ? "up to \(formatMilligrams(night.levelMg)) mg from \(when(night.bedtime, now: status.at))"
+                    : "\(formatMilligrams(night.levelMg)) mg at \(when(night.bedtime, now: status.at))"
             Output.labelled("Bedtime       " + (night.levelMg < settings.sleepThresholdMg
                 ? "\(level), under \(threshold) mg"
                 : Output.red("\(level), over \(threshold) mg")))
@@ -140,7 +149,7 @@ struct StatusRequest: Equatable {
         }
         if Output.isTerminal {
             Output.line("")
-            if let chart = LevelChart(status: status, model: settings.model, threshold: settings.sleepThresholdMg, lineColumns: Output.lineColumns) {
+            if let chart = LevelChart(status: status, threshold: settings.sleepThresholdMg, lineColumns: Output.lineColumns) {
                 for line in chart.lines() { Output.line(line) }
             } else {
                 Output.paragraph("(The chart of the level needs a terminal of \(LevelChart.narrowest + 18) columns.)")
