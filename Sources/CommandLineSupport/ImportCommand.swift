@@ -23,12 +23,13 @@ public struct Import: AsyncParsableCommand, Sendable {
     public enum Origin: String, ExpressibleByArgument, CaseIterable, Sendable {
         case journal
         case appleHealth = "apple-health"
+        case sleepCSV = "sleep-csv"
 
         /// True when `journal-import`, which links what reading it takes, carries it out; false when
         /// `journal` does itself.
         public var isForTheImporter: Bool {
             switch self {
-            case .journal: false
+            case .journal, .sleepCSV: false
             case .appleHealth: true
             }
         }
@@ -37,10 +38,14 @@ public struct Import: AsyncParsableCommand, Sendable {
     @Argument(help: ArgumentHelp("The file, or - for stdin (a journal export only).", valueName: "file"))
     public var file: String
 
-    @Option(name: .long, help: "What wrote the file: journal (JSON or CSV) or apple-health.")
+    @Option(name: .long, help: "What wrote the file: journal (JSON or CSV), apple-health or sleep-csv.")
     public var from: Origin = .journal
 
-    @Option(name: .long, help: ArgumentHelp("With apple-health: only the samples of this app (as Health names it).", valueName: "app"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With apple-health: only the caffeine of this app (as Health names it), and each night from it; with sleep-csv: each night from this source.",
+            valueName: "app"))
     public var source: String?
 
     @Flag(name: .long, help: "With apple-health: import nothing when a sample cannot be a drink.")
@@ -58,6 +63,8 @@ public struct Import: AsyncParsableCommand, Sendable {
         switch from {
         case .journal:
             if source != nil || allOrNothing { throw ValidationError("--source and --all-or-nothing are for --from apple-health.") }
+        case .sleepCSV:
+            if allOrNothing || restoreDeleted { throw ValidationError("--all-or-nothing and --restore-deleted are for drinks, not sleep.") }
         case .appleHealth:
             if file == "-" { throw ValidationError("an Apple Health export is read from its file (export.zip or export.xml), not stdin.") }
         }
@@ -66,6 +73,7 @@ public struct Import: AsyncParsableCommand, Sendable {
     public func run() async throws {
         // Carried out by journal-import, which a program routes it to.
         if from.isForTheImporter { throw UnroutedCommand(command: "import --from \(from.rawValue)") }
+        if from == .sleepCSV { return try await importSleep() }
         // An Apple Health export given without --from is said as such before its size is judged (an
         // export.zip is far larger than any journal export).
         if file != "-", Self.isAppleHealthExport(FileSystem.firstBytes(of: file, count: 4096)) { throw NotAJournalExport(file: file) }
@@ -87,6 +95,41 @@ public struct Import: AsyncParsableCommand, Sendable {
 }
 
 extension Import {
+    /// The most a sleep CSV may hold: ten years of a watch's stages is about 7 MiB.
+    static let sleepSizeLimit = 64 * 1024 * 1024
+
+    /// `--from sleep-csv`: the nights of a tracker's samples.
+    func importSleep() async throws {
+        let bytes = try FileBytes.read(file, limit: Self.sleepSizeLimit, what: "a sleep CSV")
+        let parsed = try SleepCSV.parse(bytes)
+        let outcome = SleepNights.nights(in: parsed.samples, source: source)
+        let summary = try await global.openStore().importNights(outcome.nights)
+        let skipped = parsed.skipped.map { (place: "line \($0.line)", problem: $0.problem) }
+        Self.report(summary, outcome: outcome, skipped: skipped, from: "sleep CSV", json: output.json)
+    }
+
+    /// What an import of nights says: how many, and every sample and night left out, by where it was.
+    public static func report(
+        _ summary: NightImportSummary, outcome: SleepNights.Outcome, skipped: [(place: String, problem: String)], from origin: String, json: Bool
+    ) {
+        let leftOut = outcome.leftOut.map { (place: "the night of \($0.date)", problem: $0.reason) }
+        if json {
+            return Output.line(JSONValue.object([
+                ("nights_imported", .number(Double(summary.added + summary.replaced))), ("nights_added", .number(Double(summary.added))),
+                ("nights_replaced", .number(Double(summary.replaced))), ("nights_already_present", .number(Double(summary.unchanged))),
+                ("naps_left_out", .number(Double(outcome.naps))),
+                ("skipped", .array((skipped + leftOut).map { .object([("where", .string($0.place)), ("problem", .string($0.problem))]) })),
+            ]).prettyText)
+        }
+        let imported = summary.added + summary.replaced
+        var notes: [String] = []
+        if summary.replaced > 0 { notes.append("\(summary.replaced) of them replacing the journal's") }
+        if summary.unchanged > 0 { notes.append("\(summary.unchanged) already in the journal") }
+        if outcome.naps > 0 { notes.append("\(outcome.naps) nap\(outcome.naps == 1 ? "" : "s") left out") }
+        Output.line("Imported \(imported) night\(imported == 1 ? "" : "s") from the \(origin)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + ".")
+        for (place, problem) in skipped + leftOut { Output.line("  left out, \(place): \(TerminalText.escaped(problem))") }
+    }
+
     /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML: a document
     /// that starts with markup and names HealthData before its first element closes; a journal
     /// export starts with `[` or its CSV header, whatever its notes hold.

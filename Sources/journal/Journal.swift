@@ -14,7 +14,7 @@ struct Journal: AsyncParsableCommand {
         version: ProgramVersion.line(for: "journal"),
         subcommands: [
             Add.self, List.self, Remove.self, Undo.self, Redo.self, Edit.self, Status.self, Stats.self, Drinks.self, SQL.self,
-            Export.self, Import.self, Backup.self, Path.self, SyncCommand.self, Config.self, Profile.self,
+            Export.self, Import.self, Backup.self, Path.self, SyncCommand.self, Config.self, Profile.self, Sleep.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -135,10 +135,25 @@ extension JournalStore {
 
     /// The drinks `status` reads, from the covering index alone (v0017): a few pages, however many
     /// drinks the journal holds. The third column is 1 for a drink of a slow kind (`DrinkForm`).
-    static let statusWindowSQL =
+    static let statusWindowSQL = intakesSQL + " AND consumed_at > ?"
+
+    /// Live drinks as the model reads them: caffeine, time, and 1 for a slow kind.
+    static let intakesSQL =
         "SELECT caffeine_mg, consumed_at, kind IN ("
         + DrinkCatalog.builtIn.kinds.filter { $0.form == .slow }.map { "'\($0.name)'" }.joined(separator: ", ")
-        + ") FROM drinks WHERE deleted = 0 AND consumed_at > ?"
+        + ") FROM drinks WHERE deleted = 0"
+
+    static func intake(_ row: SQLiteStatement) -> CaffeineIntake {
+        CaffeineIntake(caffeineMg: row.double(0), consumedAt: Timestamp(milliseconds: row.int64(1)), form: row.int64(2) == 1 ? .slow : .beverage)
+    }
+
+    /// The drinks had from `start` (excluded) through `end`, oldest first: what the level at any
+    /// instant up to `end` needs, when `start` is the model's window before the first.
+    public func intakes(after start: Timestamp, through end: Timestamp) throws -> [CaffeineIntake] {
+        try connection.query(
+            Self.intakesSQL + " AND consumed_at > ? AND consumed_at <= ? ORDER BY consumed_at",
+            [.integer(start.milliseconds), .integer(end.milliseconds)], row: Self.intake)
+    }
 
     /// The caffeine in the body at `now`, the day's intake (the day starting at
     /// `settings.dayStartsAt`), when the level will stay under `settings.sleepThresholdMg`, and,
@@ -153,11 +168,7 @@ extension JournalStore {
         // Every drink that still counts, also ones logged a little ahead of now, and every one of
         // today: at a short half-life the window (24 h at 1 h) is shorter than a 25-hour day.
         let since = min(now - model.negligibleAfter, start - .milliseconds(1))
-        let window = try connection.query(
-            Self.statusWindowSQL, [.integer(since.milliseconds)]
-        ) {
-            CaffeineIntake(caffeineMg: $0.double(0), consumedAt: Timestamp(milliseconds: $0.int64(1)), form: $0.int64(2) == 1 ? .slow : .beverage)
-        }
+        let window = try connection.query(Self.statusWindowSQL, [.integer(since.milliseconds)], row: Self.intake)
         // One dated later than could be entered now has not been had: counted, it would stand in the
         // day and in every forecast (a drink in 2199 keeps the level over the threshold until then).
         let (intakes, future) = FutureDrinks.separate(window, at: now)

@@ -20,7 +20,7 @@ struct ImportProgram: AsyncParsableCommand {
         await runAsMain(program: "journal", executor: Executors.main) { command in
             guard let command = command as? Import else { return false }
             switch command.from {
-            case .journal: return false
+            case .journal, .sleepCSV: return false
             case .appleHealth: try await AppleHealthImport(command: command).run()
             }
             return true

@@ -1,0 +1,74 @@
+/// Sleep samples from any tracker, as CSV: a header `start,end,stage` (and, optionally, `source`), then
+/// a sample a line; times in ISO 8601 with their offset (`2026-11-21T23:10:00+01:00`), stages as
+/// `SleepSample.Stage` names them. A line that cannot be a sample is named and left out; the rest
+/// imports.
+public enum SleepCSV {
+    /// The source of samples from a file without a `source` column.
+    public static let defaultSource = "sleep-csv"
+
+    public struct Parsed: Sendable {
+        public var samples: [SleepSample] = []
+        /// Lines left out, and why.
+        public var skipped: [(line: Int, problem: String)] = []
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(ImportFormatError) -> Parsed {
+        guard var text = String(validating: bytes, as: UTF8.self) else {
+            throw ImportFormatError(location: "the file", problem: "it is not UTF-8 text")
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let records = try CSV.records(text)
+        guard let header = records.first else {
+            throw ImportFormatError(location: "the file", problem: "it is empty: a sleep CSV starts with the line start,end,stage")
+        }
+        let names = header.fields.map { $0.trimmingSpaces.lowercased() }
+        guard let start = names.firstIndex(of: "start"), let end = names.firstIndex(of: "end"), let stage = names.firstIndex(of: "stage") else {
+            throw ImportFormatError(
+                location: "line \(header.line)", problem: "its header must name the columns start, end and stage (and, if you like, source)")
+        }
+        let source = names.firstIndex(of: "source")
+        let stages = SleepSample.Stage.allCases.map(\.rawValue).joined(separator: ", ")
+        var parsed = Parsed()
+        for record in records.dropFirst() {
+            func skip(_ problem: String) { parsed.skipped.append((record.line, problem)) }
+            guard record.fields.count == names.count else {
+                skip("it has \(record.fields.count) fields where the header has \(names.count)")
+                continue
+            }
+            let stageText = record.fields[stage].trimmingSpaces
+            guard let kind = SleepSample.Stage(rawValue: stageText.lowercased()) else {
+                skip("'\(TerminalText.quoted(stageText))' is not a stage: stages are \(stages)")
+                continue
+            }
+            guard let from = time(record.fields[start]), let to = time(record.fields[end]) else {
+                skip("its times must be ISO 8601 with their offset, such as 2026-11-21T23:10:00+01:00")
+                continue
+            }
+            guard to > from, to.milliseconds - from.milliseconds <= SleepSample.longest else {
+                skip("it must end after it starts, within 24 hours")
+                continue
+            }
+            let name = source.map { record.fields[$0].trimmingSpaces } ?? defaultSource
+            guard !name.isEmpty, name.unicodeScalars.count <= NightRules.maximumSourceLength,
+                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
+            else {
+                skip("its source must be 1 to \(NightRules.maximumSourceLength) characters, none of them a control")
+                continue
+            }
+            parsed.samples.append(SleepSample(start: from, end: to, stage: kind, source: name))
+        }
+        return parsed
+    }
+
+    /// An ISO 8601 date-time that says its offset (`Z`, `+01:00`, `-0500`): a sleep file may come from
+    /// another time zone than this machine's.
+    static func time(_ field: String) -> Timestamp? {
+        let text = field.trimmingSpaces
+        let bytes = Array(text.utf8)
+        let hasOffset = bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z")
+            || bytes.suffix(6).first.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } == true
+            || bytes.suffix(5).first.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } == true
+        guard hasOffset, bytes.count > 16 else { return nil }
+        return try? ISO8601Reader.parse(text)
+    }
+}
