@@ -18,6 +18,8 @@ public enum HealthExportReader {
         public var recordsRead = 0
         /// Caffeine samples of other apps than `--source`.
         public var otherSources = 0
+        /// The sleep analysis samples, of every app.
+        public var sleepSamples: [SleepSample] = []
 
         /// How many skipped samples are kept to be shown: ten million bad samples cost no more.
         public static let skippedKept = 20

@@ -127,7 +127,7 @@ extension Import {
         if summary.unchanged > 0 { notes.append("\(summary.unchanged) already in the journal") }
         if outcome.naps > 0 { notes.append("\(outcome.naps) nap\(outcome.naps == 1 ? "" : "s") left out") }
         Output.line("Imported \(imported) night\(imported == 1 ? "" : "s") from the \(origin)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + ".")
-        for (place, problem) in skipped + leftOut { Output.line("  left out, \(place): \(TerminalText.escaped(problem))") }
+        for (place, problem) in skipped + leftOut { Output.error("left out, \(place): \(TerminalText.escaped(problem))") }
     }
 
     /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML: a document

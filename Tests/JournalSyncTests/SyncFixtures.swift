@@ -60,7 +60,7 @@ struct Machine {
     }
 
     /// The custom drinks, tombstones included, without local sequence numbers.
-    func kinds() async throws -> [[SQLiteValue]] { try await customDrinkState(store) }
+    func kinds() async throws -> [[SQLiteValue]] { try await otherKindsState(store) }
 }
 
 struct RecordState: Hashable, CustomStringConvertible {
@@ -80,12 +80,28 @@ struct RecordState: Hashable, CustomStringConvertible {
 }
 
 /// Every custom drink row but its local sequence number, in name order.
-func customDrinkState(_ store: JournalStore) async throws -> [[SQLiteValue]] {
+/// The records of the kinds other than drinks, as stored: custom drinks, then nights.
+func otherKindsState(_ store: JournalStore) async throws -> [[SQLiteValue]] {
     var rows: [[SQLiteValue]] = []
-    try UserSQL.run("SELECT name, caffeine_mg, deleted, hlc, origin FROM custom_drinks ORDER BY name", on: store.path) { event in
-        if case .row(let values) = event { rows.append(values) }
+    for query in [
+        "SELECT name, caffeine_mg, deleted, hlc, origin FROM custom_drinks ORDER BY name",
+        "SELECT night, in_bed_at, asleep_at, woke_at, asleep_ms, awakenings, source, deleted, hlc, origin FROM nights ORDER BY night",
+    ] {
+        try UserSQL.run(query, on: store.path) { event in
+            if case .row(let values) = event { rows.append(values) }
+        }
     }
     return rows
+}
+
+/// A night of a small pool, so that machines import the same dates with other figures.
+func night(_ pick: Int, _ other: Int) -> Night {
+    let date = LocalDate(year: 2026, month: 11, day: 1 + pick % 3)
+    let inBed = Timestamp(milliseconds: 1_793_534_400_000 + Int64(pick % 3) * 86_400_000 + 10 * 3_600_000 + Int64(other) * 600_000)
+    let asleep = inBed + .seconds(Int64(pick) * 60)
+    return Night(
+        date: date, inBedAt: inBed, asleepAt: asleep, wokeAt: asleep + .seconds(7 * 3600), asleepMilliseconds: 6 * 3_600_000,
+        awakenings: pick % 4, source: "watch-\(other)")
 }
 
 func drink(_ kind: String = "espresso", mg: Double = 64, minute: Int64 = 0, note: String? = nil) -> NewDrink {

@@ -95,21 +95,11 @@ public enum NightDate {
     }
 
     static func isValid(_ date: LocalDate) -> Bool {
-        guard (1900...2199).contains(date.year), (1...12).contains(date.month), date.day >= 1 else { return false }
-        let leap = date.year % 4 == 0 && (date.year % 100 != 0 || date.year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][date.month - 1]
-        return date.day <= days
+        (1900...2199).contains(date.year) && CivilCalendar.daysSinceEpoch(year: date.year, month: date.month, day: date.day) != nil
     }
 
-    /// Noon UTC of `date`, in Unix milliseconds (days from the civil calendar, Howard Hinnant's way).
+    /// Noon UTC of `date` (a valid one), in Unix milliseconds.
     static func utcNoon(of date: LocalDate) -> Int64 {
-        let year = Int64(date.month <= 2 ? date.year - 1 : date.year)
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let month = Int64(date.month)
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + Int64(date.day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400_000 + 12 * 3_600_000
+        Int64(CivilCalendar.daysSinceEpoch(year: date.year, month: date.month, day: date.day) ?? 0) * 86_400_000 + 12 * 3_600_000
     }
 }

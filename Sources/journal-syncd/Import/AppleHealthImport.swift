@@ -30,11 +30,18 @@ struct AppleHealthImport {
             writing?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         writing?.finish()
+        // The nights, from the source named or each night's most asleep (`SleepNights`).
+        let sleep = SleepNights.nights(in: contents.sleepSamples, source: command.source)
+        let nights = try await store.importNights(sleep.nights)
         if command.output.json {
             Output.line(JSONValue.object(summary.jsonFields + [
                 ("samples", .number(Double(contents.samples))), ("records_read", .number(Double(contents.recordsRead))),
                 ("other_apps_left_out", .number(Double(contents.otherSources))), ("skipped", .number(Double(contents.skippedCount))),
                 ("skipped_lines", .array(contents.skipped.map { .string($0.description) })),
+                ("sleep_samples", .number(Double(contents.sleepSamples.count))),
+                ("nights_imported", .number(Double(nights.added + nights.replaced))), ("nights_already_present", .number(Double(nights.unchanged))),
+                ("naps_left_out", .number(Double(sleep.naps))),
+                ("nights_left_out", .array(sleep.leftOut.map { .string("the night of \($0.date): \($0.reason)") })),
             ]).prettyText)
             return
         }
@@ -43,6 +50,9 @@ struct AppleHealthImport {
         if contents.otherSources > 0 { line += ", \(contents.otherSources) of other apps left out" }
         if contents.skippedCount > 0 { line += ", \(contents.skippedCount) skipped" }
         Output.line(TerminalText.escaped(line + "."))
+        if !contents.sleepSamples.isEmpty {
+            Import.report(nights, outcome: sleep, skipped: [], from: "\(contents.sleepSamples.count) sleep samples", json: false)
+        }
         for skipped in contents.skipped { Output.error("skipped \(TerminalText.escaped(skipped.description))") }
         if contents.skippedCount > contents.skipped.count { Output.error("skipped \(contents.skippedCount - contents.skipped.count) more") }
     }
