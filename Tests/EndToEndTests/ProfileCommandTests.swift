@@ -32,6 +32,13 @@ import TestSupport
             let forms = Dictionary(uniqueKeysWithValues: drinks.map { ($0["name"] as? String ?? "", $0["form"] as? String ?? "") })
             #expect(forms["espresso"] == "beverage" && forms["soft-drink"] == "slow" && forms["chocolate"] == "slow")
 
+            // A drink of one's own takes a form; a change of form alone is a change, and undo takes it back.
+            #expect(try journal.run("drinks", "add", "cocoa", "--mg", "12", "--form", "slow").stdout.contains("Defined cocoa: 12 mg (slow)."))
+            #expect(try journal.run("drinks", "add", "cocoa", "--mg", "12").stdout.contains("Changed cocoa: 12 mg slow → 12 mg beverage."))
+            _ = try journal.run("undo")
+            let cocoa = (try journal.json("drinks", "--json") as? [[String: Any]] ?? []).first { $0["name"] as? String == "cocoa" }
+            #expect(cocoa?["form"] as? String == "slow", "\(String(describing: cocoa))")
+
             // Every number of status comes from the model in effect.
             _ = try journal.run("add", "espresso", "--at", "15:20")
             let status = try #require(try journal.json("status", "--json") as? [String: Any])
@@ -41,6 +48,12 @@ import TestSupport
             #expect((status["current_mg_per_l"] as? Double ?? 0) > 0)
             let words = try journal.run("status").stdout
             #expect(words.contains("rising: peaks at 16:04") && words.contains("personal model, half-life 8.65 h"), "\(words)")
+            // A slow drink of one's own peaks later: ln(1.5/ke) / (1.5 - ke), 2 h 4 min after 15:30.
+            let slow = JournalCLI(home: home + "/slow", now: "2026-11-21T15:30:00Z")
+            try slow.writeSettings("half_life_hours = 8.65\nmodel = \"personal\"\n")
+            _ = try slow.run("drinks", "add", "cocoa", "--mg", "12", "--form", "slow")
+            _ = try slow.run("add", "cocoa", "--at", "15:30")
+            #expect((try slow.json("status", "--json") as? [String: Any])?["peaks_at"] as? String == "2026-11-21T17:34:00+00:00")
 
             // A typed-in half-life wins; the model can be chosen back.
             _ = try journal.run("profile", "half_life_hours", "6")

@@ -91,6 +91,7 @@ import TestSupport
             #expect(try machine.run("sync").status == 0)
             // The journal as schema 8 left it: the outcome in words only.
             let downgrade = """
+                DROP VIEW sleep; DROP TABLE nights; ALTER TABLE custom_drinks DROP COLUMN form;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status; DROP TABLE sync_refused_logs;
                 ALTER TABLE sync_hub DROP COLUMN last_ok_sync_at; DROP TABLE sync_devices; ALTER TABLE sync_hub DROP COLUMN admission;

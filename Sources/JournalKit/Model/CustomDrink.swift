@@ -3,14 +3,17 @@
 public struct CustomDrink: Hashable, Sendable {
     public var name: String
     public var caffeineMg: Double
+    /// How fast its caffeine is absorbed, for the personal model.
+    public var form: DrinkForm
 
-    public init(name: String, caffeineMg: Double) {
+    public init(name: String, caffeineMg: Double, form: DrinkForm = .beverage) {
         self.name = name
         self.caffeineMg = caffeineMg
+        self.form = form
     }
 
     /// The catalog entry it makes.
     public var catalogKind: DrinkKind {
-        DrinkKind(name: name, caffeineMg: caffeineMg, source: "your own", isCustom: true)
+        DrinkKind(name: name, caffeineMg: caffeineMg, source: "your own", isCustom: true, form: form)
     }
 }

@@ -2,11 +2,17 @@ extension CustomDrink: StoredPayload {
     /// Listed as "kinds" in segments, the name segment format 2 gave them.
     public static let kind = RecordKind(segmentKey: "kinds", noun: "custom drink", format: 2)
 
-    static let table = RecordTable<CustomDrink>(name: "custom_drinks", payloadColumns: ["name", "caffeine_mg"])
+    static let table = RecordTable<CustomDrink>(name: "custom_drinks", payloadColumns: ["name", "caffeine_mg", "form"])
+
+    /// The segment format that carries a drink's form: a journal from before refuses a segment with a
+    /// slow drink of one's own by its number, where it would refuse the record as having a field too many.
+    static let formFormat: UInt8 = 5
 
     public var key: String { name }
 
-    public var segmentFormat: UInt8 { DrinkName.segmentFormat(of: name, otherwise: Self.kind.format) }
+    public var segmentFormat: UInt8 {
+        max(DrinkName.segmentFormat(of: name, otherwise: Self.kind.format), form == .slow ? Self.formFormat : 0)
+    }
 
     /// A definition, not something had at a time.
     public var occurredAt: Timestamp? { nil }
@@ -24,19 +30,36 @@ extension CustomDrink: StoredPayload {
         }
     }
 
-    /// `[name, caffeine_mg]`
+    /// `[name, caffeine_mg]`, and `"slow"` after them for a slow drink: a beverage is written as
+    /// before forms were, so that a journal from before reads it.
     public func encodeFields(to container: inout some UnkeyedEncodingContainer) throws {
         try container.encode(name)
         try container.encode(caffeineMg)
+        if form != .beverage { try container.encode(form.rawValue) }
     }
 
+    /// Reads what `encodeFields` wrote. The form is told from the field after the caffeine by its
+    /// type: a string is a form, anything else (the deleted flag, a number) is not the payload's. A
+    /// decode of the wrong type leaves the container where it was (Foundation's JSONDecoder, which
+    /// reads segments; `CustomDrinkFormTests` checks both shapes).
     public init(fieldsFrom container: inout some UnkeyedDecodingContainer) throws {
-        self.init(name: try container.decode(String.self), caffeineMg: try container.decode(Double.self))
+        let name = try container.decode(String.self), caffeineMg = try container.decode(Double.self)
+        var form = DrinkForm.beverage
+        let before = container.currentIndex
+        if let text = try? container.decode(String.self) {
+            guard let named = DrinkForm(rawValue: text) else {
+                throw InvalidRecordError(problem: "'\(TerminalText.quoted(text))' is not a form of drink", kind: .badData)
+            }
+            form = named
+        } else if container.currentIndex != before {
+            throw InvalidRecordError(problem: "its fields cannot be read", kind: .badData)
+        }
+        self.init(name: name, caffeineMg: caffeineMg, form: form)
     }
 
     init(row: SQLiteStatement) {
-        self.init(name: row.text(0), caffeineMg: row.double(1))
+        self.init(name: row.text(0), caffeineMg: row.double(1), form: DrinkForm(rawValue: row.text(2)) ?? .beverage)
     }
 
-    var columnValues: [SQLiteValue] { [.text(name), .real(caffeineMg)] }
+    var columnValues: [SQLiteValue] { [.text(name), .real(caffeineMg), .text(form.rawValue)] }
 }

@@ -31,21 +31,24 @@ extension JournalStore {
 
     /// Defines (or changes) a drink of the user's own. It reaches other machines like a drink does. A
     /// new name that looks like another drink's (`DrinkCatalog.refuseLookalike`) is refused.
-    public func defineDrink(named name: String, caffeineMg: Double) throws -> DrinkDefinition {
+    public func defineDrink(named name: String, caffeineMg: Double, form: DrinkForm = .beverage) throws -> DrinkDefinition {
         let canonical = DrinkCatalog.normalized(name)
         return try write(.defineDrink) { context in
-            let drink = CustomDrink(name: try storedName(ofOwnDrink: canonical), caffeineMg: caffeineMg)
+            let drink = CustomDrink(name: try storedName(ofOwnDrink: canonical), caffeineMg: caffeineMg, form: form)
             let current = try CustomDrink.table.find(drink.name, in: connection)
             let earlier = current.flatMap { $0.isDeleted ? nil : $0.payload.caffeineMg }
+            let earlierForm = current.flatMap { $0.isDeleted ? nil : $0.payload.form }
             if let current, !current.isDeleted, current.payload == drink {
-                return DrinkDefinition(kind: current.payload.catalogKind, earlierMg: earlier)
+                return DrinkDefinition(kind: current.payload.catalogKind, earlierMg: earlier, earlierForm: earlierForm)
             }
             if current == nil {
                 // A name that cannot be one is told so first, whatever it looks like.
                 try drink.validate()
                 try importCatalog().refuseLookalike(of: canonical)
             }
-            return DrinkDefinition(kind: try context.writeUndoably(drink, deleted: false, replacing: current).payload.catalogKind, earlierMg: earlier)
+            return DrinkDefinition(
+                kind: try context.writeUndoably(drink, deleted: false, replacing: current).payload.catalogKind, earlierMg: earlier,
+                earlierForm: earlierForm)
         }
     }
 
@@ -76,4 +79,6 @@ public struct DrinkDefinition: Sendable, Equatable {
     public let kind: DrinkKind
     /// nil when the drink is new (or was removed).
     public let earlierMg: Double?
+    /// Its form before; nil when the drink is new (or was removed).
+    public var earlierForm: DrinkForm? = nil
 }

@@ -137,11 +137,12 @@ extension JournalStore {
     /// drinks the journal holds. The third column is 1 for a drink of a slow kind (`DrinkForm`).
     static let statusWindowSQL = intakesSQL + " AND consumed_at > ?"
 
-    /// Live drinks as the model reads them: caffeine, time, and 1 for a slow kind.
+    /// Live drinks as the model reads them: caffeine, time, and 1 for a slow kind, the catalog's or
+    /// one's own (removed too: the drinks logged with it keep its form).
     static let intakesSQL =
         "SELECT caffeine_mg, consumed_at, kind IN ("
         + DrinkCatalog.builtIn.kinds.filter { $0.form == .slow }.map { "'\($0.name)'" }.joined(separator: ", ")
-        + ") FROM drinks WHERE deleted = 0"
+        + ") OR kind IN (SELECT name FROM custom_drinks WHERE form = 'slow') FROM drinks WHERE deleted = 0"
 
     static func intake(_ row: SQLiteStatement) -> CaffeineIntake {
         CaffeineIntake(caffeineMg: row.double(0), consumedAt: Timestamp(milliseconds: row.int64(1)), form: row.int64(2) == 1 ? .slow : .beverage)

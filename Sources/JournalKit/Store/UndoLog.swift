@@ -80,10 +80,13 @@ extension Drink: UndoablePayload {
     static func changedSince(key: String) -> ChangedRecord { .drink(DrinkID(rawValue: key)) }
 }
 
+/// A drink of one's own keeps its form where a drink keeps its note.
 extension CustomDrink: UndoablePayload {
-    var undoColumns: [SQLiteValue] { [.text(name), .real(caffeineMg), .null, .null] }
+    var undoColumns: [SQLiteValue] { [.text(name), .real(caffeineMg), .null, .text(form.rawValue)] }
 
-    init(key: String, undoColumns columns: UndoLog.Columns) { self.init(name: key, caffeineMg: columns.caffeineMg) }
+    init(key: String, undoColumns columns: UndoLog.Columns) {
+        self.init(name: key, caffeineMg: columns.caffeineMg, form: columns.note.flatMap(DrinkForm.init(rawValue:)) ?? .beverage)
+    }
 
     static func changedSince(key: String) -> ChangedRecord { .definition(key) }
 }

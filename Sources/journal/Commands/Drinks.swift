@@ -2,6 +2,8 @@ import ArgumentParser
 import CommandLineSupport
 import JournalKit
 
+extension DrinkForm: ExpressibleByArgument {}
+
 struct Drinks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drinks",
@@ -36,8 +38,12 @@ struct DrinksList: AsyncParsableCommand {
 struct DrinksAdd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Define a drink of your own (or change its caffeine); it reaches your other machines.",
-        discussion: "Example: journal drinks add oat-latte --mg 130, then journal add oat-latte.")
+        abstract: "Define a drink of your own (or change its caffeine or form); it reaches your other machines.",
+        discussion: """
+            Example: journal drinks add oat-latte --mg 130, then journal add oat-latte. --form slow is for a drink \
+            whose caffeine reaches you slowly, as a soft drink's or chocolate's does (its peak after about 2 hours \
+            rather than 40 minutes), for the personal model (see journal profile).
+            """)
 
     @Argument(help: ArgumentHelp("Its name: letters of any script, digits and dashes, such as oat-latte or 抹茶ラテ.", valueName: "name"))
     var name: String
@@ -46,24 +52,31 @@ struct DrinksAdd: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Caffeine in one serving, in mg.")
     var mg: String
 
+    @Option(name: .long, help: "How fast its caffeine is absorbed: beverage (coffee, tea) or slow (soft drinks, chocolate).")
+    var form: DrinkForm = .beverage
+
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let mg = try CaffeineDose.parse(mg)
-        let defined = try await global.openStore().defineDrink(named: name, caffeineMg: mg)
+        let defined = try await global.openStore().defineDrink(named: name, caffeineMg: mg, form: form)
         let (kind, amount) = (defined.kind, formatMilligrams(defined.kind.caffeineMg))
         if output.json {
             return Output.line(JSONValue.object([
                 ("name", .string(kind.name)), ("caffeine_mg", .number(kind.caffeineMg)),
-                ("earlier_caffeine_mg", defined.earlierMg.map { .number($0) } ?? .null),
+                ("earlier_caffeine_mg", defined.earlierMg.map { .number($0) } ?? .null), ("form", .string(kind.form.rawValue)),
             ]).prettyText)
         }
-        switch defined.earlierMg {
-        case nil: Output.line("Defined \(kind.name): \(amount) mg. Log it with: journal add \(kind.name)")
-        case defined.kind.caffeineMg: Output.line("\(kind.name) is \(amount) mg already: nothing changed.")
-        case let earlier?:
-            Output.line("Changed \(kind.name): \(formatMilligrams(earlier)) mg → \(amount) mg. Drinks logged with it keep their caffeine; journal undo takes the change back.")
+        let slow = kind.form == .slow ? " (slow)" : ""
+        switch (defined.earlierMg, defined.earlierForm) {
+        case (nil, _): Output.line("Defined \(kind.name): \(amount) mg\(slow). Log it with: journal add \(kind.name)")
+        case (kind.caffeineMg, kind.form): Output.line("\(kind.name) is \(amount) mg\(slow) already: nothing changed.")
+        case (let earlier?, let earlierForm):
+            let was = earlierForm.map { $0 == kind.form ? "" : " \($0.rawValue)" } ?? ""
+            Output.line(
+                "Changed \(kind.name): \(formatMilligrams(earlier)) mg\(was) → \(amount) mg\(was.isEmpty ? "" : " " + kind.form.rawValue). "
+                    + "Drinks logged with it keep their caffeine; journal undo takes the change back.")
         }
     }
 }
