@@ -4,8 +4,8 @@ import JournalKit
 /// (a drink, or why not, with the line it starts on), and keeps its sleep samples; every other record
 /// of the export (millions of heart beats and steps) is counted and passed over. Nothing else grows
 /// with the export: drinks go to the staging database, and of the samples skipped only the first few
-/// reasons are kept, and a count. Sleep samples are a few dozen a night: ten years of a watch's, about
-/// 110,000, take some 8 MB.
+/// reasons are kept, and a count. Sleep samples are kept whole, as nights are made of all of a night's
+/// at once: a few dozen a night, ten years of a watch's (about 110,000) in some 8 MB.
 struct CaffeineRecordCollector {
     /// The export, as messages name it.
     let path: String
@@ -60,8 +60,9 @@ struct CaffeineRecordCollector {
         if let sleep = SleepRecord.sample(element) {
             // Every source's: a night is counted from one, but lights-out may come from another's.
             switch sleep {
-            case .success(let sample): contents.sleepSamples.append(sample)
-            case .failure(let skipped): contents.skip(line: element.line, reason: skipped.reason)
+            case .success(let sample?): contents.sleepSamples.append(sample)
+            case .success(nil): break
+            case .failure(let skipped): contents.skipSleep(line: element.line, reason: skipped.reason)
             }
             return
         }

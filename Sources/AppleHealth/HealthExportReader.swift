@@ -20,6 +20,15 @@ public enum HealthExportReader {
         public var otherSources = 0
         /// The sleep analysis samples, of every app.
         public var sleepSamples: [SleepSample] = []
+        /// The first sleep records that cannot be samples, apart from the caffeine's: `--all-or-nothing`
+        /// speaks of drinks.
+        public private(set) var sleepSkipped: [SkippedRecord] = []
+        public private(set) var sleepSkippedCount = 0
+
+        mutating func skipSleep(line: Int, reason: String) {
+            sleepSkippedCount += 1
+            if sleepSkipped.count < Self.skippedKept { sleepSkipped.append(SkippedRecord(line: line, reason: reason)) }
+        }
 
         /// How many skipped samples are kept to be shown: ten million bad samples cost no more.
         public static let skippedKept = 20

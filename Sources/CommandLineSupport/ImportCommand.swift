@@ -41,12 +41,15 @@ public struct Import: AsyncParsableCommand, Sendable {
     @Option(name: .long, help: "What wrote the file: journal (JSON or CSV), apple-health or sleep-csv.")
     public var from: Origin = .journal
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "With apple-health: only the caffeine of this app (as Health names it), and each night from it; with sleep-csv: each night from this source.",
-            valueName: "app"))
+    @Option(name: .long, help: ArgumentHelp("With apple-health: only the caffeine samples of this app (as Health names it).", valueName: "app"))
     public var source: String?
+
+    @Option(
+        name: .customLong("sleep-source"),
+        help: ArgumentHelp(
+            "With apple-health or sleep-csv: each night from this source (a watch, say), not the one with the most sleep.",
+            valueName: "name"))
+    public var sleepSource: String?
 
     @Flag(name: .long, help: "With apple-health: import nothing when a sample cannot be a drink.")
     public var allOrNothing = false
@@ -63,8 +66,10 @@ public struct Import: AsyncParsableCommand, Sendable {
         switch from {
         case .journal:
             if source != nil || allOrNothing { throw ValidationError("--source and --all-or-nothing are for --from apple-health.") }
+            if sleepSource != nil { throw ValidationError("--sleep-source is for --from apple-health or sleep-csv.") }
         case .sleepCSV:
             if allOrNothing || restoreDeleted { throw ValidationError("--all-or-nothing and --restore-deleted are for drinks, not sleep.") }
+            if source != nil { throw ValidationError("--source picks apple-health's caffeine; --sleep-source names the source of the nights.") }
         case .appleHealth:
             if file == "-" { throw ValidationError("an Apple Health export is read from its file (export.zip or export.xml), not stdin.") }
         }
@@ -96,28 +101,34 @@ public struct Import: AsyncParsableCommand, Sendable {
 
 extension Import {
     /// The most a sleep CSV may hold: ten years of a watch's stages is about 7 MiB.
-    static let sleepSizeLimit = 64 * 1024 * 1024
+    static let sleepSizeLimit = 32 * 1024 * 1024
 
     /// `--from sleep-csv`: the nights of a tracker's samples.
     func importSleep() async throws {
         let bytes = try FileBytes.read(file, limit: Self.sleepSizeLimit, what: "a sleep CSV")
         let parsed = try SleepCSV.parse(bytes)
-        let outcome = SleepNights.nights(in: parsed.samples, source: source)
-        let summary = try await global.openStore().importNights(outcome.nights)
+        let clock = try global.clock()
+        let outcome = SleepNights.nights(in: parsed.samples, source: sleepSource, now: clock.now())
+        let summary = try await global.openStore(clock: clock).importNights(outcome.nights)
         let skipped = parsed.skipped.map { (place: "line \($0.line)", problem: $0.problem) }
-        Self.report(summary, outcome: outcome, skipped: skipped, from: "sleep CSV", json: output.json)
+        Self.report(summary, outcome: outcome, skipped: skipped, skippedCount: parsed.skippedCount, from: "sleep CSV", json: output.json)
     }
+
+    /// How many lines or nights left out are named one by one; the rest are counted.
+    public static let leftOutShown = 20
 
     /// What an import of nights says: how many, and every sample and night left out, by where it was.
     public static func report(
-        _ summary: NightImportSummary, outcome: SleepNights.Outcome, skipped: [(place: String, problem: String)], from origin: String, json: Bool
+        _ summary: NightImportSummary, outcome: SleepNights.Outcome, skipped: [(place: String, problem: String)], skippedCount: Int,
+        from origin: String, json: Bool
     ) {
-        let leftOut = outcome.leftOut.map { (place: "the night of \($0.date)", problem: $0.reason) }
+        let leftOut = outcome.leftOut.prefix(leftOutShown).map { (place: "the night of \($0.date)", problem: $0.reason) }
+        let unshown = skippedCount - skipped.count + outcome.leftOut.count - leftOut.count
         if json {
             return Output.line(JSONValue.object([
                 ("nights_imported", .number(Double(summary.added + summary.replaced))), ("nights_added", .number(Double(summary.added))),
                 ("nights_replaced", .number(Double(summary.replaced))), ("nights_already_present", .number(Double(summary.unchanged))),
-                ("naps_left_out", .number(Double(outcome.naps))),
+                ("naps_left_out", .number(Double(outcome.naps))), ("left_out", .number(Double(skippedCount + outcome.leftOut.count))),
                 ("skipped", .array((skipped + leftOut).map { .object([("where", .string($0.place)), ("problem", .string($0.problem))]) })),
             ]).prettyText)
         }
@@ -128,6 +139,7 @@ extension Import {
         if outcome.naps > 0 { notes.append("\(outcome.naps) nap\(outcome.naps == 1 ? "" : "s") left out") }
         Output.line("Imported \(imported) night\(imported == 1 ? "" : "s") from the \(origin)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + ".")
         for (place, problem) in skipped + leftOut { Output.error("left out, \(place): \(TerminalText.escaped(problem))") }
+        if unshown > 0 { Output.error("left out \(unshown) more") }
     }
 
     /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML: a document

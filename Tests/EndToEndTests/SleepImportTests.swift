@@ -65,11 +65,50 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let machine = JournalCLI(home: folder + "/home", now: "2026-11-20T12:00:00Z")
             try Self.samples.write(toFile: folder + "/sleep.csv", atomically: true, encoding: .utf8)
-            let result = try machine.run("import", "--from", "sleep-csv", folder + "/sleep.csv", "--source", "Phone")
+            let result = try machine.run("import", "--from", "sleep-csv", folder + "/sleep.csv", "--sleep-source", "phone")
             #expect(result.stdout.contains("Imported 1 night from the sleep CSV"), "\(result.stdout)")
-            #expect(result.stderr.contains("left out, the night of 2026-11-12: 'Phone' recorded no sleep that night"), "\(result.stderr)")
+            #expect(result.stderr.contains("left out, the night of 2026-11-12: 'phone' recorded no sleep that night"), "\(result.stderr)")
             let tenth = try #require(try nights(machine)["2026-11-10"])
             #expect(tenth["source"] as? String == "Phone" && tenth["latency_min"] as? Double == 30 && tenth["awakenings"] as? Int == 0)
+        }
+    }
+
+    /// A sleep that runs past noon stays one night, dated by its start; a night still to end is not
+    /// imported; an offset of hours alone is an offset.
+    @Test func aLongMorningIsOneNightAndTheFutureNone() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = JournalCLI(home: folder + "/home", now: "2026-11-20T12:00:00Z")
+            let csv = """
+                start,end,stage
+                2026-11-14T02:00:00+01,2026-11-14T12:40:00+01,asleep
+                2026-11-20T11:00:00Z,2026-11-20T13:30:00Z,asleep
+
+                """
+            try csv.write(toFile: folder + "/sleep.csv", atomically: true, encoding: .utf8)
+            let result = try machine.run("import", "--from", "sleep-csv", folder + "/sleep.csv")
+            #expect(result.stdout.hasPrefix("Imported 1 night"), "\(result.stdout)")
+            #expect(result.stderr.contains("left out, the night of 2026-11-19: it ends in the future"), "\(result.stderr)")
+            let night = try #require(try nights(machine)["2026-11-13"])
+            #expect(night["woke_at"] as? String == "2026-11-14T11:40:00+00:00" && night["asleep_min"] as? Double == 640, "\(night)")
+        }
+    }
+
+    /// A million samples of a night, each of its own source, is read in seconds: choosing a source and
+    /// counting awakenings sort once rather than compare every sample with every other.
+    @Test func manySourcesInOneNightDoNotHang() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = JournalCLI(home: folder + "/home", now: "2026-11-20T12:00:00Z")
+            // Half-minute samples over ten hours from 20:00 on 11-19, alternately asleep and awake.
+            var csv = "start,end,stage,source\n"
+            for index in 0..<100_000 {
+                let minute = index % 600
+                let (day, hour) = (19 + (20 + minute / 60) / 24, (20 + minute / 60) % 24)
+                let at = String(format: "2026-11-%02dT%02d:%02d", day, hour, minute % 60)
+                csv += "\(at):00Z,\(at):30Z,\(index % 2 == 0 ? "core" : "awake"),s\(index)\n"
+            }
+            try csv.write(toFile: folder + "/many.csv", atomically: true, encoding: .utf8)
+            let result = try machine.run("import", "--from", "sleep-csv", folder + "/many.csv")
+            #expect(result.status == 0 && result.stdout.hasPrefix("Imported 1 night"), "\(result.stdout) \(result.stderr)")
         }
     }
 

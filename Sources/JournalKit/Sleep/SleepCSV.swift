@@ -8,11 +8,24 @@ public enum SleepCSV {
 
     public struct Parsed: Sendable {
         public var samples: [SleepSample] = []
-        /// Lines left out, and why.
+        /// The first lines left out, and why.
         public var skipped: [(line: Int, problem: String)] = []
+        /// All lines left out.
+        public var skippedCount = 0
     }
 
+    /// The most lines a file may have: about forty years of a watch's stages. Its records are held
+    /// whole while read, about a hundred bytes each.
+    public static let mostLines = 500_000
+    /// How many lines left out are kept to be named.
+    public static let skippedKept = 20
+
     public static func parse(_ bytes: [UInt8]) throws(ImportFormatError) -> Parsed {
+        let lines = bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        guard lines <= mostLines else {
+            throw ImportFormatError(
+                location: "the file", problem: "it has \(lines) lines, more than the \(mostLines) a sleep CSV may have: split it by year")
+        }
         guard var text = String(validating: bytes, as: UTF8.self) else {
             throw ImportFormatError(location: "the file", problem: "it is not UTF-8 text")
         }
@@ -30,7 +43,10 @@ public enum SleepCSV {
         let stages = SleepSample.Stage.allCases.map(\.rawValue).joined(separator: ", ")
         var parsed = Parsed()
         for record in records.dropFirst() {
-            func skip(_ problem: String) { parsed.skipped.append((record.line, problem)) }
+            func skip(_ problem: String) {
+                parsed.skippedCount += 1
+                if parsed.skipped.count < skippedKept { parsed.skipped.append((record.line, problem)) }
+            }
             guard record.fields.count == names.count else {
                 skip("it has \(record.fields.count) fields where the header has \(names.count)")
                 continue
@@ -44,6 +60,8 @@ public enum SleepCSV {
                 skip("its times must be ISO 8601 with their offset, such as 2026-11-21T23:10:00+01:00")
                 continue
             }
+            // A sample of no length (some apps write them) holds nothing: passed over, not refused.
+            if to == from { continue }
             guard to > from, to.milliseconds - from.milliseconds <= SleepSample.longest else {
                 skip("it must end after it starts, within 24 hours")
                 continue
@@ -65,9 +83,9 @@ public enum SleepCSV {
     static func time(_ field: String) -> Timestamp? {
         let text = field.trimmingSpaces
         let bytes = Array(text.utf8)
-        let hasOffset = bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z")
-            || bytes.suffix(6).first.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } == true
-            || bytes.suffix(5).first.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } == true
+        // Z, or a sign 3, 5 or 6 bytes from the end: +01, +0100, +01:00.
+        let sign = { (count: Int) in bytes.suffix(count).first.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } == true }
+        let hasOffset = bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z") || sign(3) || sign(5) || sign(6)
         guard hasOffset, bytes.count > 16 else { return nil }
         return try? ISO8601Reader.parse(text)
     }

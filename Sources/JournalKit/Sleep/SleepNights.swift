@@ -1,17 +1,20 @@
 /// The nights in a tracker's samples, by the rules `journal import` documents:
 ///
-/// - A sample belongs to the night of its start: the evening of that day, or of the day before when it
-///   starts between midnight and noon (`NightDate`).
-/// - A nap is not a night: within a night, samples of every source that follow each other with less
-///   than an hour between them make a session, and a session under 3 hours that starts between noon
-///   and 18:00 is left out.
-/// - A night is counted once, from one source: the one named, else the one with the most time asleep
-///   (the first by name on a tie). Sources are never summed.
+/// - Samples of every source that follow each other with less than an hour between them make a
+///   session. A session under 3 hours that starts between noon and 18:00 is a nap, and left out.
+/// - A session belongs to the night of its first sample: the evening of that day, or of the day before
+///   when it starts between midnight and noon (`NightDate`); the sessions of one night are one night.
+/// - A night is counted once, from one source: the one named (case aside), else the one with the most
+///   time asleep (the first by name on a tie). Sources are never summed.
 /// - Lights-out is the start of that source's first in-bed sample; where it has none, the earliest
 ///   in-bed sample of another source that night; else its first sample of sleep. It is never later
 ///   than that first sample of sleep.
 /// - Asleep in all is the time covered by its samples of sleep (any stage); an awakening is a gap
 ///   between two of them of 5 minutes or more, or a shorter one an awake sample of it falls in.
+/// - A night that ends more than 5 minutes after now (`EntryRules`) has not happened, and is left out.
+///
+/// Each step sorts or groups once: a file of a million samples of a million sources, all one night,
+/// takes seconds, not the hours comparing every sample with every other would.
 public enum SleepNights {
     /// Samples further apart than this are two sessions.
     static let sessionGap: Int64 = 3_600_000
@@ -23,8 +26,8 @@ public enum SleepNights {
     /// What the samples hold: the nights, and the nights left out with why.
     public struct Outcome: Sendable, Equatable {
         public var nights: [Night] = []
-        /// Nights whose samples make no night to count: no sleep from the source named, or figures
-        /// the rules refuse.
+        /// Nights whose samples make no night to count: no sleep from the source named, figures the
+        /// rules refuse, or an end still to come.
         public var leftOut: [(date: LocalDate, reason: String)] = []
         /// Sessions left out as naps.
         public var naps = 0
@@ -35,22 +38,28 @@ public enum SleepNights {
         }
     }
 
-    /// The nights of `samples`, each from `source` when given.
-    public static func nights(in samples: [SleepSample], source named: String? = nil) -> Outcome {
-        var byNight: [LocalDate: [SleepSample]] = [:]
-        for sample in samples where sample.end > sample.start { byNight[NightDate.of(lightsOut: sample.start), default: []].append(sample) }
+    /// The nights of `samples` that have ended by `now`, each from `source` when given.
+    public static func nights(in samples: [SleepSample], source named: String? = nil, now: Timestamp) -> Outcome {
         var outcome = Outcome()
-        for date in byNight.keys.sorted() {
-            var kept: [SleepSample] = []
-            for session in sessions(of: byNight[date]!) {
-                let first = session[0].start
-                let end = session.map(\.end).max()!
-                let hour = LocalTime.components(first).hour
-                if end.milliseconds - first.milliseconds < longestNap && hour >= 12 && hour < 18 { outcome.naps += 1 } else { kept += session }
+        var byNight: [LocalDate: [SleepSample]] = [:]
+        for session in sessions(of: samples.filter { $0.end > $0.start }) {
+            let first = session[0].start
+            let end = session.map(\.end).max()!
+            let hour = LocalTime.components(first).hour
+            if end.milliseconds - first.milliseconds < longestNap && hour >= 12 && hour < 18 {
+                outcome.naps += 1
+            } else {
+                byNight[NightDate.of(lightsOut: first), default: []] += session
             }
-            guard !kept.isEmpty else { continue }
-            switch night(date, from: kept, source: named) {
-            case .success(let night?): outcome.nights.append(night)
+        }
+        for date in byNight.keys.sorted() {
+            switch night(date, from: byNight[date]!, source: named) {
+            case .success(let night?):
+                if EntryRules.allows(night.wokeAt, now: now) {
+                    outcome.nights.append(night)
+                } else {
+                    outcome.leftOut.append((date, "it ends in the future, at \(LocalTime.iso8601(night.wokeAt))"))
+                }
             case .success(nil): break
             case .failure(let error): outcome.leftOut.append((date, error.problem))
             }
@@ -91,34 +100,48 @@ public enum SleepNights {
     /// The night of `date` from its samples (naps left out): nil when no source slept in it (or the
     /// one named did not), an error when its figures break the rules.
     static func night(_ date: LocalDate, from samples: [SleepSample], source named: String?) -> Result<Night?, InvalidRecordError> {
+        var bySource: [String: [SleepSample]] = [:]
+        for sample in samples { bySource[sample.source, default: []].append(sample) }
         var asleepBySource: [String: Int64] = [:]
-        for source in Set(samples.map(\.source)) {
-            let asleep = covered(samples.filter { $0.source == source && $0.stage.isAsleep })
-            asleepBySource[source] = asleep.reduce(0) { $0 + $1.end.milliseconds - $1.start.milliseconds }
+        for (source, own) in bySource {
+            asleepBySource[source] = covered(own.filter { $0.stage.isAsleep }).reduce(0) { $0 + $1.end.milliseconds - $1.start.milliseconds }
         }
         let chosen: String
         if let named {
-            guard (asleepBySource[named] ?? 0) > 0 else {
+            let wanted = named.lowercased()
+            guard let match = asleepBySource.filter({ $0.key.lowercased() == wanted && $0.value > 0 }).map(\.key).min() else {
                 return asleepBySource.values.contains { $0 > 0 }
                     ? .failure(InvalidRecordError(problem: "'\(TerminalText.quoted(named))' recorded no sleep that night", kind: .badData))
                     : .success(nil)
             }
-            chosen = named
+            chosen = match
         } else {
             guard let best = asleepBySource.filter({ $0.value > 0 }).min(by: { ($1.value, $0.key) < ($0.value, $1.key) }) else { return .success(nil) }
             chosen = best.key
         }
-        let own = samples.filter { $0.source == chosen }
+        let own = bySource[chosen] ?? []
         let sleep = covered(own.filter { $0.stage.isAsleep })
         let asleepAt = sleep[0].start
         let inBed = own.filter { $0.stage == .inBed }.map(\.start).min()
             ?? samples.filter { $0.stage == .inBed }.map(\.start).min()
             ?? asleepAt
-        let awake = own.filter { $0.stage == .awake }
+        // An awake sample falls in the gap (e, s) when it starts before s and ends after e: among the
+        // awake samples starting before s, the latest end says whether one does.
+        let awake = own.filter { $0.stage == .awake }.sorted { $0.start < $1.start }
+        var latestEnd: [Timestamp] = []
+        for sample in awake { latestEnd.append(max(latestEnd.last ?? sample.end, sample.end)) }
+        func awakeSample(between end: Timestamp, and start: Timestamp) -> Bool {
+            var (low, high) = (0, awake.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if awake[middle].start < start { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 && latestEnd[low - 1] > end
+        }
         var awakenings = 0
         for (before, after) in zip(sleep, sleep.dropFirst()) {
             let gap = after.start.milliseconds - before.end.milliseconds
-            if gap >= awakeningGap || awake.contains(where: { $0.start < after.start && $0.end > before.end }) { awakenings += 1 }
+            if gap >= awakeningGap || awakeSample(between: before.end, and: after.start) { awakenings += 1 }
         }
         let night = Night(
             date: date, inBedAt: min(inBed, asleepAt), asleepAt: asleepAt, wokeAt: sleep[sleep.count - 1].end,

@@ -31,8 +31,10 @@ struct AppleHealthImport {
         }
         writing?.finish()
         // The nights, from the source named or each night's most asleep (`SleepNights`).
-        let sleep = SleepNights.nights(in: contents.sleepSamples, source: command.source)
+        let sleep = SleepNights.nights(in: contents.sleepSamples, source: command.sleepSource, now: clock.now())
         let nights = try await store.importNights(sleep.nights)
+        let nightsLeftOut: [JSONValue] = sleep.leftOut.map { .string("the night of \($0.date): \($0.reason)") }
+        let sleepSkipped: [(place: String, problem: String)] = contents.sleepSkipped.map { ("line \($0.line)", $0.reason) }
         if command.output.json {
             Output.line(JSONValue.object(summary.jsonFields + [
                 ("samples", .number(Double(contents.samples))), ("records_read", .number(Double(contents.recordsRead))),
@@ -41,7 +43,7 @@ struct AppleHealthImport {
                 ("sleep_samples", .number(Double(contents.sleepSamples.count))),
                 ("nights_imported", .number(Double(nights.added + nights.replaced))), ("nights_already_present", .number(Double(nights.unchanged))),
                 ("naps_left_out", .number(Double(sleep.naps))),
-                ("nights_left_out", .array(sleep.leftOut.map { .string("the night of \($0.date): \($0.reason)") })),
+                ("nights_left_out", .array(nightsLeftOut)), ("sleep_records_skipped", .number(Double(contents.sleepSkippedCount))),
             ]).prettyText)
             return
         }
@@ -50,8 +52,10 @@ struct AppleHealthImport {
         if contents.otherSources > 0 { line += ", \(contents.otherSources) of other apps left out" }
         if contents.skippedCount > 0 { line += ", \(contents.skippedCount) skipped" }
         Output.line(TerminalText.escaped(line + "."))
-        if !contents.sleepSamples.isEmpty {
-            Import.report(nights, outcome: sleep, skipped: [], from: "\(contents.sleepSamples.count) sleep samples", json: false)
+        if !contents.sleepSamples.isEmpty || contents.sleepSkippedCount > 0 {
+            Import.report(
+                nights, outcome: sleep, skipped: sleepSkipped, skippedCount: contents.sleepSkippedCount,
+                from: "\(contents.sleepSamples.count) sleep samples", json: false)
         }
         for skipped in contents.skipped { Output.error("skipped \(TerminalText.escaped(skipped.description))") }
         if contents.skippedCount > contents.skipped.count { Output.error("skipped \(contents.skippedCount - contents.skipped.count) more") }
