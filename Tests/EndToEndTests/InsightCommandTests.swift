@@ -75,7 +75,7 @@ import TestSupport
     @Test func configShowsWhereEachSettingComesFrom() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)
-            #expect(try journal.run("config").stdout.contains("half_life_hours     not set  default"))
+            #expect(try journal.run("config").stdout.contains("half_life_hours     5 hours  default"))
             try journal.writeSettings("\n\ndaily_limit_mg = 250\n")
             let config = try #require(try journal.json("config", "--json") as? [String: Any])
             let settings = try #require(config["settings"] as? [String: [String: Any]])

@@ -65,6 +65,21 @@ import TestSupport
         }
     }
 
+    /// The room is a beverage's: by the personal model it is not said in slow drinks, whose longer
+    /// tail it would overstate; by Coffee Tracker's, where forms do not matter, it is.
+    @Test func theRoomIsNotSaidInSlowDrinksByThePersonalModel() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            _ = try journal.run("add", "soft-drink", "--at", "15:00")
+            try journal.writeSettings("bedtime = \"23:00\"\nmodel = \"personal\"\n")
+            let personal = try journal.run("status").stdout
+            #expect(personal.contains("Room left") && !personal.contains("soft-drink"), "\(personal)")
+            try journal.writeSettings("bedtime = \"23:00\"\n")
+            let coffeeTracker = try journal.run("status").stdout
+            #expect(coffeeTracker.contains("× soft-drink (22 mg each)"), "\(coffeeTracker)")
+        }
+    }
+
     @Test func aBadPartIsRefusedAndTheFileStaysAsItWas() async throws {
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)

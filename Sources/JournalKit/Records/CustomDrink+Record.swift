@@ -41,7 +41,7 @@ extension CustomDrink: StoredPayload {
     /// Reads what `encodeFields` wrote. The form is told from the field after the caffeine by its
     /// type: a string is a form, anything else (the deleted flag, a number) is not the payload's. A
     /// decode of the wrong type leaves the container where it was (Foundation's JSONDecoder, which
-    /// reads segments; `CustomDrinkFormTests` checks both shapes).
+    /// reads segments; `SegmentFormatTests.aDrinkOfOnesOwnReadsWithAndWithoutItsForm` checks both shapes).
     public init(fieldsFrom container: inout some UnkeyedDecodingContainer) throws {
         let name = try container.decode(String.self), caffeineMg = try container.decode(Double.self)
         var form = DrinkForm.beverage

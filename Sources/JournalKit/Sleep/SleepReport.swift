@@ -7,7 +7,7 @@ public struct SleepReport: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
         public var night: Night
         public var caffeineAtLightsOutMg: Double
-        /// The last drink had by lights-out; nil when the journal has none in the model's window.
+        /// The last drink had by lights-out, within the model's window before it; nil when there is none.
         public var lastDrinkAt: Timestamp?
     }
 
@@ -34,12 +34,16 @@ public struct SleepReport: Sendable, Equatable {
     /// Resamples of the bootstrap, and the seed of its generator: the same nights give the same interval.
     public static let resamples = 2000
     public static let seed: UInt64 = 0x5EED_CAFE
+    /// No threshold under this is suggested: each suggestion halves the groups' bounds, and nights under
+    /// 10 mg at lights-out are nights without caffeine to speak of.
+    public static let lowestSuggestion = 10.0
 
     public var rows: [Row]
     public var groups: [Group]
     public var difference: Difference?
     /// A sleep threshold the nights point to: the lowest group's upper bound, when the highest group
-    /// took clearly longer to fall asleep (the interval is above no difference); nil otherwise.
+    /// took clearly longer to fall asleep (the interval is above no difference) and it is at least
+    /// `lowestSuggestion`; nil otherwise.
     public var suggestedThresholdMg: Double?
     /// Nights the lowest and highest groups still need, together; nil once both have enough.
     public var nightsNeeded: Int?
@@ -59,11 +63,8 @@ public struct SleepReport: Sendable, Equatable {
             return low
         }
         rows = nights.map { night in
-            let end = after(night.inBedAt)
-            let had = Array(sorted[after(night.inBedAt - model.negligibleAfter)..<end])
-            return Row(
-                night: night, caffeineAtLightsOutMg: model.level(at: night.inBedAt, of: had),
-                lastDrinkAt: end > 0 ? sorted[end - 1].consumedAt : nil)
+            let had = Array(sorted[after(night.inBedAt - model.negligibleAfter)..<after(night.inBedAt)])
+            return Row(night: night, caffeineAtLightsOutMg: model.level(at: night.inBedAt, of: had), lastDrinkAt: had.last?.consumedAt)
         }
         let bounds: [(Double, Double?)] = [(0, thresholdMg / 2), (thresholdMg / 2, thresholdMg), (thresholdMg, nil)]
         var members: [[Row]] = []
@@ -86,7 +87,7 @@ public struct SleepReport: Sendable, Equatable {
         if needed == 0, let high = Self.median(highest), let low = Self.median(lowest) {
             let (lower, upper) = Self.interval(highest, lowest)
             difference = Difference(latencyMinutes: high - low, low: lower, high: upper)
-            if lower > 0 { suggestedThresholdMg = groups[0].toMg }
+            if lower > 0, let bound = groups[0].toMg, bound >= Self.lowestSuggestion { suggestedThresholdMg = bound }
         }
     }
 
@@ -100,7 +101,8 @@ public struct SleepReport: Sendable, Equatable {
 
     /// The percentile bootstrap 95% interval of median(`a`) - median(`b`): `resamples` times, each group
     /// drawn again with replacement (`a` first, index by index, then `b`), by `SplitMix64` from `seed`;
-    /// the differences sorted, the 50th and the 1950th of 2000.
+    /// the differences sorted, the 51st and the 1950th of 2000 (indices 50 and 1949): 50 left out at
+    /// each end.
     static func interval(_ a: [Double], _ b: [Double]) -> (Double, Double) {
         var generator = SplitMix64(seed: seed)
         var differences: [Double] = []

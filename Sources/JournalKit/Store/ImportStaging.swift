@@ -111,7 +111,8 @@ public final class ImportStaging {
     /// Calls `body` with each staged custom drink.
     func forEachCustomDrink(_ body: (CustomDrink) throws -> Void) throws {
         precondition(finished, "staged drinks are imported once staging is finished")
-        let statement = try connection.prepare("SELECT name, caffeine_mg FROM staged_custom_drinks")
+        // An export says no drink's form: each is a beverage, unless the journal knows it (below).
+        let statement = try connection.prepare("SELECT name, caffeine_mg, 'beverage' FROM staged_custom_drinks")
         while try statement.step() { try body(CustomDrink(row: statement)) }
     }
 

@@ -125,12 +125,12 @@ extension JournalStore {
     }
 
     /// The kind and caffeine of the last drink had by `now`, the one a forecast speaks in terms of
-    /// ("room for one espresso"); nil in a journal without one.
-    public func lastDrink(before now: Timestamp) throws -> (kind: String, caffeineMg: Double)? {
+    /// ("room for one espresso"), and whether it is absorbed slowly; nil in a journal without one.
+    public func lastDrink(before now: Timestamp) throws -> (kind: String, caffeineMg: Double, form: DrinkForm)? {
         try connection.query(
-            "SELECT kind, caffeine_mg FROM drinks WHERE deleted = 0 AND consumed_at <= ? ORDER BY consumed_at DESC LIMIT 1",
+            "SELECT kind, caffeine_mg, \(Self.slowKindSQL) FROM drinks WHERE deleted = 0 AND consumed_at <= ? ORDER BY consumed_at DESC LIMIT 1",
             [.integer(now.milliseconds)]
-        ) { ($0.text(0), $0.double(1)) }.first
+        ) { ($0.text(0), $0.double(1), $0.int64(2) == 1 ? DrinkForm.slow : .beverage) }.first
     }
 
     /// The drinks `status` reads, from the covering index alone (v0017): a few pages, however many
@@ -139,10 +139,12 @@ extension JournalStore {
 
     /// Live drinks as the model reads them: caffeine, time, and 1 for a slow kind, the catalog's or
     /// one's own (removed too: the drinks logged with it keep its form).
-    static let intakesSQL =
-        "SELECT caffeine_mg, consumed_at, kind IN ("
-        + DrinkCatalog.builtIn.kinds.filter { $0.form == .slow }.map { "'\($0.name)'" }.joined(separator: ", ")
-        + ") OR kind IN (SELECT name FROM custom_drinks WHERE form = 'slow') FROM drinks WHERE deleted = 0"
+    static let intakesSQL = "SELECT caffeine_mg, consumed_at, \(slowKindSQL) FROM drinks WHERE deleted = 0"
+
+    /// 1 for a drink of a slow kind, the catalog's or one's own.
+    static let slowKindSQL =
+        "kind IN (" + DrinkCatalog.builtIn.kinds.filter { $0.form == .slow }.map { "'\($0.name)'" }.joined(separator: ", ")
+        + ") OR kind IN (SELECT name FROM custom_drinks WHERE form = 'slow')"
 
     static func intake(_ row: SQLiteStatement) -> CaffeineIntake {
         CaffeineIntake(caffeineMg: row.double(0), consumedAt: Timestamp(milliseconds: row.int64(1)), form: row.int64(2) == 1 ? .slow : .beverage)

@@ -46,7 +46,11 @@ extension JournalStore {
                 let current = try CustomDrink.table.find(custom.name, in: connection)
                 if current == nil || current?.isDeleted == true {
                     if current == nil { try importCatalog().refuseLookalike(of: custom.name) }
-                    _ = try context.writeUndoably(custom, deleted: false, replacing: current)
+                    // An export carries no form: a drink removed here keeps the one it had, which the
+                    // drinks logged with it are absorbed by.
+                    var defined = custom
+                    if let current { defined.form = current.payload.form }
+                    _ = try context.writeUndoably(defined, deleted: false, replacing: current)
                 }
             }
             var (seen, added, deleted, restored) = (0, 0, 0, 0)

@@ -181,7 +181,7 @@ public enum LocalTime {
         return "\(padded(local.hour, 2)):\(padded(local.minute, 2))"
     }
 
-    static func padded(_ number: Int, _ width: Int) -> String {
+    public static func padded(_ number: Int, _ width: Int) -> String {
         let digits = String(abs(number))
         let sign = number < 0 ? "-" : ""
         return sign + String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -39,13 +39,16 @@ struct Config: AsyncParsableCommand {
             let setting = try Self.setting(named: key)
             if unset || value != nil { return try Self.change(setting, to: unset ? nil : value, json: output.json) }
             let config = try ConfigFile.load()
-            if output.json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(config.settings[setting]))]).prettyText) }
-            return Output.line(config.settings.text(of: setting, withUnit: false))
+            let settings = Self.inEffect(config.settings)
+            if output.json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(settings[setting]))]).prettyText) }
+            return Output.line(settings.text(of: setting, withUnit: false))
         }
         let config = try ConfigFile.load()
+        let settings = Self.inEffect(config.settings)
         let keys = JournalSettings.Key.allCases
         func source(_ key: JournalSettings.Key) -> String {
             switch config.source(of: key) {
+            case .builtInDefault where key == .halfLifeHours && !config.settings.conditions.isEmpty: return "conditions (journal profile)"
             case .builtInDefault: return "default"
             case .file(let line): return "\(config.path), line \(line)"
             }
@@ -54,13 +57,21 @@ struct Config: AsyncParsableCommand {
             Output.line(JSONValue.object([
                 ("file", .string(config.path)),
                 ("settings", .object(keys.map { key in
-                    (key.rawValue, .object([("value", Self.json(config.settings[key])), ("source", .string(source(key)))]))
+                    (key.rawValue, .object([("value", Self.json(settings[key])), ("source", .string(source(key)))]))
                 })),
             ]).prettyText)
             return
         }
-        let rows = keys.map { [$0.rawValue, config.settings.text(of: $0), source($0)] }
+        let rows = keys.map { [$0.rawValue, settings.text(of: $0), source($0)] }
         Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
+    }
+
+    /// The settings as `config` shows them: the half-life in effect where none is typed in, as it
+    /// showed before conditions could set it (scripts read `journal config half_life_hours`).
+    static func inEffect(_ settings: JournalSettings) -> JournalSettings {
+        var shown = settings
+        shown.halfLifeHours = settings.halfLifeInEffect
+        return shown
     }
 
     /// The setting `name` names, or why none does, with the one meant when one is near.
@@ -93,9 +104,9 @@ struct Config: AsyncParsableCommand {
             }
         }
         let after = try ConfigFile.load(path: path)
-        let was = before.settings.text(of: setting, withUnit: false)
-        let now = after.settings.text(of: setting, withUnit: false)
-        if json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(after.settings[setting]))]).prettyText) }
+        let was = inEffect(before.settings).text(of: setting, withUnit: false)
+        let now = inEffect(after.settings).text(of: setting, withUnit: false)
+        if json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(inEffect(after.settings)[setting]))]).prettyText) }
         Output.line(newValue == nil
             ? "\(setting.rawValue) is \(now) again, its default (it was \(was))."
             : "\(setting.rawValue) is now \(now)\(was == now ? "" : " (it was \(was))"), in \(path).")

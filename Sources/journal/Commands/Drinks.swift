@@ -76,7 +76,7 @@ struct DrinksAdd: AsyncParsableCommand {
             let was = earlierForm.map { $0 == kind.form ? "" : " \($0.rawValue)" } ?? ""
             Output.line(
                 "Changed \(kind.name): \(formatMilligrams(earlier)) mg\(was) → \(amount) mg\(was.isEmpty ? "" : " " + kind.form.rawValue). "
-                    + "Drinks logged with it keep their caffeine; journal undo takes the change back.")
+                    + "Drinks logged with it keep their caffeine\(was.isEmpty ? "" : " and take its form"); journal undo takes the change back.")
         }
     }
 }

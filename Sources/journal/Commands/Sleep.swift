@@ -41,7 +41,8 @@ struct Sleep: AsyncParsableCommand {
         let nights = try await store.nights(from: first, through: today)
         let model = settings.model
         var intakes: [CaffeineIntake] = []
-        if let earliest = nights.first?.inBedAt, let latest = nights.map(\.inBedAt).max() {
+        // By lights-out, not date: a night synced from another time zone may be dated apart from its instant.
+        if let earliest = nights.map(\.inBedAt).min(), let latest = nights.map(\.inBedAt).max() {
             intakes = try await store.intakes(after: earliest - model.negligibleAfter, through: latest)
         }
         let report = SleepReport(nights: nights, intakes: intakes, model: model, thresholdMg: settings.sleepThresholdMg)
@@ -91,7 +92,7 @@ struct Sleep: AsyncParsableCommand {
             return [
                 night.date.description, LocalTime.clockTime(night.inBedAt), LocalTime.clockTime(night.asleepAt), Self.minutes(night.latencyMinutes),
                 Self.duration(night.asleepMinutes), String(night.awakenings), "\(formatMilligrams(row.caffeineAtLightsOutMg)) mg",
-                row.lastDrinkAt.map { Self.ago($0, before: night.inBedAt) } ?? "none", TerminalText.escaped(night.source),
+                row.lastDrinkAt.map { Self.when($0, before: night.inBedAt) } ?? "none", TerminalText.escaped(night.source),
             ]
         }
         Output.line(Output.table(["NIGHT", "IN BED", "ASLEEP", "TO SLEEP", "SLEPT", "AWAKE", "CAFFEINE", "LAST DRINK", "FROM"], rows))
@@ -148,9 +149,11 @@ struct Sleep: AsyncParsableCommand {
         return rounded > 0 ? "+\(formatMilligrams(rounded))" : formatMilligrams(rounded)
     }
 
-    /// "18:40", or "2 days before" when the last drink was not that day.
-    static func ago(_ drink: Timestamp, before lightsOut: Timestamp) -> String {
-        let days = lightsOut.hours(since: drink) / 24
-        return days < 1 ? LocalTime.clockTime(drink) : "\(Int(days)) day\(Int(days) == 1 ? "" : "s") before"
+    /// "18:40" on the day of lights-out, else its date too ("11-20 23:30"): a time alone later than
+    /// lights-out would read as after it.
+    static func when(_ drink: Timestamp, before lightsOut: Timestamp) -> String {
+        let day = LocalTime.components(drink).date
+        if day == LocalTime.components(lightsOut).date { return LocalTime.clockTime(drink) }
+        return "\(LocalTime.padded(day.month, 2))-\(LocalTime.padded(day.day, 2)) \(LocalTime.clockTime(drink))"
     }
 }

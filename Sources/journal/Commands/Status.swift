@@ -67,7 +67,10 @@ struct StatusRequest: Equatable {
                 plain && status.bedtime != nil ? try store.lastDrink(before: status.at) : nil
             )
         }
-        guard let sync else { return print(status, settings: settings, lastDrink: lastDrink) }
+        // The room is a beverage's: by the personal model a slow drink's tail is longer, so the room is
+        // not said in slow drinks.
+        let wordsDrink = lastDrink.flatMap { status.model.kind == .personal && $0.form == .slow ? nil : ($0.kind, $0.caffeineMg) }
+        guard let sync else { return print(status, settings: settings, lastDrink: wordsDrink) }
         let values = Self.values(status, settings: settings) + Self.values(sync, at: status.at)
         if let template { return Output.line(template.render(values)) }
         Output.line(JSONValue.object(values).prettyText)
