@@ -24,8 +24,10 @@ import TestSupport
             #expect(after["volume_l_per_kg"] as? Double == 0.56)
             let rates = try #require(after["absorption_per_hour"] as? [String: Double])
             #expect(rates == ["beverage": 6, "slow": 1.5])
-            let conditions = try #require(after["conditions"] as? [[String: Any]])
-            #expect(conditions.count == 1 && conditions[0]["name"] as? String == "oral-contraceptives" && conditions[0]["factor"] as? Double == 1.73)
+            #expect(after["conditions"] as? [String] == ["oral-contraceptives"])
+            let factors = try #require(after["condition_factors"] as? [[String: Any]])
+            #expect(factors.count == 1 && factors[0]["name"] as? String == "oral-contraceptives" && factors[0]["factor"] as? Double == 1.73)
+            #expect((factors[0]["source"] as? String)?.hasPrefix("Patwardhan et al. 1980") == true)
 
             // Each drink's form, which the personal model absorbs it by.
             let drinks = try #require(try journal.json("drinks", "--json") as? [[String: Any]])

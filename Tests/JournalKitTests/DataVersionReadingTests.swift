@@ -35,8 +35,9 @@ import TestSupport
             let other = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 15_000)
             try other.run("BEGIN IMMEDIATE")
             try other.run("CREATE TABLE scratch (n)")
-            // The reading starts while the write is under way, and ends once it commits.
-            let reading = Task { try await store.dataVersionReading() }
+            // The reading starts while the write is under way, and ends once it commits. It may wait a
+            // minute here: on a loaded machine this thread can be held up past the daemon's second.
+            let reading = Task { try await store.dataVersionReading(waitingUpTo: 60_000) }
             try await Task.sleep(for: .milliseconds(50))
             try other.run("COMMIT")
             let read = try await reading.value

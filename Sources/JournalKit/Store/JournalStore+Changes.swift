@@ -22,14 +22,14 @@ extension JournalStore {
     /// seen so far is in the number, or was no commit (a checkpoint, this store's own). A write under
     /// way is waited for up to `commitWaitMilliseconds`: a command's commit is over in milliseconds, and seen then,
     /// not at a second look later.
-    public func dataVersionReading() throws -> DataVersionReading {
-        let writing = try connection.anotherConnectionIsWriting(waitingUpTo: Self.commitWaitMilliseconds)
+    public func dataVersionReading(waitingUpTo milliseconds: Int32 = commitWaitMilliseconds) throws -> DataVersionReading {
+        let writing = try connection.anotherConnectionIsWriting(waitingUpTo: milliseconds)
         return DataVersionReading(value: try dataVersion(), anotherConnectionWasWriting: writing)
     }
 
     /// How long `dataVersionReading` waits for another connection's write to end: long enough for any
     /// command's, short enough that a long import holds the daemon up no more than that at a time.
-    static let commitWaitMilliseconds: Int32 = 1000
+    public static let commitWaitMilliseconds: Int32 = 1000
 }
 
 /// `PRAGMA data_version` as `JournalStore.dataVersionReading` read it.

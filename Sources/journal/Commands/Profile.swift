@@ -67,7 +67,9 @@ struct Profile: AsyncParsableCommand {
             ("half_life_hours", .number(roundedToHundredths(model.halfLifeHours))),
             ("half_life_source", .string(halfLifeSource(settings))),
             ("weight_kg", settings.weightKg.map { .number($0) } ?? .null),
-            ("conditions", .array(settings.conditions.map { condition in
+            // As config.toml lists them; each with its factor and study apart.
+            ("conditions", .array(settings.conditions.map { .string($0.rawValue) })),
+            ("condition_factors", .array(settings.conditions.map { condition in
                 .object([
                     ("name", .string(condition.rawValue)), ("factor", .number(condition.factor)),
                     ("meaning", .string(condition.meaning)), ("source", .string(condition.source)),
