@@ -31,10 +31,9 @@ struct SleepRecord {
         }
         if to == from { return .success(nil) }
         guard to > from, to.milliseconds - from.milliseconds <= SleepSample.longest else { return skip("it must end after it starts, within 24 hours") }
-        let scalars = source.text.unicodeScalars
-        guard !scalars.isEmpty, scalars.count <= NightRules.maximumSourceLength,
-            !scalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-        else { return skip("its app name \(CaffeineRecord.quoted(source)) cannot name a source of nights") }
+        if NightRules.sourceProblem(source.text) != nil {
+            return skip("its app name \(CaffeineRecord.quoted(source)) cannot name a source of nights")
+        }
         return .success(SleepSample(start: from, end: to, stage: stage, source: source.text))
     }
 }

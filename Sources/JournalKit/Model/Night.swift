@@ -62,10 +62,18 @@ public enum NightRules {
         // Its date is the evening of its lights-out in some time zone: within a day and a half of it.
         let noon = NightDate.utcNoon(of: night.date)
         guard abs(night.inBedAt.milliseconds - noon) <= 36 * 3_600_000 else { throw refuse("its lights-out is not on that evening") }
-        let scalars = night.source.unicodeScalars
+        if let problem = sourceProblem(night.source) { throw refuse(problem) }
+    }
+
+    /// Why `source` cannot name the tracker of a night, or nil when it can: 1 to 100 characters, no
+    /// control or format character (a terminal would act on them). One rule for a peer's night, a
+    /// CSV's line and a Health record.
+    public static func sourceProblem(_ source: String) -> String? {
+        let scalars = source.unicodeScalars
         guard !scalars.isEmpty, scalars.count <= maximumSourceLength,
             !scalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-        else { throw refuse("its source must be 1 to \(maximumSourceLength) characters, none of them a control") }
+        else { return "its source must be 1 to \(maximumSourceLength) characters, none of them a control" }
+        return nil
     }
 }
 

@@ -67,10 +67,8 @@ public enum SleepCSV {
                 continue
             }
             let name = source.map { record.fields[$0].trimmingSpaces } ?? defaultSource
-            guard !name.isEmpty, name.unicodeScalars.count <= NightRules.maximumSourceLength,
-                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-            else {
-                skip("its source must be 1 to \(NightRules.maximumSourceLength) characters, none of them a control")
+            if let problem = NightRules.sourceProblem(name) {
+                skip(problem)
                 continue
             }
             parsed.samples.append(SleepSample(start: from, end: to, stage: kind, source: name))
