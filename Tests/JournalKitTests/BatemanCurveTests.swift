@@ -76,4 +76,18 @@ import TestSupport
             #expect(curve.share(afterHours: 0) == 0 && curve.share(afterHours: -1) == 0)
         }
     }
+
+    /// The slope, which tells a level still rising, is the curve's derivative: a central difference
+    /// of the share agrees with it, for both forms, any half-life and equal rates.
+    @Test func theSlopeIsTheDerivative() async {
+        let forms = DrinkForm.allCases
+        let input = zip(Gen.int(in: 0...(forms.count - 1)), Gen.double(in: 1...72), Gen.double(in: 0.01...100), Gen.bool(0.2))
+        await checkProperty(count: 200, input: input) { formIndex, halfLife, hours, equalRates in
+            let form = forms[formIndex]
+            let curve = BatemanCurve(form: form, halfLifeHours: equalRates ? M_LN2 / form.absorptionPerHour : halfLife)
+            let step = 1e-5
+            let difference = (curve.share(afterHours: hours + step) - curve.share(afterHours: hours - step)) / (2 * step)
+            #expect(abs(curve.slope(afterHours: hours) - difference) < 1e-6, "\(form), half-life \(halfLife) h, at \(hours) h")
+        }
+    }
 }

@@ -33,6 +33,15 @@ public struct BatemanCurve: Sendable, Equatable {
         return ka * exp(-ke * hours) * rising
     }
 
+    /// How fast the share changes `hours` after the dose, per hour: ka at the moment of taking, 0 at the
+    /// peak, negative after; 0 before the dose.
+    public func slope(afterHours hours: Double) -> Double {
+        guard hours >= 0 else { return 0 }
+        let ka = absorptionPerHour, ke = eliminationPerHour
+        if ka == ke { return ka * exp(-ke * hours) * (1 - ke * hours) }
+        return ka / (ka - ke) * (ka * exp(-ka * hours) - ke * exp(-ke * hours))
+    }
+
     /// Hours from the dose to the curve's peak: ln(ka/ke) / (ka - ke), or 1/ke when the rates are equal.
     public var peakHours: Double {
         let ka = absorptionPerHour, ke = eliminationPerHour

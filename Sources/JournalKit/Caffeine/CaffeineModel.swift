@@ -53,13 +53,7 @@ public struct CaffeineModel: Sendable, Equatable {
     func slope(_ form: DrinkForm, afterHours hours: Double) -> Double {
         switch kind {
         case .coffeeTracker: return hours < 0 ? 0 : -M_LN2 / halfLifeHours * pow(0.5, hours / halfLifeHours)
-        case .personal:
-            // At the moment of drinking the level already rises, at ka times the dose.
-            guard hours >= 0 else { return 0 }
-            let curve = curve(form)
-            let ka = curve.absorptionPerHour, ke = curve.eliminationPerHour
-            if ka == ke { return ka * exp(-ke * hours) * (1 - ke * hours) }
-            return ka / (ka - ke) * (ka * exp(-ka * hours) - ke * exp(-ke * hours))
+        case .personal: return curve(form).slope(afterHours: hours)
         }
     }
 
