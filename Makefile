@@ -13,6 +13,7 @@ FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 # the benchmarks need besides.
 BUILD_PACKAGES := libsqlite3-dev pkg-config patchelf zlib1g-dev binutils
 TEST_PACKAGES := sqlite3 bc python3 systemd strace util-linux postgresql postgresql-client openssl valgrind man-db zip time pgbouncer \
+	apache2-bin apache2-utils nginx libnginx-mod-http-dav-ext curl \
 	dpkg-dev lintian xz-utils
 
 # The version: the last tag (v1.2.0 is 1.2.0; 1.2.0-3-gHASH three commits past it), or 0.0.0-COMMIT

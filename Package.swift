@@ -36,6 +36,7 @@ let package = Package(
         // swift-crypto brings it either way.
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Linked as the module map says (`link "sqlite3"`), not through pkg-config: SwiftPM puts
@@ -95,10 +96,22 @@ let package = Package(
             ],
             plugins: ["EmbedMigrations"]
         ),
+        .target(
+            name: "WebDAVHub",
+            dependencies: [
+                "JournalKit", "JournalSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: fuzzCoverage
+        ),
         // The registration of every kind of hub the sync program reaches.
         .target(
             name: "KnownHubs",
-            dependencies: ["JournalSync", "FolderHub", "PostgresHub"]
+            dependencies: ["JournalSync", "FolderHub", "PostgresHub", "WebDAVHub"]
         ),
         .target(
             name: "AppleHealth",
@@ -176,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "KnownHubs", "HubTestSupport", "TestSupport",
+                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "WebDAVHub", "KnownHubs", "HubTestSupport", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

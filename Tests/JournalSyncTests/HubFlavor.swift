@@ -1,15 +1,16 @@
 import Foundation
 import FolderHub
-import FolderHub
 import JournalSync
 import PostgresHub
+import WebDAVHub
 import Testing
 import TestSupport
 
-/// The kinds of hub every contract test runs against: a folder, and a database of its own on the
-/// tests' PostgreSQL server.
+/// The kinds of hub every contract test runs against: a folder, a database of its own on the tests'
+/// PostgreSQL server, and a folder of its own on each of the tests' WebDAV servers (Apache over TLS,
+/// nginx).
 enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case folder, postgres
+    case folder, postgres, apache, nginx
 
     var testDescription: String { rawValue }
 
@@ -18,14 +19,19 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .folder: .folder
         case .postgres: .postgres
+        case .apache, .nginx: .webdav
         }
     }
+
+    /// The tests' WebDAV server of a WebDAV flavor.
+    private var davServer: WebDAVServer { .shared(self == .apache ? .apache : .nginx) }
 
     /// The code a hub of this kind reports a segment's name taken by.
     var nameTakenCode: TransportCode {
         switch self {
         case .folder: .errno(EEXIST)
         case .postgres: .sqlState("23505")
+        case .apache, .nginx: .httpStatus(405)
         }
     }
 
@@ -38,8 +44,8 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// password in a file beside the test's journals.
     func newPlace(in folder: String) throws -> any HubPlace { try newPlaceAndDatabase(in: folder).place }
 
-    /// A new place as `newPlace` makes it, and for a PostgreSQL place the name of its database, where a
-    /// test writes rows as someone with the right to insert could.
+    /// A new place as `newPlace` makes it, and where a test writes as someone with the right to could:
+    /// for a PostgreSQL place the name of its database, for a WebDAV place its folder on the server's disk.
     func newPlaceAndDatabase(in folder: String) throws -> (place: any HubPlace, database: String?) {
         switch self {
         case .folder:
@@ -48,6 +54,10 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let server = PostgresServer.shared
             let (database, _, uri) = try server.makeDatabase(passwordFileIn: folder)
             return (try PostgresPlace(connectionString: uri), database)
+        case .apache, .nginx:
+            let server = davServer
+            let url = try server.newFolder()
+            return (try WebDAVPlace(url: url), server.onDisk(url))
         }
     }
 
@@ -67,6 +77,13 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 INSERT INTO journal_hub.epochs (number, id, bytes)
                 SELECT 2, decode(lpad(to_hex(i), 32, '0'), 'hex'), '\\x01020304'::bytea FROM generate_series(1, \(count)) AS i
                 """, database: database ?? "")
+        case .apache, .nginx:
+            let epochs = (database ?? "") + "/journal-hub-v1/epochs"
+            try FileManager.default.createDirectory(atPath: epochs, withIntermediateDirectories: true)
+            for index in 0..<count {
+                try Data([1, 2, 3, 4]).write(to: URL(fileURLWithPath: epochs + "/2-" + String(format: "%032x", index + 1) + ".epoch"))
+            }
+            try davServer.makeFolder(epochs)
         }
     }
 
@@ -87,6 +104,13 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, decode(repeat('07', \(size)), 'hex')
                 FROM generate_series(0, \(count - 1)) AS i
                 """, database: database ?? "")
+        case .apache, .nginx:
+            let cards = (database ?? "") + "/journal-hub-v1/cards"
+            try FileManager.default.createDirectory(atPath: cards, withIntermediateDirectories: true)
+            for index in 0..<count {
+                try Data(repeating: 7, count: size).write(to: URL(fileURLWithPath: cards + "/" + Self.junkDevice(index) + ".card"))
+            }
+            try davServer.makeFolder(cards)
         }
     }
 

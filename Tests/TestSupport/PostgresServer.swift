@@ -260,8 +260,8 @@ public final class PostgresServer: Sendable {
         try handle.close()
     }
 
-    /// A certificate authority, and a server certificate it signed.
-    private static func makeCertificates(in folder: String, subject: String, altNames: String?) throws {
+    /// A certificate authority, and a server certificate it signed (the WebDAV servers' too).
+    static func makeCertificates(in folder: String, subject: String, altNames: String?) throws {
         try shell("""
             cd '\(folder)' &&
             openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=journal test authority' -keyout ca.key -out ca.crt &&

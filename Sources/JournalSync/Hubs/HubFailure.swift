@@ -51,11 +51,14 @@ public enum TransportCode: Sendable, Hashable, CustomStringConvertible {
     case errno(Int32)
     /// A PostgreSQL server's SQLSTATE (Appendix A of its manual), five characters.
     case sqlState(String)
+    /// An HTTP server's status (RFC 9110, RFC 4918): a WebDAV hub's.
+    case httpStatus(Int)
 
     public var description: String {
         switch self {
         case .errno(let code): "errno \(code)"
         case .sqlState(let state): "SQLSTATE \(state)"
+        case .httpStatus(let status): "HTTP \(status)"
         }
     }
 }

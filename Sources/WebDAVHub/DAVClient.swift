@@ -1,0 +1,139 @@
+import AsyncHTTPClient
+import JournalKit
+import JournalSync
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+import Glibc
+
+/// A server's answer: its status, headers, and body up to the request's limit.
+struct DAVResponse: Sendable {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: [UInt8]
+
+    var succeeded: Bool { (200..<300).contains(status) }
+}
+
+/// The requests of a WebDAV hub to its server: HTTP/1.1 or 2 through AsyncHTTPClient, TLS verified
+/// against the system's authorities or the URL's `sslrootcert`, the login sent with every request
+/// (Basic, so never without TLS but to this machine), redirects refused (one could carry the login
+/// elsewhere), every call bounded in time.
+struct DAVClient: Sendable {
+    let location: DAVLocation
+    let credentials: DAVCredentials
+    let patience: HubAccess.Patience
+
+    /// One client for the process, never shut down: hubs are values made and dropped freely, and
+    /// connections to a server are kept between a daemon's syncs.
+    static let http = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(60)),
+            connectionPool: .init(idleTimeout: .seconds(60)),
+            decompression: .disabled))
+
+    /// The most a listing's answer can be: a log of a hundred thousand segments lists in less.
+    static let listingLimit = 64 * 1024 * 1024
+
+    /// How long one request may take.
+    var deadline: TimeAmount {
+        switch patience {
+        case .syncing: .seconds(120)
+        case .glance: .seconds(5)
+        }
+    }
+
+    /// Sends `method` to the hub's `components` (a collection's URL ends in "/"), and returns the
+    /// answer, whatever its status. Fails only when no answer came (said as the hub unreachable), the
+    /// certificate was refused, the login was refused or is missing, or the body is past `limit`.
+    func send(
+        _ method: HTTPMethod, _ components: [String], collection: Bool = false, headers: [(String, String)] = [], body: [UInt8]? = nil,
+        limit: Int = 64 * 1024
+    ) async throws -> DAVResponse {
+        var login = try credentials.known()
+        while true {
+            var request = HTTPClientRequest(url: location.url(components, collection: collection))
+            request.method = method
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            if let login { request.setBasicAuth(username: login.login, password: login.password) }
+            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            if location.secure { request.tlsConfiguration = try tls() }
+            let response: DAVResponse
+            do {
+                let answer = try await Self.http.execute(request, deadline: .now() + deadline)
+                let status = Int(answer.status.code)
+                var collected: ByteBuffer
+                do { collected = try await answer.body.collect(upTo: limit) } catch is NIOTooManyBytesError {
+                    throw SyncError.unusableFile(
+                        hub: location.uri, reason: "the server's answer to \(method.rawValue) \(components.joined(separator: "/")) is larger than \(limit) bytes")
+                }
+                response = DAVResponse(status: status, headers: answer.headers, body: collected.readBytes(length: collected.readableBytes) ?? [])
+            } catch let error as SyncError {
+                throw error
+            } catch let error as DAVHubError {
+                throw error
+            } catch {
+                throw failure(error)
+            }
+            if response.status == 401 {
+                login = try credentials.refused()
+                continue
+            }
+            try credentials.succeeded()
+            return response
+        }
+    }
+
+    /// TLS as the URL asks: the system's authorities, or `sslrootcert`'s alone.
+    private func tls() throws -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        if let root = location.rootCertificate {
+            guard FileSystem.exists(root) else { throw DAVHubError.rootCertificateMissing(path: root) }
+            tls.trustRoots = .file(root)
+        }
+        return tls
+    }
+
+    /// What a request that got no answer means, by the type of what failed.
+    private func failure(_ error: any Error) -> any Error {
+        if error is CancellationError { return error }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return DAVHubError.certificateRejected(server: location.server, reason: "it is not for \(location.host)")
+        }
+        if error is NIOSSLError || error is NIOSSLExtraError {
+            return DAVHubError.certificateRejected(
+                server: location.server, reason: "the TLS handshake failed: it is not signed by an authority this machine trusts, or the server does not speak TLS")
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) did not answer within \(deadline.seconds) s")
+            case .connectTimeout, .tlsHandshakeTimeout:
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) did not take the connection within 10 s")
+            case .cancelled:
+                return CancellationError()
+            default:
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) failed (\(error))")
+            }
+        }
+        let refusal = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.lazy.compactMap { $0.error as? IOError }.first)
+        if let refusal {
+            return SyncError.hubUnavailable(
+                hub: location.uri, reason: "cannot connect to \(location.server): \(String(cString: strerror(refusal.errnoCode)))",
+                code: .errno(refusal.errnoCode))
+        }
+        if error is NIOConnectionError {
+            return SyncError.hubUnavailable(hub: location.uri, reason: "cannot connect to \(location.server): no address of it answered")
+        }
+        return SyncError.hubUnavailable(hub: location.uri, reason: "cannot reach \(location.server) (\(error))")
+    }
+}
+
+extension TimeAmount {
+    fileprivate var seconds: Int64 { nanoseconds / 1_000_000_000 }
+}

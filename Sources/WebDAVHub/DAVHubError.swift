@@ -1,0 +1,87 @@
+import JournalKit
+import JournalSync
+
+/// Why a WebDAV hub refused or could not be used, each with what to do about it. Never holds the
+/// password. A server that is down, full (507), locked (423) or slow is no error of these: it is the
+/// hub being unreachable (`SyncError.hubUnavailable`), which a later sync gets past.
+public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
+    case badURL(url: String, problem: String)
+    case passwordInURL
+    /// `dav://` to a server that is not this machine.
+    case plainTextElsewhere(url: String)
+    /// The server wants credentials and none were found (and none could be asked for).
+    case credentialsRequired(server: String, looked: [String])
+    /// The server refused the credentials (401); `source` is where they came from.
+    case credentialsRefused(user: String, server: String, source: String)
+    /// 403 on the hub's folder: the login may not read or write there.
+    case forbidden(url: String)
+    /// The folder the hub is to be made in is not on the server (409 on making it).
+    case noSuchFolder(url: String)
+    /// The server answered as no WebDAV server does (405 to PROPFIND, 501): WebDAV is not turned on there.
+    case notWebDAV(url: String, status: Int)
+    /// The server cannot create a name exclusively: making a folder that is there succeeded.
+    case noExclusiveCreate(server: String, feature: String)
+    case certificateRejected(server: String, reason: String)
+    case rootCertificateMissing(path: String)
+    /// Another machine made a hub in this folder while this one was making its own.
+    case madeMeanwhile(url: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .badURL, .passwordInURL, .plainTextElsewhere: .usage
+        case .credentialsRequired, .credentialsRefused, .forbidden, .noSuchFolder, .notWebDAV, .noExclusiveCreate, .certificateRejected,
+            .rootCertificateMissing:
+            .setup
+        case .madeMeanwhile: .failure
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badURL(let url, let problem):
+            return "the WebDAV hub's URL \(url) cannot be used: \(problem). It is davs://USER@HOST/PATH, with "
+                + "?sslrootcert=FILE for a server whose certificate a private authority signed."
+        case .passwordInURL:
+            return "the URL holds a password; it would be kept in the journal and shown in messages. Leave it out: "
+                + "journal reads it from ~/.netrc (machine HOST login USER password PASSWORD, chmod 600), or asks for it."
+        case .plainTextElsewhere(let url):
+            return "\(url) is dav://, without TLS, to a server that is not this machine: the password and who syncs when "
+                + "would cross the network readable. Use davs://."
+        case .credentialsRequired(let server, let looked):
+            return "the server \(server) asks for a login, and none was found (looked in \(looked.joined(separator: ", "))). "
+                + "Add a line to ~/.netrc: machine \(server.split(separator: ":").first ?? "") login USER password PASSWORD "
+                + "(then chmod 600 ~/.netrc), or run `journal sync init` on a terminal to be asked."
+        case .credentialsRefused(let user, let server, let source):
+            return "the server \(server) refused the login \(user) (its password from \(source)). Correct it there; "
+                + "a Nextcloud with two-factor sign-in needs an app password (Settings, Security). Nothing was written."
+        case .forbidden(let url):
+            return "the server refused access to \(url) (403 Forbidden): this login may not read or write there. "
+                + "Choose a folder it owns, or have the server's administrator allow it."
+        case .noSuchFolder(let url):
+            return "the folder \(url) is not on the server (409 Conflict on making the hub in it). Check the path; "
+                + "for Nextcloud it is remote.php/dav/files/USERID/FOLDER."
+        case .notWebDAV(let url, let status):
+            return "\(url) did not answer as a WebDAV server does (HTTP \(status) to PROPFIND): WebDAV is not turned on "
+                + "there, or the path is not a WebDAV folder."
+        case .noExclusiveCreate(let server, let feature):
+            return "the server \(server) cannot create a name exclusively (\(feature)), which journal needs so that two "
+                + "devices never write over each other. Nothing was kept on it. Use Apache mod_dav, nginx with dav-ext, "
+                + "Nextcloud or ownCloud."
+        case .certificateRejected(let server, let reason):
+            return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name, "
+                + "and ?sslrootcert=FILE in the URL for a private certificate authority."
+        case .rootCertificateMissing(let path):
+            return "the certificate to trust, \(path), is missing: verifying the server needs it (?sslrootcert=FILE)."
+        case .madeMeanwhile(let url):
+            return "another machine made a hub in \(url) while this one was making its own; nothing of this one was kept."
+        }
+    }
+
+    public var remedy: Remedy? {
+        switch self {
+        case .madeMeanwhile: .joinWithKey
+        case .passwordInURL, .credentialsRequired: .givePassword
+        default: nil
+        }
+    }
+}

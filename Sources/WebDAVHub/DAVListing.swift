@@ -1,0 +1,66 @@
+import JournalKit
+
+/// A collection as one PROPFIND (`Depth: 1`) listed it: its members by name, and whether each had
+/// settled when listed (changed at least a tick of the server's clock before the answer).
+struct DAVListing: Sendable {
+    /// The collection itself, when the server listed it.
+    let collection: DAVEntry?
+    /// The direct members, by name; names starting with "." are left out (temporaries: the server's,
+    /// a sync client's, or a write that died), as the folder hub leaves them out.
+    let members: [String: DAVEntry]
+    /// The server's clock when it answered (`Date`), in seconds since 1970.
+    let serverTime: Int64?
+
+    /// The listing of the collection at `components` from its PROPFIND answer: only entries directly
+    /// inside it are members.
+    init(_ entries: [DAVEntry], of components: [String], serverTime: Int64?) {
+        var collection: DAVEntry?
+        var members: [String: DAVEntry] = [:]
+        for entry in entries {
+            if entry.components == components {
+                collection = entry
+            } else if entry.components.count == components.count + 1, Array(entry.components.dropLast()) == components,
+                !entry.name.hasPrefix(".")
+            {
+                members[entry.name] = entry
+            }
+        }
+        self.collection = collection
+        self.members = members
+        self.serverTime = serverTime
+    }
+
+    /// `entry`'s fingerprint for a file that is replaced in place (a card): its ETag, or its size and
+    /// time once settled; one of its own until then, so that a reader reads it again rather than take a
+    /// card replaced within the second, at the same size, for the one it read.
+    func replaceableFingerprint(_ entry: DAVEntry) -> String {
+        entry.etag != nil || isSettled(entry) ? entry.fingerprint : entry.fingerprint + " unsettled " + UUIDText.random()
+    }
+
+    /// True when `entry`'s fingerprint can be trusted to change with its next change: a strong ETag,
+    /// or (without one) a modification time at least two seconds before the answer. A change within
+    /// the same second as the listing leaves a time to the second as it was, and Apache marks an ETag
+    /// weak for that second.
+    func isSettled(_ entry: DAVEntry) -> Bool {
+        if entry.etag != nil { return !entry.weakETag }
+        guard let serverTime, let modified = entry.lastModified.flatMap(HTTPDate.seconds) else { return false }
+        return serverTime - modified >= 2
+    }
+}
+
+/// An HTTP date (RFC 9110, section 5.6.7, its preferred form "Sun, 06 Nov 1994 08:49:37 GMT").
+enum HTTPDate {
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Seconds since 1970 of `text`; nil for another form, or a date that does not exist.
+    static func seconds(_ text: String) -> Int64? {
+        let words = text.split(separator: " ")
+        guard words.count == 6, words[5] == "GMT", let day = Int(words[1]), let year = Int(words[3]),
+            let month = months.firstIndex(of: words[2].lowercased()).map({ $0 + 1 }),
+            let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
+        else { return nil }
+        let clock = words[4].split(separator: ":").compactMap { Int64($0) }
+        guard clock.count == 3 else { return nil }
+        return Int64(days) * 86400 + clock[0] * 3600 + clock[1] * 60 + clock[2]
+    }
+}

@@ -1,0 +1,92 @@
+import JournalKit
+import JournalSync
+
+/// The cards and the key epochs' records: a file each, listed in pages.
+extension WebDAVHub {
+    public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
+        try await listing(in: "cards", after: after, limit: limit, replaceable: true) { name in
+            guard name.hasSuffix(".card") else { return nil }
+            let id = String(name.dropLast(".card".count))
+            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
+        }
+    }
+
+    public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
+        for device in devices {
+            do {
+                // Gone since it was listed: not there.
+                guard let bytes = try await get(["cards", device.rawValue + ".card"], limit: CardSeal.maximumBytes, what: "device card") else { continue }
+                cards[device] = .success(bytes)
+            } catch let error as SyncError where error.hubCondition == .unusableEntry {
+                cards[device] = .failure(error)
+            }
+        }
+        return cards
+    }
+
+    /// Puts the card in place of the one there: a device's card is its own to replace.
+    public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
+        try await ensureFolder(["cards"])
+        _ = try await put(bytes, at: ["cards", device.rawValue + ".card"], exclusive: false)
+    }
+
+    public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
+        try await listing(in: "epochs", after: after, limit: limit, replaceable: false) { name in KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil } }
+    }
+
+    public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
+        for epoch in epochs {
+            do {
+                guard let bytes = try await get(["epochs", epoch.fileName], limit: EpochRecord.maximumBytes, what: "key epoch record") else { continue }
+                records[epoch] = .success(bytes)
+            } catch let error as SyncError where error.hubCondition == .unusableEntry {
+                records[epoch] = .failure(error)
+            }
+        }
+        return records
+    }
+
+    /// Claims the record's name, then puts it; never over one there.
+    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
+        try await ensureFolder(["epochs"])
+        try await ensureFolder(["claims"])
+        try await ensureFolder(["claims", "epochs"])
+        let taken = SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(405)))
+        guard try await claim(["claims", "epochs", epoch.fileName]) else { throw taken }
+        let put: Bool
+        do { put = try await self.put(bytes, at: ["epochs", epoch.fileName], exclusive: true) } catch {
+            _ = try? await delete(["claims", "epochs", epoch.fileName], collection: true)
+            throw error
+        }
+        guard put else { throw taken }
+    }
+
+    /// The names in the hub's folder `folder` that `parse` takes, past `after` in their order, at most
+    /// `limit`, each with its fingerprint (`replaceable`: of files replaced in place). The folder is
+    /// listed again only when its fingerprint in the top's listing changed (or had not settled), so
+    /// paging through many names lists them once.
+    private func listing<Name: Comparable & Sendable>(
+        in folder: String, after: Name?, limit: Int, replaceable: Bool, _ parse: (String) -> Name?
+    ) async throws -> [HubListing<Name>] {
+        let top = try await top()
+        guard let entry = top.members[folder], entry.isCollection else { return [] }
+        let members: [String: String]
+        if let kept = state.with({ $0.folders[folder] }), kept.fingerprint == entry.fingerprint {
+            members = kept.value
+        } else {
+            if let listing = try await list([folder]) {
+                members = listing.members.mapValues { replaceable ? listing.replaceableFingerprint($0) : $0.fingerprint }
+            } else {
+                members = [:]
+            }
+            let settled = top.isSettled(entry)
+            state.with { $0.folders[folder] = settled ? DAVState.KeptListing(fingerprint: entry.fingerprint, value: members) : nil }
+        }
+        let sorted = members.compactMap { name, fingerprint in parse(name).map { (name: $0, fingerprint: fingerprint) } }
+            .filter { listed in after.map { listed.name > $0 } ?? true }
+            .sorted { $0.name < $1.name }
+        return sorted.prefix(limit).map { HubListing(name: $0.name, fingerprint: $0.fingerprint) }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import JournalKit
+import JournalSync
+import Testing
+import TestSupport
+
+@testable import WebDAVHub
+
+/// What only a WebDAV hub has to get right: one name written by many at once, the servers' listings
+/// read by namespace, `.netrc`, and its URL.
+@Suite(.onTestThreads) struct WebDAVHubTests {
+    /// Sixteen writers of one segment name at once: exactly one is written, every other is told the
+    /// name is taken, and what is on the hub is the winner's, whole. Apache lets 2-3 of 16 PUTs with
+    /// `If-None-Match: *` through, and nginx ignores the header: the claim (MKCOL) is what holds.
+    @Test(arguments: [HubFlavor.apache, .nginx])
+    func writersOfOneNameAtOnceWriteItOnce(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = try await flavor.newPlace(in: folder).make(key: SyncKey(), shared: false)
+            let device = DeviceID(rawValue: UUIDText.random())
+            let name = SegmentName(first: 1, last: 4)
+            for round in 0..<3 {
+                let name = SegmentName(first: name.first + Int64(round * 10), last: name.last + Int64(round * 10))
+                let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+                    for writer in 0..<16 {
+                        group.addTask {
+                            let bytes = Array(repeating: UInt8(writer), count: 64 * 1024 + writer)
+                            do {
+                                _ = try await hub.write(bytes, as: name, of: device)
+                                return (writer, true)
+                            } catch {
+                                #expect(error.hubCondition == .nameTaken, "writer \(writer): \(error)")
+                                return (writer, false)
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [(Int, Bool)]()) { $0.append($1) }
+                }
+                let winners = outcomes.filter(\.1).map(\.0)
+                #expect(winners.count == 1, "round \(round): \(winners.count) writers were told they wrote \(name)")
+                guard let winner = winners.first else { continue }
+                #expect(try await hub.read(name, of: device) == Array(repeating: UInt8(winner), count: 64 * 1024 + winner))
+            }
+            await hub.close()
+        }
+    }
+
+    /// A server that answers MKCOL of a folder that is there with 201 cannot create exclusively: the
+    /// hub is not made on it, and the message names what is missing.
+    @Test func aServerThatCannotCreateExclusivelyIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = try CarelessDAVServer(folder: folder)
+            defer { server.stop() }
+            let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/hub")
+            #expect(try await place.hubExists() == false)
+            let refused = await #expect(throws: DAVHubError.self) { _ = try await place.make(key: SyncKey(), shared: false) }
+            guard case .noExclusiveCreate(_, let feature)? = refused else { Issue.record("\(String(describing: refused))"); return }
+            #expect(feature.contains("MKCOL"))
+            #expect(refused?.description.contains("cannot create a name exclusively") == true)
+        }
+    }
+
+    @Test func listingsAreReadByNamespaceWhateverTheServersPrefixes() throws {
+        let apache = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:multistatus xmlns:D="DAV:"><D:response xmlns:lp1="DAV:" xmlns:lp2="http://apache.org/dav/props/">
+            <D:href>/hub/journal-hub-v1/</D:href><D:propstat><D:prop><lp1:resourcetype><D:collection/></lp1:resourcetype>
+            <lp1:getetag>W/"1000-6614e58e562ce"</lp1:getetag></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response xmlns:lp1="DAV:"><D:href>/hub/journal-hub-v1/hub.json</D:href><D:propstat><D:prop><lp1:resourcetype/>
+            <lp1:getcontentlength>42</lp1:getcontentlength><lp1:getlastmodified>Sat, 28 Nov 2026 04:09:47 GMT</lp1:getlastmodified>
+            <lp1:getetag>"2a-6614e58e562ce"</lp1:getetag></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            </D:multistatus>
+            """
+        let entries = try Multistatus.entries(Array(apache.utf8))
+        #expect(entries.count == 2)
+        #expect(entries[0].isCollection && entries[0].etag == "\"1000-6614e58e562ce\"" && entries[0].weakETag)
+        #expect(entries[1] == DAVEntry(
+            components: ["hub", "journal-hub-v1", "hub.json"], isCollection: false, etag: "\"2a-6614e58e562ce\"", weakETag: false,
+            lastModified: "Sat, 28 Nov 2026 04:09:47 GMT", length: 42))
+        // sabre/dav (Nextcloud): `d:` as the prefix, a default namespace elsewhere, absolute hrefs with
+        // lowercase escapes, and a 404 propstat for what it does not have.
+        let sabre = """
+            <?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns"><d:response>
+            <d:href>https://cloud.example.org/remote.php/dav/files/alice/j%c3%bcrnal/a%20b</d:href>
+            <d:propstat><d:prop><d:getetag>&quot;5f3a&quot;</d:getetag><d:resourcetype/></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>
+            <d:propstat><d:prop><d:getcontentlength/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>
+            </d:response><response xmlns="DAV:"><href>/x/</href><propstat><prop><resourcetype><collection/></resourcetype></prop>
+            <status>HTTP/1.1 200 OK</status></propstat></response></d:multistatus>
+            """
+        let read = try Multistatus.entries(Array(sabre.utf8))
+        #expect(read.map(\.components) == [["remote.php", "dav", "files", "alice", "jürnal", "a b"], ["x"]])
+        #expect(read[0].etag == "\"5f3a\"" && read[0].length == nil && !read[0].isCollection)
+        #expect(read[1].isCollection)
+        // An element of another namespace named like DAV's is not DAV's.
+        let foreign = """
+            <D:multistatus xmlns:D="DAV:" xmlns:X="urn:x"><D:response><D:href>/a</D:href><D:propstat><D:prop>
+            <X:getetag>"forged"</X:getetag></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>
+            """
+        #expect(try Multistatus.entries(Array(foreign.utf8)).first?.etag == nil)
+    }
+
+    @Test(arguments: [
+        "<D:multistatus xmlns:D=\"DAV:\"><D:response>",
+        "<!DOCTYPE x [<!ENTITY a \"aaaa\">]><D:multistatus xmlns:D=\"DAV:\"/>",
+        "<D:multistatus xmlns:D=\"DAV:\"><D:response></D:propstat></D:multistatus>",
+        "<html><body>Sign in</body></html>",
+        "<D:multistatus xmlns:D=\"DAV:\"><D:href>&bogus;</D:href></D:multistatus>",
+        "",
+    ])
+    func whatIsNotAListingIsRefused(_ text: String) {
+        #expect(throws: Multistatus.Malformed.self) { _ = try Multistatus.entries(Array(text.utf8)) }
+    }
+
+    /// A listing nested a hundred thousand deep is refused at its 64th level, not read to the end.
+    @Test func aListingNestedDeeperThanAnyServerWritesIsRefused() {
+        let deep = "<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:response>", count: 100_000)
+        #expect(throws: Multistatus.Malformed(reason: "it nests deeper than 64 elements")) { _ = try Multistatus.entries(Array(deep.utf8)) }
+    }
+
+    @Test func netrcIsReadAsCurlReadsIt() {
+        let file = Netrc(path: "n", text: """
+            # a comment
+            machine other.example.org login bob password one
+            macdef init
+            machine cloud.example.org login mallory password macro
+
+            machine cloud.example.org login alice password "app password # not a comment \\"quoted\\""
+            machine cloud.example.org login carol password three
+            default login anonymous password guest
+            """)
+        #expect(file.credentials(host: "cloud.example.org", user: nil)! == ("alice", "app password # not a comment \"quoted\""))
+        #expect(file.credentials(host: "CLOUD.example.org", user: "carol")! == ("carol", "three"))
+        #expect(file.credentials(host: "cloud.example.org", user: "dave") == nil)
+        #expect(file.credentials(host: "elsewhere.example.org", user: nil)! == ("anonymous", "guest"))
+        let written = Netrc(path: "n", text: Netrc.line(host: "h", login: "a b", password: "p\"w\\d\tx"))
+        #expect(written.credentials(host: "h", user: nil)! == ("a b", "p\"w\\d\tx"))
+    }
+
+    @Test func aNetrcOthersCanReadIsRefused() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/netrc"
+            try "machine h login a password p\n".write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o644)
+            #expect(throws: UnprotectedFileError.self) { _ = try Netrc.read(path) }
+            chmod(path, 0o600)
+            #expect(try Netrc.read(path)?.credentials(host: "h", user: nil)?.password == "p")
+        }
+    }
+
+    @Test func urlsAreReadAndRecordedWithoutSecrets() throws {
+        let location = try DAVLocation.parse("DAVS://alice@Cloud.Example.org/remote.php/dav/files/alice/J%C3%BCrnal?sslrootcert=/etc/ca.pem")
+        #expect(location.uri == "davs://alice@cloud.example.org/remote.php/dav/files/alice/J%C3%BCrnal?sslrootcert=/etc/ca.pem")
+        #expect(location.url(["journal-hub-v1", "a b"], collection: false) == "https://cloud.example.org/remote.php/dav/files/alice/J%C3%BCrnal/journal-hub-v1/a%20b")
+        #expect(try DAVLocation.parse(location.uri) == location)
+        #expect(try DAVLocation.parse("dav://127.0.0.1:8080/x").server == "127.0.0.1:8080")
+        #expect(try DAVLocation.parse("davs://[::1]:8443/").uri == "davs://[::1]:8443/")
+        #expect(throws: DAVHubError.plainTextElsewhere(url: "dav://nas.local/x")) { _ = try DAVLocation.parse("dav://nas.local/x") }
+        #expect(throws: DAVHubError.passwordInURL) { _ = try DAVLocation.parse("davs://alice:secret@h/x") }
+        for bad in ["davs:///x", "davs://h/x?sslmode=require", "davs://h/a/../b", "davs://h/x#f", "https://h/x"] {
+            #expect(throws: DAVHubError.self, "\(bad)") { _ = try DAVLocation.parse(bad) }
+        }
+    }
+
+    @Test func httpDatesAreRead() {
+        #expect(HTTPDate.seconds("Sat, 28 Nov 2026 04:09:47 GMT") == 1_795_838_987)
+        #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.seconds("Sun, 31 Feb 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.seconds("yesterday") == nil)
+    }
+}
+
+/// A WebDAV server that lists the folder `/hub/` and answers every MKCOL with 201, even of a folder
+/// it made a moment ago: what a server without exclusive create looks like to a client. It ends with
+/// the test process.
+struct CarelessDAVServer {
+    let process: Process
+    let port: Int
+
+    init(folder: String) throws {
+        let script = folder + "/careless.py"
+        try """
+            import http.server, os, sys, threading, time
+            parent = os.getppid()
+            def watch():
+                while os.getppid() == parent: time.sleep(0.5)
+                os._exit(0)
+            threading.Thread(target=watch, daemon=True).start()
+            LISTING = b'<?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>/hub/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>'
+            class Careless(http.server.BaseHTTPRequestHandler):
+                def log_message(self, *args): pass
+                def answer(self, status, body=b''):
+                    self.rfile.read(int(self.headers.get('Content-Length') or 0))
+                    self.send_response(status)
+                    self.send_header('Content-Length', str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def do_PROPFIND(self): self.answer(207, LISTING) if self.path.rstrip('/') == '/hub' else self.answer(404)
+                def do_MKCOL(self): self.answer(201)
+                def do_DELETE(self): self.answer(204)
+                def do_PUT(self): self.answer(201)
+                def do_GET(self): self.answer(404)
+            server = http.server.HTTPServer(('127.0.0.1', 0), Careless)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try ProcessRunner.launch(process)
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let more = output.fileHandleForReading.availableData
+            guard !more.isEmpty else { throw FixtureError("the careless server did not start") }
+            line.append(more)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw FixtureError("the careless server said no port")
+        }
+        self.port = port
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
