@@ -11,6 +11,9 @@ struct DAVEntry: Sendable, Equatable {
     /// `getlastmodified`, as the server wrote it (an HTTP date, to the second).
     let lastModified: String?
     let length: Int64?
+    /// The status of the response as a whole, where the server gave one instead of properties: what
+    /// a method on many resources (MKCOL, PUT, DELETE under a lock) did to this one ("423").
+    var status: Int? = nil
 
     var name: String { components.last ?? "" }
 
@@ -41,6 +44,7 @@ struct Multistatus {
         var collection = false, etag: String?, modified: String?, length: Int64?
         var propCollection = false, propETag: String?, propModified: String?, propLength: Int64?
         var status = ""
+        var responseStatus: Int?
         var text = ""
         var sawMultistatus = false
 
@@ -68,7 +72,7 @@ struct Multistatus {
                 guard path.count < deepest else { throw Malformed(reason: "it nests deeper than \(deepest) elements") }
                 switch element {
                 case dav("response"):
-                    href = ""; collection = false; etag = nil; modified = nil; length = nil
+                    href = ""; collection = false; etag = nil; modified = nil; length = nil; responseStatus = nil
                 case dav("propstat"):
                     propCollection = false; propETag = nil; propModified = nil; propLength = nil; status = ""
                 case dav("collection") where path.last == dav("resourcetype"):
@@ -92,6 +96,8 @@ struct Multistatus {
                 switch element {
                 case dav("href") where path.last == dav("response"): href = value
                 case dav("status") where path.last == dav("propstat"): status = value
+                case dav("status") where path.last == dav("response"):
+                    responseStatus = value.split(separator: " ").dropFirst().first.flatMap { Int($0) }
                 case dav("getetag"): propETag = value.isEmpty ? nil : value
                 case dav("getlastmodified"): propModified = value.isEmpty ? nil : value
                 case dav("getcontentlength"): propLength = Int64(value)
@@ -112,7 +118,8 @@ struct Multistatus {
                         tag = String(value.dropFirst(2))
                     }
                     entries.append(DAVEntry(
-                        components: components, isCollection: collection, etag: tag, weakETag: weak, lastModified: modified, length: length))
+                        components: components, isCollection: collection, etag: tag, weakETag: weak, lastModified: modified, length: length,
+                        status: responseStatus))
                 default: break
                 }
                 text = ""

@@ -155,6 +155,13 @@ public struct WebDAVHub: Hub {
         let what = "\(method.rawValue) \(path.joined(separator: "/"))"
         let code = TransportCode.httpStatus(response.status)
         switch response.status {
+        case 207:
+            // Apache answers a method refused on one resource of many (under a lock) with a multistatus:
+            // the cause (423 on the locked folder) said rather than its consequence (424 on the target).
+            let statuses = ((try? Multistatus.entries(response.body)) ?? []).compactMap(\.status).filter { !(200..<300).contains($0) }
+            let refusal = statuses.first { $0 != 424 } ?? statuses.first
+            if let refusal { return failure(DAVResponse(status: refusal, headers: response.headers, body: []), method, path) }
+            return SyncError.hubUnavailable(hub: location, reason: "the server answered \(what) with a multistatus that says no failure", code: code)
         case 403:
             return SyncError.unusableFile(hub: location, reason: "the server refused \(what) (403 Forbidden)", code: code)
         case 404:

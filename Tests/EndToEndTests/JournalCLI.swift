@@ -10,7 +10,8 @@ struct JournalCLI {
 
     init(home: String, now: String? = "2026-11-21T15:30:00Z", timeZone: String = "UTC") {
         self.home = home
-        environment = ["HOME": home, "TZ": timeZone, "LC_ALL": "C.UTF-8"]
+        // The tests' WebDAV logins, as a person's ~/.netrc would hold them.
+        environment = ["HOME": home, "TZ": timeZone, "LC_ALL": "C.UTF-8", "NETRC": WebDAVServer.netrcPath]
         if let now { environment["JOURNAL_NOW"] = now }
     }
 
@@ -109,7 +110,7 @@ func keyPart(_ printed: String) -> String {
 
 /// The kinds of hub an end-to-end test runs against.
 enum HubFlavor: String, CaseIterable, Sendable, CustomStringConvertible {
-    case folder, postgres
+    case folder, postgres, apache, nginx
 
     var description: String { rawValue }
 
@@ -122,6 +123,10 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomStringConvertible {
             return folder + "/hub"
         case .postgres:
             return try PostgresServer.shared.newHub(in: folder)
+        case .apache:
+            return try WebDAVServer.shared(.apache).newFolder()
+        case .nginx:
+            return try WebDAVServer.shared(.nginx).newFolder()
         }
     }
 

@@ -40,8 +40,11 @@ public final class WebDAVServer: Sendable {
         return server
     }
 
+    /// The `.netrc` with both servers' logins, made when a server is first used.
+    public static let netrcPath = NSTemporaryDirectory() + "journal-dav-netrc-\(getpid())"
+
     private static let processNetrc: Void = {
-        let path = NSTemporaryDirectory() + "journal-dav-netrc-\(getpid())"
+        let path = netrcPath
         let lines = Software.allCases.map { netrcLine(for: $0) }.joined()
         FileManager.default.createFile(atPath: path, contents: Data(lines.utf8), attributes: [.posixPermissions: 0o600])
         setenv("NETRC", path, 1)
