@@ -38,6 +38,8 @@ public struct JournalPaths: Sendable, Equatable {
     public var syncKey: String { configFolder + "/sync.key" }
     /// A PostgreSQL hub's password, asked for at `sync init`: `postgres.pgpass`, 0600, beside the key.
     public var serverPassword: String { configFolder + "/postgres.pgpass" }
+    /// A WebDAV hub's login, asked for at `sync init`: `webdav.netrc`, 0600, beside the key.
+    public var webDAVLogin: String { configFolder + "/webdav.netrc" }
     /// A device's own private keys (to receive hub keys, and to sign what it writes): 0600, beside the
     /// hub's key, one file per device id, so two journals of one user are two devices.
     public func deviceKeys(of device: DeviceID) -> String { configFolder + "/device-" + device.rawValue + ".key" }
@@ -57,7 +59,8 @@ public struct JournalPaths: Sendable, Equatable {
                (database + "-journal", "the journal's rollback journal")]
             + [(syncLock(forDatabase: database), "the journal's sync lock"), (daemonLock(forDatabase: database), "the sync daemon's lock")]
         if let paths = try? fromEnvironment() {
-            files += [(paths.syncKey, "the sync key"), (paths.serverPassword, "the PostgreSQL hub's password"), (paths.settings, "the settings")]
+            files += [(paths.syncKey, "the sync key"), (paths.serverPassword, "the PostgreSQL hub's password"),
+                      (paths.webDAVLogin, "the WebDAV hub's login"), (paths.settings, "the settings")]
         }
         return files
     }

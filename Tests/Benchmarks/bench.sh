@@ -338,6 +338,10 @@ printf '%-34s %9s MiB  (budget %s MiB; %s drinks imported of %s samples) %s\n' "
 echo
 BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || failed_part postgres.sh $?
 
+# The WebDAV hub, against an nginx of the benchmark's own (ends with 11 minutes of a quiet hub).
+echo
+BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/webdav.sh" || failed_part webdav.sh $?
+
 failures=$((failures + $(wc -l <"$work/misses")))
 if ((failures > 0)); then echo "make bench: $failures failure(s); verdicts written: $(tr '\n' ' ' <"$work/misses")" >&2; fi
 exit $((failures > 0 ? 1 : 0))

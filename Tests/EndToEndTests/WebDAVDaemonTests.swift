@@ -115,4 +115,38 @@ import TestSupport
             #expect(try notes(b).contains("behind a lock"))
         }
     }
+
+    /// No `.netrc` line for the server: `sync init` on a terminal asks for the password without
+    /// echoing it, keeps it 0600 beside the sync key once the server took it, and later syncs (and the
+    /// daemon) use it; a wrong one is refused with nothing written.
+    @Test func aPasswordAskedForOnATerminalIsKeptForLaterSyncs() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = WebDAVServer.shared(.nginx)
+            let hub = try server.newFolder()
+            var machine = JournalCLI(home: folder + "/a", now: nil)
+            machine.environment["NETRC"] = folder + "/no-netrc"
+            let refused = try machine.run("sync", "init", "--hub", hub)
+            #expect(refused.status == 78, "\(refused.stderr)")
+            #expect(refused.stderr.contains("asks for a login, and none was found"), "\(refused.stderr)")
+            var environment = machine.environment
+            environment["TERM"] = "dumb"
+            let wrong = try TerminalSession([JournalCLI.binary, "sync", "init", "--hub", hub], environment: environment, screenPath: folder + "/wrong.txt")
+            #expect(try await wrong.waitUntilShown("Password for alice on 127.0.0.1:\(server.port): "), "\(wrong.shown)")
+            wrong.type("not the password")
+            #expect(try await wrong.exitStatus() == 78, "\(wrong.shown)")
+            #expect(wrong.shown.contains("refused the login alice"), "\(wrong.shown)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/a/.config/journal/webdav.netrc"))
+            let terminal = try TerminalSession([JournalCLI.binary, "sync", "init", "--hub", hub], environment: environment, screenPath: folder + "/terminal.txt")
+            #expect(try await terminal.waitUntilShown("Password for alice on 127.0.0.1:\(server.port): "), "\(terminal.shown)")
+            terminal.type(WebDAVServer.password)
+            #expect(try await terminal.exitStatus() == 0, "\(terminal.shown)")
+            #expect(!terminal.shown.contains(WebDAVServer.password), "the password was echoed: \(terminal.shown)")
+            let kept = folder + "/a/.config/journal/webdav.netrc"
+            let attributes = try FileManager.default.attributesOfItem(atPath: kept)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            try machine.run("add", "espresso")
+            let later = try machine.run("sync")
+            #expect(later.status == 0, "\(later.stderr)")
+        }
+    }
 }

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# make bench, the WebDAV hub: an nginx server of the benchmark's own (Debian's nginx with its DAV and
+# dav-ext modules, loopback, every request logged with its size), two machines with their daemons, and
+# its figures: the latency from `journal add` on A to the drink on B (B learns of it by polling); the
+# requests a daemon makes while changes come (one PROPFIND every 5 s); and those of a quiet hub, 10
+# minutes after the last change (one every 30 s), with their bytes, as a day of them costs. Called by
+# bench.sh with BIN, RUNS and WORK set; exits non-zero when a budget is missed.
+set -euo pipefail
+. "$(dirname "$0")/arrival.sh"
+. "$(dirname "$0")/failed-part.sh"
+
+journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/dav
+failures=0
+mkdir -p "$work/root" "$work/temp" "$work/run"
+port=$(( 20000 + RANDOM % 20000 ))
+htpasswd -cbm "$work/htpasswd" bench 'bench pass' 2>/dev/null
+user_line=""
+if [ "$(id -u)" = 0 ]; then user_line="user nobody nogroup;"; chown -R nobody:nogroup "$work/root" "$work/temp" "$work/run"; chmod 755 "$WORK" "$work"; chmod 644 "$work/htpasswd"; fi
+cat >"$work/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
+pid $work/run/nginx.pid;
+error_log stderr warn;
+worker_processes 1;
+$user_line
+events { worker_connections 256; }
+http {
+  log_format sizes '\$request_method \$status \$request_length \$bytes_sent';
+  access_log $work/access.log sizes;
+  client_body_temp_path $work/temp/body;
+  proxy_temp_path $work/temp/proxy;
+  fastcgi_temp_path $work/temp/fastcgi;
+  uwsgi_temp_path $work/temp/uwsgi;
+  scgi_temp_path $work/temp/scgi;
+  server {
+    listen 127.0.0.1:$port;
+    client_max_body_size 0;
+    location / {
+      root $work/root;
+      auth_basic "bench";
+      auth_basic_user_file $work/htpasswd;
+      dav_methods PUT DELETE MKCOL COPY MOVE;
+      dav_ext_methods PROPFIND OPTIONS;
+      dav_access user:rw;
+    }
+  }
+}
+CONF
+nginx -p "$work/" -c "$work/nginx.conf" -e stderr -g 'daemon off;' 2>"$work/nginx.log" &
+server=$!
+daemons=()
+stop_all() {
+    if [ ${#daemons[@]} -gt 0 ]; then kill -TERM "${daemons[@]}" 2>/dev/null || true; fi
+    kill -TERM "$server" 2>/dev/null || true
+    wait 2>/dev/null || true
+}
+trap stop_all EXIT
+until curl -s -o /dev/null "http://127.0.0.1:$port/"; do sleep 0.05; done
+mkdir -p "$work/root/hub"
+[ "$(id -u)" = 0 ] && chown nobody:nogroup "$work/root/hub"
+printf 'machine 127.0.0.1 login bench password "bench pass"\n' >"$work/netrc"
+chmod 600 "$work/netrc"
+hub="dav://bench@127.0.0.1:$port/hub"
+home() { local name=$1; shift; env HOME="$work/$name" XDG_DATA_HOME="$work/$name/data" XDG_CONFIG_HOME="$work/$name/config" NETRC="$work/netrc" "$@"; }
+home a "$journal" sync init --hub "$hub" >/dev/null
+home a "$journal" sync key | home b "$journal" sync init --hub "$hub" --key-file - >/dev/null
+b_db="$work/b/data/journal/journal.db"
+home a "$daemon" --interval 1h 2>"$work/a.log" &
+daemons+=($!)
+home b "$daemon" --interval 1h 2>"$work/b.log" &
+daemons+=($!)
+until grep -q "listening to the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
+
+median_ms() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] * 1000 }'; }
+max_ms() { sort -n "$1" | tail -1 | awk '{ printf "%.0f", $1 * 1000 }'; }
+: >"$work/misses"
+judge() { if (( $(echo "$1" | bc -l) )); then echo ok; else echo 'OVER BUDGET' | tee -a "$work/misses"; fi; }
+
+: >"$work/latency"
+for ((i = 0; i < runs; i++)); do
+    start=$EPOCHREALTIME
+    home a "$journal" add espresso --note "latency $i" >/dev/null
+    arrival "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" "$start" 20 >>"$work/latency"
+done
+median=$(median_ms "$work/latency") worst=$(max_ms "$work/latency")
+printf '%-34s %9s ms  (median of %s, the slowest %s ms; budget 10000 ms for the slowest: B polls every 5 s) %s\n' \
+    "WebDAV: add on A -> visible on B" "$median" "$runs" "$worst" "$(judge "$worst <= 10000")"
+
+# Requests while active: a minute, counted in the server's log, per daemon.
+lines=$(wc -l <"$work/access.log")
+sleep 60
+active=$(( ($(wc -l <"$work/access.log") - lines) / 2 ))
+printf '%-34s %9s /min (per daemon, within 10 minutes of a change; 12 expected) %s\n' "WebDAV: requests, active hub" "$active" \
+    "$(judge "$active <= 15")"
+
+# A quiet hub: from 10 minutes after the last change, a minute's requests and bytes, per daemon.
+sleep 540
+lines=$(wc -l <"$work/access.log")
+sleep 60
+tail -n +"$((lines + 1))" "$work/access.log" >"$work/quiet.log"
+quiet=$(( $(wc -l <"$work/quiet.log") / 2 ))
+bytes=$(awk '{ total += $3 + $4 } END { printf "%.0f", total / 2 }' "$work/quiet.log")
+printf '%-34s %9s /min (per daemon, 10 minutes after the last change; budget 2; %s bytes a minute, %s MB a quiet day) %s\n' \
+    "WebDAV: requests, quiet hub" "$quiet" "$bytes" "$(echo "scale=1; $bytes * 1440 / 1000000" | bc -l)" "$(judge "$quiet <= 2")"
+failures=$((failures + $(wc -l <"$work/misses")))
+exit $((failures > 0 ? 1 : 0))
