@@ -48,43 +48,65 @@ struct DAVClient: Sendable {
     }
 
     /// Sends `method` to the hub's `components` (a collection's URL ends in "/"), and returns the
-    /// answer, whatever its status. Fails only when no answer came (said as the hub unreachable), the
-    /// certificate was refused, the login was refused or is missing, or the body is past `limit`.
+    /// answer, whatever its status. Fails only when no whole answer came within `deadline` (said as the
+    /// hub unreachable), the certificate was refused, the login was refused or is missing, or the body
+    /// is past `limit`.
     func send(
         _ method: HTTPMethod, _ components: [String], collection: Bool = false, headers: [(String, String)] = [], body: [UInt8]? = nil,
         limit: Int = 64 * 1024
     ) async throws -> DAVResponse {
         var login = try credentials.known()
-        while true {
+        // A login refused is tried again once with what the files say now (a password changed there
+        // while the daemon ran), or once with a password asked for.
+        for _ in 0..<3 {
             var request = HTTPClientRequest(url: location.url(components, collection: collection))
             request.method = method
             for (name, value) in headers { request.headers.add(name: name, value: value) }
             if let login { request.setBasicAuth(username: login.login, password: login.password) }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
             if location.secure { request.tlsConfiguration = try tls() }
-            let response: DAVResponse
-            do {
-                let answer = try await Self.http.execute(request, deadline: .now() + deadline)
-                let status = Int(answer.status.code)
-                var collected: ByteBuffer
-                do { collected = try await answer.body.collect(upTo: limit) } catch is NIOTooManyBytesError {
-                    throw SyncError.unusableFile(
-                        hub: location.uri, reason: "the server's answer to \(method.rawValue) \(components.joined(separator: "/")) is larger than \(limit) bytes")
-                }
-                response = DAVResponse(status: status, headers: answer.headers, body: collected.readBytes(length: collected.readableBytes) ?? [])
-            } catch let error as SyncError {
-                throw error
-            } catch let error as DAVHubError {
-                throw error
-            } catch {
-                throw failure(error)
-            }
+            let response = try await exchange(request, what: "\(method.rawValue) \(components.joined(separator: "/"))", limit: limit)
             if response.status == 401 {
                 login = try credentials.refused()
                 continue
             }
-            try credentials.succeeded()
+            if response.status < 400 { try credentials.succeeded() }
             return response
+        }
+        throw try credentials.refusedForGood()
+    }
+
+    /// One request and its whole answer, within `deadline`: AsyncHTTPClient's deadline ends when the
+    /// headers come, and a server that then sends a byte a minute would hold the body's reading for ever.
+    private func exchange(_ request: HTTPClientRequest, what: String, limit: Int) async throws -> DAVResponse {
+        let deadline = deadline
+        do {
+            return try await withThrowingTaskGroup(of: DAVResponse?.self) { group in
+                group.addTask {
+                    let answer = try await Self.http.execute(request, deadline: .now() + deadline)
+                    var collected: ByteBuffer
+                    do { collected = try await answer.body.collect(upTo: limit) } catch is NIOTooManyBytesError {
+                        throw SyncError.unusableFile(hub: location.uri, reason: "the server's answer to \(what) is larger than \(limit) bytes")
+                    }
+                    return DAVResponse(
+                        status: Int(answer.status.code), headers: answer.headers, body: collected.readBytes(length: collected.readableBytes) ?? [])
+                }
+                group.addTask {
+                    try await Task.sleep(for: .nanoseconds(deadline.nanoseconds))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    throw SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) did not answer \(what) within \(deadline.seconds) s")
+                }
+                return response
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch let error as DAVHubError {
+            throw error
+        } catch {
+            throw failure(error)
         }
     }
 
@@ -105,6 +127,9 @@ struct DAVClient: Sendable {
         if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
             return DAVHubError.certificateRejected(server: location.server, reason: "it is not for \(location.host)")
         }
+        if let error = error as? NIOSSLError, case .uncleanShutdown = error {
+            return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) closed the connection mid-answer")
+        }
         if error is NIOSSLError || error is NIOSSLExtraError {
             return DAVHubError.certificateRejected(
                 server: location.server, reason: "the TLS handshake failed: it is not signed by an authority this machine trusts, or the server does not speak TLS")
@@ -118,7 +143,7 @@ struct DAVClient: Sendable {
             case .cancelled:
                 return CancellationError()
             default:
-                return SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) failed (\(error))")
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) failed (\(error.shortDescription))")
             }
         }
         let refusal = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.lazy.compactMap { $0.error as? IOError }.first)

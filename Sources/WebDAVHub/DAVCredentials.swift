@@ -20,13 +20,16 @@ final class DAVCredentials: Sendable {
     private let current = Mutex<Found?>(nil)
     /// True once the server took `current`: a password asked for is then kept.
     private let accepted = Mutex(false)
+    /// The files looked in, in order.
+    let files: [String]
 
-    init(location: DAVLocation, ask: (@Sendable (String) -> String?)?) {
+    init(location: DAVLocation, ask: (@Sendable (String) -> String?)?, files: [String] = DAVCredentials.files()) {
         self.location = location
         self.ask = ask
+        self.files = files
     }
 
-    /// The files looked in, in order.
+    /// The files a person's login is looked for in, in order.
     static func files() -> [String] {
         var files: [String] = []
         if let variable = JournalPaths.environment("NETRC"), variable.hasPrefix("/") {
@@ -43,30 +46,51 @@ final class DAVCredentials: Sendable {
         (try? JournalPaths.fromEnvironment()).map(\.webDAVLogin)
     }
 
-    /// The login to send: the one in use, else the first the files have; nil when none has one (the
+    /// The login to send: the one in use, else the one the files have; nil when none has one (the
     /// server may ask for none).
     func known() throws -> Found? {
         if let found = current.withLock({ $0 }) { return found }
-        for path in Self.files() {
-            guard let file = try Netrc.read(path), let entry = file.credentials(host: location.host, user: location.user) else { continue }
-            let found = Found(login: entry.login, password: entry.password, source: path)
-            current.withLock { $0 = found }
-            return found
+        let found = try inFiles()
+        current.withLock { $0 = found }
+        return found
+    }
+
+    /// The login the files have now: a `machine` entry for the host in any of them before a `default`
+    /// in any (so that a `default` in ~/.netrc does not shadow what `sync init` kept).
+    private func inFiles() throws -> Found? {
+        let read = try files.compactMap { path in try Netrc.read(path).map { (path, $0) } }
+        for defaults in [false, true] {
+            for (path, file) in read {
+                if let entry = file.credentials(host: location.host, user: location.user, fallingBackToDefault: defaults) {
+                    return Found(login: entry.login, password: entry.password, source: path)
+                }
+            }
         }
         return nil
     }
 
-    /// What a 401 means: the login in use refused, or none given; a person at a terminal is asked once.
+    /// What a 401 means: the login in use refused (tried again once when the files now say another),
+    /// or none given (a person at a terminal is asked once).
     func refused() throws -> Found {
         if let tried = current.withLock({ $0 }) {
+            if tried.source != "the prompt", let now = try inFiles(), now.password != tried.password || now.login != tried.login {
+                current.withLock { $0 = now }
+                return now
+            }
             throw DAVHubError.credentialsRefused(user: tried.login, server: location.server, source: tried.source)
         }
         guard let ask, let user = location.user, let typed = ask("Password for \(user) on \(location.server): "), !typed.isEmpty else {
-            throw DAVHubError.credentialsRequired(server: location.server, looked: Self.files())
+            throw DAVHubError.credentialsRequired(server: location.server, looked: files)
         }
         let found = Found(login: user, password: typed, source: "the prompt")
         current.withLock { $0 = found }
         return found
+    }
+
+    /// The error for a login refused after every try.
+    func refusedForGood() throws -> DAVHubError {
+        let tried = current.withLock { $0 }
+        return .credentialsRefused(user: tried?.login ?? location.user ?? "", server: location.server, source: tried?.source ?? "nowhere")
     }
 
     /// The server took the login: a password asked for is kept in the journal's own file, so that the

@@ -25,12 +25,19 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
     case rootCertificateMissing(path: String)
     /// Another machine made a hub in this folder while this one was making its own.
     case madeMeanwhile(url: String)
+    /// The server refused a segment as too large (413): its upload limit is below a segment's size.
+    case uploadTooLarge(server: String)
+    /// The server answered with a redirect (3xx), which journal does not follow: a login would go with it.
+    case redirected(url: String, status: Int)
+    /// The server's listing names paths outside the folder the URL names (a proxy in front of it,
+    /// a server that changes the case of names): nothing it lists could be found again.
+    case listedElsewhere(url: String, href: String)
 
     public var kind: FailureKind {
         switch self {
         case .badURL, .passwordInURL, .plainTextElsewhere: .usage
         case .credentialsRequired, .credentialsRefused, .forbidden, .noSuchFolder, .notWebDAV, .noExclusiveCreate, .certificateRejected,
-            .rootCertificateMissing:
+            .rootCertificateMissing, .uploadTooLarge, .redirected, .listedElsewhere:
             .setup
         case .madeMeanwhile: .failure
         }
@@ -65,8 +72,8 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
                 + "there, or the path is not a WebDAV folder."
         case .noExclusiveCreate(let server, let feature):
             return "the server \(server) cannot create a name exclusively (\(feature)), which journal needs so that two "
-                + "devices never write over each other. Nothing was kept on it. Use Apache mod_dav, nginx with dav-ext, "
-                + "Nextcloud or ownCloud."
+                + "devices never write over each other. The empty folder journal-hub-v1 it made is left there (on such a "
+                + "server it could be another's): remove it. Use Apache mod_dav, nginx with dav-ext, Nextcloud or ownCloud."
         case .certificateRejected(let server, let reason):
             return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name, "
                 + "and ?sslrootcert=FILE in the URL for a private certificate authority."
@@ -74,6 +81,15 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
             return "the certificate to trust, \(path), is missing: verifying the server needs it (?sslrootcert=FILE)."
         case .madeMeanwhile(let url):
             return "another machine made a hub in \(url) while this one was making its own; nothing of this one was kept."
+        case .uploadTooLarge(let server):
+            return "the server \(server) refused a segment as too large (413); a segment can be up to 32 MiB. Raise its "
+                + "upload limit (nginx: client_max_body_size 0; Apache: LimitRequestBody 0). Nothing was lost."
+        case .redirected(let url, let status):
+            return "the server answered \(url) with a redirect (HTTP \(status)), which journal does not follow (the login "
+                + "would go with it): name the URL it redirects to in `journal sync init --hub`. Nothing was lost."
+        case .listedElsewhere(let url, let href):
+            return "the server lists \(url) under another path (\(href)): a proxy in front of it, or a server that changes "
+                + "the case of names. Name the folder as the server lists it. Nothing was written."
         }
     }
 

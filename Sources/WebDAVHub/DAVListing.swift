@@ -30,11 +30,12 @@ struct DAVListing: Sendable {
         self.serverTime = serverTime
     }
 
-    /// `entry`'s fingerprint for a file that is replaced in place (a card): its ETag, or its size and
-    /// time once settled; one of its own until then, so that a reader reads it again rather than take a
-    /// card replaced within the second, at the same size, for the one it read.
+    /// `entry`'s fingerprint for a file that is replaced in place (a card): once settled, its ETag (or
+    /// size and time); one of its own until then, so that a reader reads it again rather than take a
+    /// card replaced within the second, at the same size, for the one it read (Apache's ETag is its
+    /// size and time too, and weak for that second).
     func replaceableFingerprint(_ entry: DAVEntry) -> String {
-        entry.etag != nil || isSettled(entry) ? entry.fingerprint : entry.fingerprint + " unsettled " + UUIDText.random()
+        isSettled(entry) ? entry.fingerprint : entry.fingerprint + " unsettled " + UUIDText.random()
     }
 
     /// True when `entry`'s fingerprint can be trusted to change with its next change: a strong ETag,
@@ -43,7 +44,9 @@ struct DAVListing: Sendable {
     /// weak for that second.
     func isSettled(_ entry: DAVEntry) -> Bool {
         if entry.etag != nil { return !entry.weakETag }
-        guard let serverTime, let modified = entry.lastModified.flatMap(HTTPDate.seconds) else { return false }
+        // Without the server's `Date`, this machine's clock stands in.
+        guard let modified = entry.lastModified.flatMap(HTTPDate.seconds) else { return false }
+        let serverTime = serverTime ?? SystemClock().now().milliseconds / 1000
         return serverTime - modified >= 2
     }
 }
@@ -55,12 +58,14 @@ enum HTTPDate {
     /// Seconds since 1970 of `text`; nil for another form, or a date that does not exist.
     static func seconds(_ text: String) -> Int64? {
         let words = text.split(separator: " ")
-        guard words.count == 6, words[5] == "GMT", let day = Int(words[1]), let year = Int(words[3]),
+        guard words.count == 6, words[5] == "GMT", words[3].count == 4, let day = Int(words[1]), let year = Int(words[3]),
             let month = months.firstIndex(of: words[2].lowercased()).map({ $0 + 1 }),
             let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         else { return nil }
         let clock = words[4].split(separator: ":").compactMap { Int64($0) }
-        guard clock.count == 3 else { return nil }
+        // Bounded before any arithmetic: a server's crafted date must not overflow it.
+        guard (1970...9999).contains(year), clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2])
+        else { return nil }
         return Int64(days) * 86400 + clock[0] * 3600 + clock[1] * 60 + clock[2]
     }
 }

@@ -51,7 +51,11 @@ struct DAVLocation: Sendable, Equatable {
 
     /// Reads a hub's URL; refused with what to change.
     static func parse(_ text: String) throws(DAVHubError) -> DAVLocation {
-        func refuse(_ problem: String) -> DAVHubError { .badURL(url: text, problem: problem) }
+        // The URL as messages show it: whatever stands before an "@" (a login, a password) left out.
+        let shown = text.firstRange(of: "@").map { at in
+            (text.firstRange(of: "://").map { String(text[..<$0.upperBound]) } ?? "") + "…" + String(text[at.lowerBound...])
+        } ?? text
+        func refuse(_ problem: String) -> DAVHubError { .badURL(url: shown, problem: problem) }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw refuse("it is not a URL")
         }
@@ -85,7 +89,7 @@ struct DAVLocation: Sendable, Equatable {
             secure: secure, user: user, host: host, port: components.port ?? (secure ? 443 : 80), folder: folder, rootCertificate: rootCertificate)
         guard (1...65535).contains(location.port) else { throw refuse("its port is out of range") }
         if !secure {
-            guard location.isLoopback else { throw DAVHubError.plainTextElsewhere(url: text) }
+            guard location.isLoopback else { throw DAVHubError.plainTextElsewhere(url: location.uri) }
             guard rootCertificate == nil else { throw refuse("sslrootcert is for davs://; dav:// has no TLS") }
         }
         return location

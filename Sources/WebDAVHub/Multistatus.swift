@@ -34,6 +34,11 @@ struct Multistatus {
     static let davNamespace = "DAV:"
     /// Deeper nesting than any listing has: refused, so a crafted answer costs no more than its size.
     static let deepest = 64
+    /// More namespace declarations than any listing has (each element's scope is a copy of its
+    /// parent's, so their number bounds what an element costs): refused.
+    static let mostNamespaces = 256
+    /// More components in an href than any hub's path has: refused.
+    static let longestPath = 64
 
     static func entries(_ bytes: [UInt8]) throws(Malformed) -> [DAVEntry] {
         var reader = XMLReader(bytes)
@@ -47,6 +52,7 @@ struct Multistatus {
         var responseStatus: Int?
         var text = ""
         var sawMultistatus = false
+        var declarations = 0
 
         func resolve(_ qualified: Substring, in scope: [String: String], isAttribute: Bool = false) -> String {
             if let colon = qualified.firstIndex(of: ":") {
@@ -61,8 +67,10 @@ struct Multistatus {
             switch event {
             case .start(let name, let attributes, let empty):
                 var scope = namespaces.last ?? [:]
-                for (key, value) in attributes {
-                    if key == "xmlns" { scope[""] = value } else if key.hasPrefix("xmlns:") { scope[String(key.dropFirst(6))] = value }
+                for (key, value) in attributes where key == "xmlns" || key.hasPrefix("xmlns:") {
+                    declarations += 1
+                    guard declarations <= mostNamespaces else { throw Malformed(reason: "it declares more than \(mostNamespaces) namespaces") }
+                    scope[key == "xmlns" ? "" : String(key.dropFirst(6))] = value
                 }
                 let element = resolve(name, in: scope)
                 if path.isEmpty {
@@ -111,6 +119,7 @@ struct Multistatus {
                     }
                 case dav("response"):
                     guard !href.isEmpty, let components = DAVPath.components(ofHref: href) else { break }
+                    guard components.count <= longestPath else { throw Malformed(reason: "an href has more than \(longestPath) parts") }
                     var weak = false
                     var tag = etag
                     if let value = tag, value.hasPrefix("W/") {

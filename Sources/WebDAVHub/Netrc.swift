@@ -33,11 +33,13 @@ struct Netrc: Sendable {
     }
 
     /// The login and password for `host` (any port): the first `machine` entry for it whose login is
-    /// `user` (any login when `user` is nil), else `default`'s. Nil when none has a password.
-    func credentials(host: String, user: String?) -> (login: String, password: String)? {
+    /// `user` (any login when `user` is nil), else (`fallingBackToDefault`) `default`'s. Nil when none
+    /// has a password.
+    func credentials(host: String, user: String?, fallingBackToDefault: Bool = true) -> (login: String, password: String)? {
         let host = host.lowercased()
-        let fitting = entries.filter { ($0.machine == nil || $0.machine?.lowercased() == host) && (user == nil || $0.login == nil || $0.login == user) }
-        for entry in fitting.filter({ $0.machine != nil }) + fitting.filter({ $0.machine == nil }) {
+        let fitting = entries.filter { ($0.machine == nil || $0.machine?.lowercased() == host) && (user == nil || $0.login == user) }
+        let defaults = fallingBackToDefault ? fitting.filter({ $0.machine == nil }) : []
+        for entry in fitting.filter({ $0.machine != nil }) + defaults {
             guard let password = entry.password, let login = user ?? entry.login else { continue }
             return (login, password)
         }
@@ -68,7 +70,7 @@ struct Netrc: Sendable {
     /// The file's tokens; `macdef` bodies and comments left out.
     private static func tokens(_ text: String) -> [String] {
         var tokens: [String] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         var index = 0
         while index < lines.count {
             let line = lines[index]
@@ -91,9 +93,10 @@ struct Netrc: Sendable {
                     } else {
                         current?.append(character)
                     }
-                } else if character == "\"" {
+                } else if character == "\"", current == nil {
+                    // Only a token's first character opens quotes, as in curl.
                     quoted = true
-                    current = current ?? ""
+                    current = ""
                 } else if character.isWhitespace {
                     if let token = current { lineTokens.append(token) }
                     current = nil

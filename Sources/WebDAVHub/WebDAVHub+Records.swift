@@ -54,7 +54,9 @@ extension WebDAVHub {
         try await ensureFolder(["claims"])
         try await ensureFolder(["claims", "epochs"])
         let taken = SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(405)))
-        guard try await claim(["claims", "epochs", epoch.fileName]) else { throw taken }
+        // A claim whose record is not there (a put that died, a record someone removed) is taken up:
+        // the name holds a random id, so whoever wrote under it wrote this record.
+        if try await !claim(["claims", "epochs", epoch.fileName]), try await look(["epochs", epoch.fileName]) != nil { throw taken }
         let put: Bool
         do { put = try await self.put(bytes, at: ["epochs", epoch.fileName], exclusive: true) } catch {
             _ = try? await delete(["claims", "epochs", epoch.fileName], collection: true)

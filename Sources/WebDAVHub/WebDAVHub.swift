@@ -55,11 +55,19 @@ public struct WebDAVHub: Hub {
             .PROPFIND, path, collection: true, headers: Self.propfindHeaders(depth: "1"), body: Self.propfindBody, limit: DAVClient.listingLimit)
         if response.status == 404 { return nil }
         guard response.status == 207 else { throw failure(response, .PROPFIND, path) }
-        let entries: [DAVEntry]
-        do { entries = try Multistatus.entries(response.body) } catch {
+        let entries = try readListing(response, of: path)
+        let listing = DAVListing(entries, of: server.folder + path, serverTime: response.headers.first(name: "Date").flatMap(HTTPDate.seconds))
+        guard listing.collection != nil else {
+            throw DAVHubError.listedElsewhere(url: server.url(path, collection: true), href: entries.first.map { "/" + $0.components.joined(separator: "/") } ?? "nothing")
+        }
+        return listing
+    }
+
+    /// The entries of a 207 answer; one that cannot be read is the server's failure, never an empty folder.
+    func readListing(_ response: DAVResponse, of path: [String]) throws -> [DAVEntry] {
+        do { return try Multistatus.entries(response.body) } catch {
             throw SyncError.hubUnavailable(hub: location, reason: "the server's listing of \(path.joined(separator: "/")) cannot be read: \(error.reason)")
         }
-        return DAVListing(entries, of: server.folder + path, serverTime: response.headers.first(name: "Date").flatMap(HTTPDate.seconds))
     }
 
     /// One resource's entry (PROPFIND, Depth 0); nil when it is not there.
@@ -69,8 +77,11 @@ public struct WebDAVHub: Hub {
             .PROPFIND, path, collection: collection, headers: Self.propfindHeaders(depth: "0"), body: Self.propfindBody)
         if response.status == 404 { return nil }
         guard response.status == 207 else { throw failure(response, .PROPFIND, path) }
-        let entries = (try? Multistatus.entries(response.body)) ?? []
-        return entries.first { $0.components == server.folder + path } ?? entries.first
+        let entries = try readListing(response, of: path)
+        guard let entry = entries.first(where: { $0.components == server.folder + path }) else {
+            throw DAVHubError.listedElsewhere(url: server.url(path, collection: collection), href: entries.first.map { "/" + $0.components.joined(separator: "/") } ?? "nothing")
+        }
+        return entry
     }
 
     /// The bytes of the file at `components`, at most `limit`; nil when it is not there.
@@ -112,9 +123,6 @@ public struct WebDAVHub: Hub {
         case 201: return true
         case 405: return false
         case 403: if try await look(components, collection: true) != nil { return false }
-        case 409:
-            // A parent gone since it was made (someone removed it): made again at the next try.
-            state.with { $0.madeFolders.removeAll() }
         default: break
         }
         throw failure(response, .MKCOL, path)
@@ -129,7 +137,6 @@ public struct WebDAVHub: Hub {
         forgetTop()
         if response.succeeded { return true }
         if exclusive, response.status == 412 { return false }
-        if response.status == 409 { state.with { $0.madeFolders.removeAll() } }
         throw failure(response, .PUT, path)
     }
 
@@ -162,19 +169,25 @@ public struct WebDAVHub: Hub {
             let refusal = statuses.first { $0 != 424 } ?? statuses.first
             if let refusal { return failure(DAVResponse(status: refusal, headers: response.headers, body: []), method, path) }
             return SyncError.hubUnavailable(hub: location, reason: "the server answered \(what) with a multistatus that says no failure", code: code)
-        case 403:
+        case 403 where method == .GET:
             return SyncError.unusableFile(hub: location, reason: "the server refused \(what) (403 Forbidden)", code: code)
+        case 403:
+            return DAVHubError.forbidden(url: server.url(path, collection: false))
+        case 300..<400:
+            return DAVHubError.redirected(url: server.url(path, collection: false), status: response.status)
         case 404:
             return SyncError.hubUnavailable(
                 hub: location, reason: "\(path.joined(separator: "/")) is not on the server (404); was the hub's folder moved?", code: code)
         case 405, 501:
             return DAVHubError.notWebDAV(url: server.url(path, collection: false), status: response.status)
         case 409:
+            // A folder gone since it was made (someone removed it): made again at the next try.
+            state.with { $0.madeFolders.removeAll() }
             return SyncError.hubUnavailable(hub: location, reason: "the folder of \(path.joined(separator: "/")) is not on the server (409 to \(what))", code: code)
         case 412:
             return SyncError.hub(HubFailure(.nameTaken, hub: location, reason: path.last ?? what, code: code))
         case 413:
-            return SyncError.hubUnavailable(hub: location, reason: "the server refused \(what) as too large (413); raise its upload limit", code: code)
+            return DAVHubError.uploadTooLarge(server: server.server)
         case 423:
             return SyncError.hubUnavailable(hub: location, reason: "another client holds a lock on \(path.joined(separator: "/")) (423 Locked)", code: code)
         case 507:

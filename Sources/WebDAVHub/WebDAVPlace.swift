@@ -8,8 +8,13 @@ public struct WebDAVPlace: HubPlace {
     /// The place `url` names; `ask` asks for a password the files do not have (on a terminal, at
     /// `sync init`); `patience` bounds each request.
     public init(url: String, ask: (@Sendable (String) -> String?)? = nil, patience: HubAccess.Patience = .syncing) throws {
+        try self.init(url: url, ask: ask, patience: patience, loginFiles: DAVCredentials.files())
+    }
+
+    /// The place `url` names, its login looked for in `loginFiles` (`.netrc`s) alone.
+    init(url: String, ask: (@Sendable (String) -> String?)? = nil, patience: HubAccess.Patience = .syncing, loginFiles: [String]) throws {
         let location = try DAVLocation.parse(url)
-        client = DAVClient(location: location, credentials: DAVCredentials(location: location, ask: ask), patience: patience)
+        client = DAVClient(location: location, credentials: DAVCredentials(location: location, ask: ask, files: loginFiles), patience: patience)
     }
 
     public var kind: HubKind { .webdav }
@@ -70,13 +75,17 @@ public struct WebDAVPlace: HubPlace {
         let made = try await client.send(.MKCOL, top, collection: true)
         switch made.status {
         case 201: break
-        case 405, 403: throw DAVHubError.madeMeanwhile(url: client.location.url([], collection: true))
+        case 405, 403:
+            // There now (another machine's), or a server that does not make folders here at all.
+            if try await unopened.look([], collection: true) != nil { throw DAVHubError.madeMeanwhile(url: client.location.url([], collection: true)) }
+            throw made.status == 403 ? DAVHubError.forbidden(url: client.location.url(top, collection: true))
+                : DAVHubError.notWebDAV(url: client.location.url(top, collection: true), status: made.status)
         case 409: throw DAVHubError.noSuchFolder(url: client.location.url([], collection: true))
         default: throw hub.failure(made, .MKCOL, top)
         }
         let again = try await client.send(.MKCOL, top, collection: true)
         if again.succeeded {
-            _ = try? await hub.delete([], collection: true)
+            // Not deleted: on a server that cannot tell making from finding, it may be another's.
             throw DAVHubError.noExclusiveCreate(server: client.location.server, feature: "making a folder that is there succeeded (MKCOL answered \(again.status), not 405)")
         }
         let descriptor = DAVHubDescriptor(format: WebDAVHub.format, hubID: hub.id, keyCheck: key.check)

@@ -9,6 +9,9 @@ struct XMLReader {
         case end(name: Substring)
     }
 
+    /// More attributes on one element than any server writes: refused.
+    static let mostAttributes = 64
+
     private let bytes: [UInt8]
     private var index = 0
 
@@ -55,6 +58,9 @@ struct XMLReader {
                     if bytes[index] == UInt8(ascii: ">") {
                         index += 1
                         return .start(name: name, attributes: attributes, empty: false)
+                    }
+                    guard attributes.count < Self.mostAttributes else {
+                        throw Multistatus.Malformed(reason: "an element has more than \(Self.mostAttributes) attributes")
                     }
                     let key = try self.name()
                     skipSpace()

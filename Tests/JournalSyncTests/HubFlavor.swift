@@ -2,9 +2,10 @@ import Foundation
 import FolderHub
 import JournalSync
 import PostgresHub
-import WebDAVHub
 import Testing
 import TestSupport
+
+@testable import WebDAVHub
 
 /// The kinds of hub every contract test runs against: a folder, a database of its own on the tests'
 /// PostgreSQL server, and a folder of its own on each of the tests' WebDAV servers (Apache over TLS,
@@ -57,7 +58,7 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .apache, .nginx:
             let server = davServer
             let url = try server.newFolder()
-            return (try WebDAVPlace(url: url), server.onDisk(url))
+            return (try WebDAVPlace(url: url, loginFiles: [WebDAVServer.netrcPath]), server.onDisk(url))
         }
     }
 

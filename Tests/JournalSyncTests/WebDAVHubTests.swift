@@ -50,7 +50,7 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let server = try CarelessDAVServer(folder: folder)
             defer { server.stop() }
-            let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/hub")
+            let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/hub", loginFiles: [])
             #expect(try await place.hubExists() == false)
             let refused = await #expect(throws: DAVHubError.self) { _ = try await place.make(key: SyncKey(), shared: false) }
             guard case .noExclusiveCreate(_, let feature)? = refused else { Issue.record("\(String(describing: refused))"); return }
@@ -110,6 +110,13 @@ import TestSupport
         #expect(throws: Multistatus.Malformed.self) { _ = try Multistatus.entries(Array(text.utf8)) }
     }
 
+    /// Namespaces declared by the million (each element's scope a copy of its parent's) are refused at
+    /// the 257th, so a crafted answer costs no more than its size.
+    @Test func aListingDeclaringNamespacesWithoutEndIsRefused() {
+        let many = "<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:x xmlns:q=\"1\"/>", count: 100_000) + "</D:multistatus>"
+        #expect(throws: Multistatus.Malformed(reason: "it declares more than 256 namespaces")) { _ = try Multistatus.entries(Array(many.utf8)) }
+    }
+
     /// A listing nested a hundred thousand deep is refused at its 64th level, not read to the end.
     @Test func aListingNestedDeeperThanAnyServerWritesIsRefused() {
         let deep = "<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:response>", count: 100_000)
@@ -131,6 +138,10 @@ import TestSupport
         #expect(file.credentials(host: "CLOUD.example.org", user: "carol")! == ("carol", "three"))
         #expect(file.credentials(host: "cloud.example.org", user: "dave") == nil)
         #expect(file.credentials(host: "elsewhere.example.org", user: nil)! == ("anonymous", "guest"))
+        // A quote inside a token is part of it, as in curl; Windows line ends end lines.
+        let odd = Netrc(path: "n", text: "machine a login u password pa\"ss\r\n# note\r\nmachine cloud.example login alice password right\r\n")
+        #expect(odd.credentials(host: "a", user: nil)! == ("u", "pa\"ss"))
+        #expect(odd.credentials(host: "cloud.example", user: nil)! == ("alice", "right"))
         let written = Netrc(path: "n", text: Netrc.line(host: "h", login: "a b", password: "p\"w\\d\tx"))
         #expect(written.credentials(host: "h", user: nil)! == ("a b", "p\"w\\d\tx"))
     }
@@ -155,6 +166,9 @@ import TestSupport
         #expect(try DAVLocation.parse("davs://[::1]:8443/").uri == "davs://[::1]:8443/")
         #expect(throws: DAVHubError.plainTextElsewhere(url: "dav://nas.local/x")) { _ = try DAVLocation.parse("dav://nas.local/x") }
         #expect(throws: DAVHubError.passwordInURL) { _ = try DAVLocation.parse("davs://alice:secret@h/x") }
+        // A URL that cannot be read is shown without what stands before its "@".
+        let unreadable = #expect(throws: DAVHubError.self) { _ = try DAVLocation.parse("davs://alice:s3cret@h/my journal") }
+        #expect(unreadable?.description.contains("s3cret") == false, "\(String(describing: unreadable))")
         for bad in ["davs:///x", "davs://h/x?sslmode=require", "davs://h/a/../b", "davs://h/x#f", "https://h/x"] {
             #expect(throws: DAVHubError.self, "\(bad)") { _ = try DAVLocation.parse(bad) }
         }
@@ -165,6 +179,9 @@ import TestSupport
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
         #expect(HTTPDate.seconds("Sun, 31 Feb 1994 08:49:37 GMT") == nil)
         #expect(HTTPDate.seconds("yesterday") == nil)
+        // A crafted date is refused before any arithmetic could overflow.
+        #expect(HTTPDate.seconds("Sun, 06 Nov 1994 9999999999999999:00:00 GMT") == nil)
+        #expect(HTTPDate.seconds("Sun, 06 Nov 9223372036854775807 08:49:37 GMT") == nil)
     }
 }
 

@@ -32,8 +32,9 @@ public final class WebDAVServer: Sendable {
         do { return try WebDAVServer(.nginx) } catch { fatalError("cannot start the test nginx server: \(error)") }
     }()
 
-    /// The shared server of `software`. The test process reads its login from a `.netrc` that
-    /// `NETRC` names, with both servers' lines (a machine's tests have a home of their own).
+    /// The shared server of `software`; both servers' logins are then in the `.netrc` at `netrcPath`
+    /// (the test process never sets `NETRC` in its own environment: a `setenv` while another thread
+    /// starts a process crashed the tests).
     public static func shared(_ software: Software) -> WebDAVServer {
         let server = software == .apache ? apache : nginx
         _ = processNetrc
@@ -47,7 +48,6 @@ public final class WebDAVServer: Sendable {
         let path = netrcPath
         let lines = Software.allCases.map { netrcLine(for: $0) }.joined()
         FileManager.default.createFile(atPath: path, contents: Data(lines.utf8), attributes: [.posixPermissions: 0o600])
-        setenv("NETRC", path, 1)
         // Gone with the test process, however it ends.
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -62,6 +62,7 @@ public final class WebDAVServer: Sendable {
     /// mounted, to fill).
     public init(_ software: Software, root: String? = nil) throws {
         self.software = software
+        _ = Self.processNetrc
         let folder = NSTemporaryDirectory() + "journal-dav-" + UUID().uuidString.prefix(8).lowercased()
         self.folder = folder
         self.root = root ?? folder + "/dav"
