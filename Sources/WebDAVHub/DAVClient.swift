@@ -33,11 +33,16 @@ struct DAVClient: Sendable {
         configuration: HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10), read: .seconds(60)),
-            connectionPool: .init(idleTimeout: .seconds(60)),
+            // Shorter than the keep-alive of the servers (Apache's KeepAliveTimeout is 5 s): a
+            // connection the server closed while idle is not picked for the next request.
+            connectionPool: .init(idleTimeout: .seconds(4)),
             decompression: .disabled))
 
     /// The most a listing's answer can be: a log of a hundred thousand segments lists in less.
     static let listingLimit = 64 * 1024 * 1024
+
+    /// The code of a connection the server closed before it answered.
+    static let connectionClosed = TransportCode.errno(ECONNRESET)
 
     /// How long one request may take.
     var deadline: TimeAmount {
@@ -65,7 +70,13 @@ struct DAVClient: Sendable {
             if let login { request.setBasicAuth(username: login.login, password: login.password) }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
             if location.secure { request.tlsConfiguration = try tls() }
-            let response = try await exchange(request, what: "\(method.rawValue) \(components.joined(separator: "/"))", limit: limit)
+            let what = "\(method.rawValue) \(location.path(components, collection: collection))"
+            let response: DAVResponse
+            do { response = try await exchange(request, what: what, limit: limit) } catch let error as SyncError where error.hubCondition == .unreachable {
+                // A kept connection the server closed just as it was picked: once more, on a new one.
+                guard case .hub(let failure) = error, failure.code == Self.connectionClosed else { throw error }
+                response = try await exchange(request, what: what, limit: limit)
+            }
             if response.status == 401 {
                 login = try credentials.refused()
                 continue
@@ -142,6 +153,8 @@ struct DAVClient: Sendable {
                 return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) did not take the connection within 10 s")
             case .cancelled:
                 return CancellationError()
+            case .remoteConnectionClosed:
+                return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) closed the connection", code: Self.connectionClosed)
             default:
                 return SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) failed (\(error.shortDescription))")
             }

@@ -34,9 +34,10 @@ struct Multistatus {
     static let davNamespace = "DAV:"
     /// Deeper nesting than any listing has: refused, so a crafted answer costs no more than its size.
     static let deepest = 64
-    /// More namespace declarations than any listing has (each element's scope is a copy of its
-    /// parent's, so their number bounds what an element costs): refused.
-    static let mostNamespaces = 256
+    /// More namespaces in scope at once than any listing has (each element's scope is a copy of its
+    /// parent's, so their number bounds what an element costs; Apache declares the same two again on
+    /// every response): refused.
+    static let mostNamespaces = 64
     /// More components in an href than any hub's path has: refused.
     static let longestPath = 64
 
@@ -52,7 +53,6 @@ struct Multistatus {
         var responseStatus: Int?
         var text = ""
         var sawMultistatus = false
-        var declarations = 0
 
         func resolve(_ qualified: Substring, in scope: [String: String], isAttribute: Bool = false) -> String {
             if let colon = qualified.firstIndex(of: ":") {
@@ -68,10 +68,9 @@ struct Multistatus {
             case .start(let name, let attributes, let empty):
                 var scope = namespaces.last ?? [:]
                 for (key, value) in attributes where key == "xmlns" || key.hasPrefix("xmlns:") {
-                    declarations += 1
-                    guard declarations <= mostNamespaces else { throw Malformed(reason: "it declares more than \(mostNamespaces) namespaces") }
                     scope[key == "xmlns" ? "" : String(key.dropFirst(6))] = value
                 }
+                guard scope.count <= mostNamespaces else { throw Malformed(reason: "it has more than \(mostNamespaces) namespaces in scope") }
                 let element = resolve(name, in: scope)
                 if path.isEmpty {
                     guard element == dav("multistatus") else { throw Malformed(reason: "it is not a multistatus answer") }

@@ -59,6 +59,21 @@ import TestSupport
         }
     }
 
+    /// A server that answers at once and then trickles its body holds a request no longer than its
+    /// deadline (a glance's 5 s): the deadline covers the whole answer, not only its headers.
+    @Test func aServerTricklingItsAnswerIsCutOffAtTheDeadline() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = try CarelessDAVServer(folder: folder)
+            defer { server.stop() }
+            let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/slow", patience: .glance, loginFiles: [])
+            let started = ContinuousClock.now
+            let failed = await #expect(throws: SyncError.self) { _ = try await place.hubExists() }
+            #expect(failed?.hubCondition == .unreachable)
+            #expect(failed?.description.contains("did not answer PROPFIND /slow/ within 5 s") == true, "\(String(describing: failed))")
+            #expect(ContinuousClock.now - started < .seconds(60))
+        }
+    }
+
     @Test func listingsAreReadByNamespaceWhateverTheServersPrefixes() throws {
         let apache = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -110,11 +125,16 @@ import TestSupport
         #expect(throws: Multistatus.Malformed.self) { _ = try Multistatus.entries(Array(text.utf8)) }
     }
 
-    /// Namespaces declared by the million (each element's scope a copy of its parent's) are refused at
-    /// the 257th, so a crafted answer costs no more than its size.
-    @Test func aListingDeclaringNamespacesWithoutEndIsRefused() {
-        let many = "<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:x xmlns:q=\"1\"/>", count: 100_000) + "</D:multistatus>"
-        #expect(throws: Multistatus.Malformed(reason: "it declares more than 256 namespaces")) { _ = try Multistatus.entries(Array(many.utf8)) }
+    /// Namespaces piled up in scope (each element's scope a copy of its parent's) are refused past 64,
+    /// so a crafted answer costs no more than its size; the same ones declared again on every response,
+    /// as Apache does, cost nothing more.
+    @Test func aListingPilingUpNamespacesIsRefused() throws {
+        let nested = (0..<40).map { "<D:x xmlns:a\($0)=\"1\" xmlns:b\($0)=\"2\">" }.joined()
+        let piled = "<D:multistatus xmlns:D=\"DAV:\">" + nested
+        #expect(throws: Multistatus.Malformed(reason: "it has more than 64 namespaces in scope")) { _ = try Multistatus.entries(Array(piled.utf8)) }
+        let repeated = "<D:multistatus xmlns:D=\"DAV:\">"
+            + String(repeating: "<D:response xmlns:lp1=\"DAV:\" xmlns:lp2=\"urn:x\"><D:href>/a</D:href></D:response>", count: 10_000) + "</D:multistatus>"
+        #expect(try Multistatus.entries(Array(repeated.utf8)).count == 10_000)
     }
 
     /// A listing nested a hundred thousand deep is refused at its 64th level, not read to the end.
@@ -186,8 +206,9 @@ import TestSupport
 }
 
 /// A WebDAV server that lists the folder `/hub/` and answers every MKCOL with 201, even of a folder
-/// it made a moment ago: what a server without exclusive create looks like to a client. It ends with
-/// the test process.
+/// it made a moment ago: what a server without exclusive create looks like to a client; and that
+/// answers a PROPFIND of `/slow/` at once and then sends its body a byte a second. It ends with the
+/// test process.
 struct CarelessDAVServer {
     let process: Process
     let port: Int
@@ -210,7 +231,15 @@ struct CarelessDAVServer {
                     self.send_header('Content-Length', str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)
-                def do_PROPFIND(self): self.answer(207, LISTING) if self.path.rstrip('/') == '/hub' else self.answer(404)
+                def do_PROPFIND(self):
+                    if self.path.rstrip('/') == '/slow':
+                        self.rfile.read(int(self.headers.get('Content-Length') or 0))
+                        self.send_response(207)
+                        self.send_header('Content-Length', '1000')
+                        self.end_headers()
+                        for _ in range(1000):
+                            self.wfile.write(b' '); self.wfile.flush(); time.sleep(1)
+                    self.answer(207, LISTING) if self.path.rstrip('/') == '/hub' else self.answer(404)
                 def do_MKCOL(self): self.answer(201)
                 def do_DELETE(self): self.answer(204)
                 def do_PUT(self): self.answer(201)
