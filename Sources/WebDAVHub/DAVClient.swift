@@ -84,7 +84,7 @@ struct DAVClient: Sendable {
             if response.status < 400 { try credentials.succeeded() }
             return response
         }
-        throw try credentials.refusedForGood()
+        throw credentials.refusedForGood()
     }
 
     /// One request and its whole answer, within `deadline`: AsyncHTTPClient's deadline ends when the

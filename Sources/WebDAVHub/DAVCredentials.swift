@@ -10,7 +10,20 @@ final class DAVCredentials: Sendable {
     struct Found: Sendable {
         let login: String
         let password: String
-        let source: String
+        let source: Source
+    }
+
+    /// Where a login came from.
+    enum Source: Sendable, Equatable, CustomStringConvertible {
+        case file(String)
+        case prompt
+
+        var description: String {
+            switch self {
+            case .file(let path): path
+            case .prompt: "the prompt"
+            }
+        }
     }
 
     let location: DAVLocation
@@ -62,7 +75,7 @@ final class DAVCredentials: Sendable {
         for defaults in [false, true] {
             for (path, file) in read {
                 if let entry = file.credentials(host: location.host, user: location.user, fallingBackToDefault: defaults) {
-                    return Found(login: entry.login, password: entry.password, source: path)
+                    return Found(login: entry.login, password: entry.password, source: .file(path))
                 }
             }
         }
@@ -73,24 +86,24 @@ final class DAVCredentials: Sendable {
     /// or none given (a person at a terminal is asked once).
     func refused() throws -> Found {
         if let tried = current.withLock({ $0 }) {
-            if tried.source != "the prompt", let now = try inFiles(), now.password != tried.password || now.login != tried.login {
+            if tried.source != .prompt, let now = try inFiles(), now.password != tried.password || now.login != tried.login {
                 current.withLock { $0 = now }
                 return now
             }
-            throw DAVHubError.credentialsRefused(user: tried.login, server: location.server, source: tried.source)
+            throw DAVHubError.credentialsRefused(user: tried.login, server: location.server, source: tried.source.description)
         }
         guard let ask, let user = location.user, let typed = ask("Password for \(user) on \(location.server): "), !typed.isEmpty else {
             throw DAVHubError.credentialsRequired(server: location.server, looked: files)
         }
-        let found = Found(login: user, password: typed, source: "the prompt")
+        let found = Found(login: user, password: typed, source: .prompt)
         current.withLock { $0 = found }
         return found
     }
 
     /// The error for a login refused after every try.
-    func refusedForGood() throws -> DAVHubError {
+    func refusedForGood() -> DAVHubError {
         let tried = current.withLock { $0 }
-        return .credentialsRefused(user: tried?.login ?? location.user ?? "", server: location.server, source: tried?.source ?? "nowhere")
+        return .credentialsRefused(user: tried?.login ?? location.user ?? "", server: location.server, source: tried?.source.description ?? "nowhere")
     }
 
     /// The server took the login: a password asked for is kept in the journal's own file, so that the
@@ -98,7 +111,7 @@ final class DAVCredentials: Sendable {
     func succeeded() throws {
         guard let found = current.withLock({ $0 }), !accepted.withLock({ $0 }) else { return }
         accepted.withLock { $0 = true }
-        guard found.source == "the prompt", let path = Self.journalsOwn() else { return }
+        guard found.source == .prompt, let path = Self.journalsOwn() else { return }
         let existing = try PrivateFile.read(
             path, limit: Netrc.limit, what: "the credentials file", exposure: "anyone who reads it can sign in to your servers as you") ?? []
         var text = String(decoding: existing, as: UTF8.self)
