@@ -1,3 +1,5 @@
+import JournalKit
+
 /// libpq's two ways of writing a connection, read into their settings: the URI
 /// `postgresql://[user[:password]@][host][:port][/dbname][?key=value&...]`, percent-encoded, and
 /// the key/value list `host=... dbname='my db'`, with single quotes and backslash escapes.
@@ -112,43 +114,9 @@ enum ConnectionString {
 
     /// Percent-decoded UTF-8; a malformed escape is refused.
     static func decoded(_ text: Substring) throws(PostgresHubError) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else {
-                throw .badConnectionString("\"\(text)\" has a malformed %-escape")
-            }
-            bytes.append(value)
-            utf8.removeFirst(2)
-        }
-        guard let decoded = String(validating: bytes, as: UTF8.self), !decoded.contains("\0") else {
-            throw .badConnectionString("\"\(text)\" is not text once decoded")
+        guard let decoded = PercentEncoding.decoded(text) else {
+            throw .badConnectionString("\"\(text)\" has a malformed %-escape, or is not text once decoded")
         }
         return decoded
-    }
-
-    /// Percent-encoded for a URI: all but letters, digits, `-._~` and the characters in `keeping`
-    /// (a path's "/" reads better as itself in a query value, where it is allowed).
-    static func percentEncoded(_ text: String, keeping: Set<Character> = []) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            if byte < 0x80, keeping.contains(Character(UnicodeScalar(byte))) {
-                encoded.unicodeScalars.append(UnicodeScalar(byte))
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(UnicodeScalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return encoded
     }
 }

@@ -52,15 +52,10 @@ public struct PostgresLocation: Sendable, Equatable {
     public var isSocket: Bool { host.hasPrefix("/") }
 
     /// True for this machine over TCP: "localhost", 127.0.0.0/8, ::1.
-    public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || isIPv4 && host.hasPrefix("127.")
-    }
+    public var isLoopback: Bool { NetworkHost.isLoopback(host) }
 
     /// True for a host given as an IPv4 address.
-    public var isIPv4: Bool {
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
-    }
+    public var isIPv4: Bool { NetworkHost.isIPv4(host) }
 
     /// The socket's path, for a Unix socket: libpq's `<folder>/.s.PGSQL.<port>`.
     public var socketPath: String { host + "/.s.PGSQL.\(port)" }
@@ -159,12 +154,12 @@ public struct PostgresLocation: Sendable, Equatable {
     /// The connection string the journal records: everything explicit, no password.
     public var uri: String {
         var query: [(String, String)] = []
-        var authority = ConnectionString.percentEncoded(user) + "@"
+        var authority = PercentEncoding.encoded(user) + "@"
         if isSocket {
             query.append(("host", host))
             if port != 5432 { query.append(("port", String(port))) }
         } else {
-            authority += (host.contains(":") ? "[\(host)]" : ConnectionString.percentEncoded(host)) + ":\(port)"
+            authority += (host.contains(":") ? "[\(host)]" : PercentEncoding.encoded(host)) + ":\(port)"
         }
         query.append(("sslmode", sslMode.rawValue))
         if let sslRootCert { query.append(("sslrootcert", sslRootCert)) }
@@ -174,9 +169,9 @@ public struct PostgresLocation: Sendable, Equatable {
         if connectTimeout != 10 { query.append(("connect_timeout", String(connectTimeout))) }
         if let passFile { query.append(("passfile", passFile)) }
         let settings = query.map { (key: String, value: String) -> String in
-            key + "=" + ConnectionString.percentEncoded(value, keeping: ["/"])
+            key + "=" + PercentEncoding.encoded(value, keeping: ["/"])
         }
-        return "postgresql://\(authority)/\(ConnectionString.percentEncoded(database))?" + settings.joined(separator: "&")
+        return "postgresql://\(authority)/\(PercentEncoding.encoded(database))?" + settings.joined(separator: "&")
     }
 
     /// The user this process runs as: libpq's default role.

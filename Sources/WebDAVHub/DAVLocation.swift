@@ -18,11 +18,7 @@ struct DAVLocation: Sendable, Equatable {
     let rootCertificate: String?
 
     /// True for this machine: "localhost", 127.0.0.0/8, ::1.
-    var isLoopback: Bool {
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        let isIPv4 = parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
-        return host == "localhost" || host == "::1" || isIPv4 && host.hasPrefix("127.")
-    }
+    var isLoopback: Bool { NetworkHost.isLoopback(host) }
 
     /// The server as messages name it: "cloud.example.org", "127.0.0.1:8080".
     var server: String {
@@ -32,9 +28,9 @@ struct DAVLocation: Sendable, Equatable {
 
     /// The URL as the journal records and shows it.
     var uri: String {
-        var text = (secure ? "davs://" : "dav://") + (user.map { DAVPath.escaped($0) + "@" } ?? "") + server + "/"
-        text += folder.map { DAVPath.escaped($0) }.joined(separator: "/")
-        if let rootCertificate { text += "?sslrootcert=" + DAVPath.escaped(rootCertificate, keeping: "/") }
+        var text = (secure ? "davs://" : "dav://") + (user.map { PercentEncoding.encoded($0) + "@" } ?? "") + server + "/"
+        text += folder.map { PercentEncoding.encoded($0) }.joined(separator: "/")
+        if let rootCertificate { text += "?sslrootcert=" + PercentEncoding.encoded(rootCertificate, keeping: ["/"]) }
         return text
     }
 
@@ -46,7 +42,7 @@ struct DAVLocation: Sendable, Equatable {
     /// The path part of `url`, as a server's listing names it (escaped).
     func path(_ components: [String], collection: Bool) -> String {
         let all = folder + components
-        return "/" + all.map { DAVPath.escaped($0) }.joined(separator: "/") + (collection && !all.isEmpty ? "/" : "")
+        return "/" + all.map { PercentEncoding.encoded($0) }.joined(separator: "/") + (collection && !all.isEmpty ? "/" : "")
     }
 
     /// Reads a hub's URL; refused with what to change.
@@ -62,7 +58,7 @@ struct DAVLocation: Sendable, Equatable {
         guard scheme == "davs" || scheme == "dav" else { throw refuse("its scheme is not davs or dav") }
         guard components.password == nil else { throw DAVHubError.passwordInURL }
         guard let rawHost = components.percentEncodedHost, !rawHost.isEmpty else { throw refuse("it names no host") }
-        guard var host = DAVPath.decoded(rawHost)?.lowercased() else { throw refuse("its host name cannot be used") }
+        guard var host = PercentEncoding.decoded(rawHost)?.lowercased() else { throw refuse("its host name cannot be used") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" && $0 != "@" }) else { throw refuse("its host name cannot be used") }
         guard components.fragment == nil else { throw refuse("it has a fragment (#...)") }
@@ -76,13 +72,13 @@ struct DAVLocation: Sendable, Equatable {
         let secure = scheme == "davs"
         var folder: [String] = []
         for part in components.percentEncodedPath.split(separator: "/") {
-            guard let decoded = DAVPath.decoded(part), !decoded.isEmpty, decoded != ".", decoded != "..",
+            guard let decoded = PercentEncoding.decoded(part), !decoded.isEmpty, decoded != ".", decoded != "..",
                 !decoded.contains("/"), !decoded.contains("\0")
             else { throw refuse("its path has a part that cannot be a folder's name (\(part))") }
             folder.append(decoded)
         }
         let user = try components.percentEncodedUser.map { (encoded) throws(DAVHubError) -> String in
-            guard let user = DAVPath.decoded(encoded), !user.isEmpty else { throw refuse("its user cannot be used") }
+            guard let user = PercentEncoding.decoded(encoded), !user.isEmpty else { throw refuse("its user cannot be used") }
             return user
         }
         let location = DAVLocation(
@@ -96,42 +92,8 @@ struct DAVLocation: Sendable, Equatable {
     }
 }
 
-/// Paths on a WebDAV server: names escaped into a URL, and names read back from a listing.
+/// Paths as a WebDAV server's listing names them.
 enum DAVPath {
-    /// `name` with every byte but RFC 3986's unreserved ones (and those of `keeping`) %-escaped.
-    static func escaped(_ name: String, keeping: String = "") -> String {
-        let kept = Set(keeping.utf8)
-        var text = ""
-        for byte in name.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                text.unicodeScalars.append(UnicodeScalar(byte))
-            case _ where kept.contains(byte):
-                text.unicodeScalars.append(UnicodeScalar(byte))
-            default:
-                text += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
-            }
-        }
-        return text
-    }
-
-    /// `text` with its %-escapes (either case) decoded; nil when one is broken or the bytes are not UTF-8.
-    static func decoded<Text: StringProtocol>(_ text: Text) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
-            utf8 = utf8.dropFirst(2)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
     /// The path an `href` names: an absolute URL's path, or a path; %-escapes decoded (either case),
     /// as components. Nil for one that does not decode to UTF-8.
     static func components(ofHref href: String) -> [String]? {
@@ -142,7 +104,7 @@ enum DAVPath {
         }
         var parts: [String] = []
         for part in path.split(separator: "/") {
-            guard let decoded = decoded(part) else { return nil }
+            guard let decoded = PercentEncoding.decoded(part) else { return nil }
             parts.append(decoded)
         }
         return parts

@@ -20,8 +20,6 @@ public struct WebDAVHub: Hub {
     static let folderName = "journal-hub-v1"
     /// The hub format this journal writes and reads.
     public static let format = 1
-    /// The most `hub.json` can be.
-    static let descriptorLimit = 64 * 1024
 
     public let id: HubID
     public let firstKeyCheck: String

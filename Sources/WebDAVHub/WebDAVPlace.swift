@@ -50,10 +50,10 @@ public struct WebDAVPlace: HubPlace {
     }
 
     public func open(key: SyncKey, expecting hubID: HubID?) async throws -> any Hub {
-        guard let bytes = try await unopened.get(["hub.json"], limit: WebDAVHub.descriptorLimit, what: "hub.json") else {
+        guard let bytes = try await unopened.get(["hub.json"], limit: HubDescriptor.limit, what: "hub.json") else {
             throw SyncError.hubUnavailable(hub: location, reason: "there is no hub there (no \(WebDAVHub.folderName)/hub.json)")
         }
-        let descriptor = try DAVHubDescriptor.decode(bytes, hub: location)
+        let descriptor = try HubDescriptor.decode(bytes, hub: location, supported: WebDAVHub.format)
         guard descriptor.format <= WebDAVHub.format else {
             throw SyncError.hubFormatTooNew(hub: location, format: descriptor.format, supported: WebDAVHub.format)
         }
@@ -88,7 +88,7 @@ public struct WebDAVPlace: HubPlace {
             // Not deleted: on a server that cannot tell making from finding, it may be another's.
             throw DAVHubError.noExclusiveCreate(server: client.location.server, feature: "making a folder that is there succeeded (MKCOL answered \(again.status), not 405)")
         }
-        let descriptor = DAVHubDescriptor(format: WebDAVHub.format, hubID: hub.id, keyCheck: key.check)
+        let descriptor = HubDescriptor(format: WebDAVHub.format, hubID: hub.id, keyCheck: key.check)
         do {
             guard try await hub.put(descriptor.encoded, at: ["hub.json"], exclusive: true) else {
                 throw DAVHubError.madeMeanwhile(url: client.location.url([], collection: true))

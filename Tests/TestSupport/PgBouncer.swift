@@ -70,20 +70,8 @@ public final class PgBouncer: Sendable {
 
     private func start() throws {
         let bouncer = (runAs + ["/usr/sbin/pgbouncer", folder + "/pgbouncer.ini"]).map { "'\($0)'" }.joined(separator: " ")
-        let script = """
-            \(bouncer) >>'\(folder)/stderr.log' 2>&1 &
-            bouncer=$!
-            echo $bouncer > '\(folder)/watched.pid'
-            while kill -0 \(getpid()) 2>/dev/null && kill -0 $bouncer 2>/dev/null; do sleep 0.5; done
-            kill -KILL $bouncer 2>/dev/null; wait $bouncer
-            """
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watcher.arguments = ["-c", script]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        watcher.standardInput = FileHandle.nullDevice
-        try ProcessRunner.launch(watcher)
+        try ServerWatcher.launch(
+            bouncer, log: folder + "/stderr.log", pidFile: folder + "/watched.pid", stop: "kill -KILL $server", removing: nil)
         // Ready when it takes connections.
         for _ in 0..<500 {
             if Self.accepts(port: port) { return }

@@ -65,24 +65,9 @@ public final class PostgresServer: Sendable {
     /// Starts the server, with a watcher that stops it when this process ends.
     public func start() throws {
         let server = (runAs + [binaries + "/postgres", "-D", folder + "/data"]).map { "'\($0)'" }.joined(separator: " ")
-        let script = """
-            \(server) >>'\(folder)/server.log' 2>&1 &
-            server=$!
-            echo $server > '\(folder)/server.pid'
-            while kill -0 \(getpid()) 2>/dev/null && kill -0 $server 2>/dev/null; do sleep 0.5; done
-            kill -INT $server 2>/dev/null; wait $server
-            # A server a test stopped keeps its folder until the test process ends: then it goes, unless
-            # a later start made a server of its own there, whose watcher removes it.
-            while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
-            [ -e '\(folder)/server.pid' ] && [ "$(cat '\(folder)/server.pid')" != "$server" ] || rm -rf '\(folder)'
-            """
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watcher.arguments = ["-c", script]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        watcher.standardInput = FileHandle.nullDevice
-        try ProcessRunner.launch(watcher)
+        // A server a test stopped keeps its folder until the test process ends.
+        try ServerWatcher.launch(
+            server, log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -INT $server", removing: folder)
         let deadline = ContinuousClock.now + .seconds(60)
         while !FileManager.default.fileExists(atPath: folder + "/server.pid") {
             guard ContinuousClock.now < deadline else { throw FixtureError("the server's watcher did not start within 60 s") }

@@ -151,22 +151,9 @@ public final class WebDAVServer: Sendable {
         case .apache: command = "/usr/sbin/apache2 -d '\(folder)' -f '\(folder)/httpd.conf' -DFOREGROUND"
         case .nginx: command = "/usr/sbin/nginx -p '\(folder)/' -c '\(folder)/nginx.conf' -e stderr -g 'daemon off;'"
         }
-        let script = """
-            setsid \(command) >>'\(folder)/server.log' 2>&1 &
-            server=$!
-            echo $server > '\(folder)/server.pid'
-            while kill -0 \(getpid()) 2>/dev/null && kill -0 $server 2>/dev/null; do sleep 0.5; done
-            kill -KILL -$server 2>/dev/null; wait $server
-            while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
-            [ -e '\(folder)/server.pid' ] && [ "$(cat '\(folder)/server.pid')" != "$server" ] || rm -rf '\(folder)'
-            """
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watcher.arguments = ["-c", script]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        watcher.standardInput = FileHandle.nullDevice
-        try ProcessRunner.launch(watcher)
+        // Its own process group, stopped whole: Apache's workers go with it.
+        try ServerWatcher.launch(
+            "setsid " + command, log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL -$server", removing: folder)
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
             if let answer = try? curl(["-o", "/dev/null", "-X", "OPTIONS", httpURL("")]), answer.status != 0 { return }
