@@ -33,10 +33,11 @@ import TestSupport
 
     /// A server that keeps a call alive with a row now and then (one that means harm) holds it for
     /// `Deadline.ceiling` limits at most: 2 s of silence allowed, rows 0.5 s apart for 30 s, cut at 20 s.
+    /// A call not cut would end well after 30 s, so the failure alone says it was cut: a clock, which a
+    /// loaded machine holds back (73 s once for a 5 s deadline), would say less.
     @Test func anAnswerThatTricklesOnIsCutAtTheCeiling() async throws {
         try await withTemporaryDirectory { folder in
             let link = try await openTestLink(in: folder)
-            let started = ContinuousClock.now
             await #expect(throws: SyncError.self) {
                 try await link.run(within: 2) { connection in
                     let rows = try await connection.query(
@@ -44,20 +45,18 @@ import TestSupport
                     for try await _ in rows {}
                 }
             }
-            #expect(ContinuousClock.now - started < .seconds(28))
         }
     }
 
+    /// Silent for 30 s against a limit of 1 s: a call that waited it out would succeed.
     @Test func aServerSilentPastTheLimitFailsTheCall() async throws {
         try await withTemporaryDirectory { folder in
             let link = try await openTestLink(in: folder)
-            let started = ContinuousClock.now
             await #expect(throws: SyncError.self) {
                 try await link.run(within: 1) { connection in
                     try await connection.query("SELECT pg_sleep(30)", logger: PostgresConnector.quiet)
                 }
             }
-            #expect(ContinuousClock.now - started < .seconds(20))
             // The connection is closed for it: the next call opens another.
             try await link.channel.closeFuture.get()
         }
