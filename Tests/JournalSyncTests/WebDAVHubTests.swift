@@ -275,8 +275,9 @@ struct CarelessDAVServer {
     /// reached the server).
     func nextReport() throws -> String { try Self.line(from: output, limit: .seconds(900)) }
 
-    /// The next line the server prints, read a byte at a time so that nothing after it is taken.
-    private static func line(from output: FileHandle, limit: Duration = .seconds(60)) throws -> String {
+    /// The next line the server prints, read a byte at a time so that nothing after it is taken. The
+    /// limit only guards against a hang: Python starting on a loaded machine takes its time.
+    private static func line(from output: FileHandle, limit: Duration = .seconds(600)) throws -> String {
         let deadline = ContinuousClock.now + limit
         var line = Data()
         while true {
