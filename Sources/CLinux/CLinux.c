@@ -73,6 +73,10 @@ int journal_pipe(int ends[2], int flags) {
     return pipe2(ends, flags);
 }
 
+int journal_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
 int journal_terminal_columns(int descriptor) {
     struct winsize size;
     if (ioctl(descriptor, TIOCGWINSZ, &size) != 0) return 0;

@@ -18,7 +18,7 @@ func eventually(_ timeout: Duration = .seconds(15), _ condition: () throws -> Bo
 /// notification socket of the test's own (its path is `socketPath`). The caller owns the process.
 func startDaemon(
     _ machine: JournalCLI, _ arguments: [String] = [], socketPath: String, stderrPath: String? = nil
-) throws -> (Process, NotifySocket) {
+) throws -> (ChildProcess, NotifySocket) {
     let socket = try NotifySocket(path: socketPath)
     var environment = machine.environment
     environment["NOTIFY_SOCKET"] = socket.path

@@ -57,7 +57,7 @@ struct SharedHubUsers {
     /// `user`'s daemon, started as systemd would and waited for until it says READY=1 on a socket of
     /// the test's own; its log, each sync's outcome included, goes to `stderrPath`. The caller owns
     /// the process.
-    func startDaemon(_ user: String, stderrPath: String) throws -> (Process, NotifySocket) {
+    func startDaemon(_ user: String, stderrPath: String) throws -> (ChildProcess, NotifySocket) {
         let socket = try NotifySocket(path: folder + "/\(user).sock")
         #expect(chmod(socket.path, 0o777) == 0)
         let process = try ProcessRunner.start(

@@ -213,7 +213,7 @@ import TestSupport
 /// answers a PROPFIND of `/slow/` at once and then sends its body a byte a second for ten minutes,
 /// reporting (`nextReport`) whether the client hung up first. It ends with the test process.
 struct CarelessDAVServer {
-    let process: Process
+    let process: ChildProcess
     let port: Int
     private let output: FileHandle
 
@@ -258,14 +258,10 @@ struct CarelessDAVServer {
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ProcessRunner.launch(process)
-        self.output = output.fileHandleForReading
+        let output = try ClosedOnExecPipe()
+        process = try ChildProcess("/usr/bin/python3", [script], standardOutput: output.writing)
+        try output.writing.close()
+        self.output = output.reading
         guard let port = Int(try Self.line(from: self.output)) else { throw FixtureError("the careless server said no port") }
         self.port = port
     }

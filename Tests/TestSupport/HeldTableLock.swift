@@ -5,20 +5,18 @@ import Foundation
 /// hold it) until `release()`: a statement that reads it waits, without an answer, for as long as the
 /// lock is held.
 public final class HeldTableLock: @unchecked Sendable {
-    private let holder = Process()
+    private let holder: ChildProcess
     private let commands: ClosedOnExecPipe
 
     /// Returns once the lock is held; `table` is a qualified name.
     public init(_ table: String, database: String, on server: PostgresServer) throws {
         commands = try ClosedOnExecPipe()
         let answers = try ClosedOnExecPipe()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        holder.arguments = ["-h", server.folder, "-p", String(server.port), "-U", "postgres", "-d", database, "-At", "-q", "-v", "ON_ERROR_STOP=1"]
-        holder.environment = ["PGPASSWORD": "fixture-superuser", "PGCONNECT_TIMEOUT": "5", "PATH": "/usr/bin:/bin"]
-        holder.standardInput = commands.reading
-        holder.standardOutput = answers.writing
-        holder.standardError = FileHandle.nullDevice
-        try ProcessRunner.launch(holder)
+        holder = try ChildProcess(
+            "/usr/bin/psql",
+            ["-h", server.folder, "-p", String(server.port), "-U", "postgres", "-d", database, "-At", "-q", "-v", "ON_ERROR_STOP=1"],
+            environment: ["PGPASSWORD": "fixture-superuser", "PGCONNECT_TIMEOUT": "5", "PATH": "/usr/bin:/bin"],
+            standardInput: commands.reading, standardOutput: answers.writing)
         for end in [commands.reading, answers.writing] { try end.close() }
         commands.send(Data("BEGIN;\nLOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE;\nSELECT 'holding';\n".utf8))
         let answer = String(decoding: answers.reading.availableData, as: UTF8.self)

@@ -4,7 +4,7 @@ import Foundation
 /// transaction would hold it) until `release()`: to stop a command or a daemon at its next write, for
 /// as long as SQLite's busy timeout (15 s), while its reads go on.
 public final class HeldWriteLock: @unchecked Sendable {
-    private let holder = Process()
+    private let holder: ChildProcess
     private let commands: ClosedOnExecPipe
 
     /// Returns once the lock is held. The holder waits for a writer that has it (a command that has
@@ -13,11 +13,9 @@ public final class HeldWriteLock: @unchecked Sendable {
     public init(database: String) throws {
         commands = try ClosedOnExecPipe()
         let answers = try ClosedOnExecPipe()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        holder.arguments = ["-bail", "-cmd", ".timeout 60000", database]
-        holder.standardInput = commands.reading
-        holder.standardOutput = answers.writing
-        try ProcessRunner.launch(holder)
+        holder = try ChildProcess(
+            "/usr/bin/sqlite3", ["-bail", "-cmd", ".timeout 60000", database],
+            standardInput: commands.reading, standardOutput: answers.writing, standardError: FileHandle.standardError)
         for end in [commands.reading, answers.writing] { try end.close() }
         commands.send(Data("BEGIN EXCLUSIVE;\nSELECT 'holding';\n".utf8))
         let answer = String(decoding: answers.reading.availableData, as: UTF8.self)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a finished process printed and how it exited.
 public struct ProcessResult: Sendable {
@@ -32,14 +31,12 @@ public enum ProcessRunner {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil
     ) throws -> ProcessResult {
-        let process = prepare(executable, arguments, environment: environment)
         let output = try ClosedOnExecPipe()
         let errors = try ClosedOnExecPipe()
         let input = try ClosedOnExecPipe()
-        process.standardOutput = output.writing
-        process.standardError = errors.writing
-        process.standardInput = input.reading
-        try launch(process)
+        let process = try ChildProcess(
+            executable, arguments, environment: withPath(environment), standardInput: input.reading,
+            standardOutput: output.writing, standardError: errors.writing)
         // The process has its copies: with these closed, reading to the end ends when it does.
         for end in [output.writing, errors.writing, input.reading] { try end.close() }
         if let stdin { input.send(stdin) }
@@ -83,45 +80,25 @@ extension ProcessRunner {
     /// `stderrPath`. The caller owns the process and must end it (`stop`) even when the test fails.
     public static func start(
         _ executable: String, _ arguments: [String], environment: [String: String], stderrPath: String? = nil
-    ) throws -> Process {
-        let process = prepare(executable, arguments, environment: environment)
-        process.standardOutput = FileHandle.nullDevice
-        if let stderrPath {
-            if !FileManager.default.fileExists(atPath: stderrPath) { FileManager.default.createFile(atPath: stderrPath, contents: nil) }
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        } else {
-            process.standardError = FileHandle.nullDevice
+    ) throws -> ChildProcess {
+        let errors = try stderrPath.map { path in
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         }
-        process.standardInput = FileHandle.nullDevice
-        try launch(process)
-        return process
+        return try ChildProcess(executable, arguments, environment: withPath(environment), standardError: errors)
     }
 
-    /// Starts `process`, one at a time in the test run. Foundation's Process learns that a child ended
-    /// when its end of a socket pair closes; that end has no close-on-exec, so a child another thread
-    /// starts meanwhile inherits it too, and a long-lived one (a server's watcher) keeps it open: that
-    /// process's waitUntilExit never returned, and a whole test run hung so, its children zombies.
-    public static func launch(_ process: Process) throws {
-        try launching.withLock { _ in try process.run() }
-    }
-
-    private static let launching = Mutex(())
-
-    /// A process for `executable` with only `environment` (plus PATH), not started yet.
-    private static func prepare(_ executable: String, _ arguments: [String], environment: [String: String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+    /// `environment`, with this process's PATH when it names none.
+    private static func withPath(_ environment: [String: String]) -> [String: String] {
         var environment = environment
         environment["PATH"] = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = environment
-        return process
+        return environment
     }
 
     /// Sends `signal` and waits for the process to end; one that has not ended a minute later (a
     /// daemon that hung) is killed, so that a test's clean-up never hangs the run: its exit status
     /// then says SIGKILL.
-    public static func stop(_ process: Process, signal: Int32 = SIGKILL) {
+    public static func stop(_ process: ChildProcess, signal: Int32 = SIGKILL) {
         if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }

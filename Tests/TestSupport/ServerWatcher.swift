@@ -23,12 +23,6 @@ public enum ServerWatcher {
 
                 """
         }
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watcher.arguments = ["-c", script]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        watcher.standardInput = FileHandle.nullDevice
-        try ProcessRunner.launch(watcher)
+        _ = try ChildProcess("/bin/sh", ["-c", script])
     }
 }

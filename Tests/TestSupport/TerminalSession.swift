@@ -5,7 +5,7 @@ import Foundation
 /// test has seen what they answer. Typing before that would race the command: a password prompt
 /// flushes what was typed before it, as ssh and sudo do.
 public final class TerminalSession {
-    public let process = Process()
+    public let process: ChildProcess
     private let keyboard: ClosedOnExecPipe
     private let screenPath: String
 
@@ -17,13 +17,12 @@ public final class TerminalSession {
         guard FileManager.default.createFile(atPath: screenPath, contents: nil) else {
             throw FixtureError("could not create \(screenPath)")
         }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         let command = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        process.standardInput = keyboard.reading
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: screenPath))
-        try ProcessRunner.launch(process)
+        process = try ChildProcess(
+            "/usr/bin/script", ["-qec", command, "/dev/null"],
+            environment: environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine },
+            standardInput: keyboard.reading, standardOutput: try FileHandle(forWritingTo: URL(fileURLWithPath: screenPath)),
+            standardError: FileHandle.standardError)
         try keyboard.reading.close()
     }
 

@@ -49,13 +49,7 @@ public final class WebDAVServer: Sendable {
         let lines = Software.allCases.map { netrcLine(for: $0) }.joined()
         FileManager.default.createFile(atPath: path, contents: Data(lines.utf8), attributes: [.posixPermissions: 0o600])
         // Gone with the test process, however it ends.
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watcher.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done; rm -f '\(path)'"]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        watcher.standardInput = FileHandle.nullDevice
-        try? ProcessRunner.launch(watcher)
+        _ = try? ChildProcess("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done; rm -f '\(path)'"])
     }()
 
     /// A new server of `software`; its files in `root`, or in a folder of its own (a small tmpfs a test
@@ -166,8 +160,8 @@ public final class WebDAVServer: Sendable {
         }
     }
 
-    /// Stops the server and its workers at once (KILL to its process group: Apache started from the
-    /// test process keeps TERM and INT blocked), leaving its files: requests in flight are cut.
+    /// Stops the server and its workers at once (KILL to its process group), leaving its files:
+    /// requests in flight are cut.
     public func stop() throws {
         guard let text = try? String(contentsOfFile: folder + "/server.pid", encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return }

@@ -2,10 +2,12 @@
 #define JOURNAL_CLINUX_H
 
 // Linux interfaces the Glibc module does not bring to Swift: what the sync daemon's event loop
-// waits on (epoll) and its timers (timerfd); a signal handler, which must be C; renameat2 and pipe2.
+// waits on (epoll) and its timers (timerfd); a signal handler, which must be C; renameat2, pipe2 and
+// a spawned child's closefrom.
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <signal.h>
+#include <spawn.h>
 
 // EPOLLIN is an enum constant in C; as an int it crosses to Swift without casts.
 static inline unsigned int journal_epollin(void) { return EPOLLIN; }
@@ -38,5 +40,10 @@ int journal_terminal_columns(int descriptor);
 // whatever the process's (under "C", wcwidth knows nothing beyond ASCII); -1 for one that is not
 // printable. The locale is taken up by the calling thread at its first call.
 int journal_display_width(unsigned int scalar);
+
+// posix_spawn_file_actions_addclosefrom_np, which the Glibc module does not bring (it is a GNU
+// extension): the child closes every descriptor from `from` up before it runs the program, so that it
+// inherits none another thread opened without close-on-exec. Returns 0 or an error number.
+int journal_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 #endif
