@@ -11,15 +11,13 @@ extension PostgresHub {
             return cards
         }
         let rows = try await call { connection in
-            var rows: [(String, Int64, Int64)] = []
-            let result = try await connection.query(
+            try await connection.rows(
                 """
                 SELECT \(unescaped: Self.cardColumns) FROM journal_hub.cards
                 WHERE device > \(after?.rawValue ?? Self.lowestDevice)::uuid OR (\(after == nil) AND device = \(Self.lowestDevice)::uuid)
                 ORDER BY device LIMIT \(Int64(limit))
-                """, logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, Int64, Int64).self) { rows.append(row) }
-            return rows
+                """
+            ) { try $0.decode((String, Int64, Int64).self) }
         }
         return rows.compactMap { device, transaction, length in Self.card(device: device, transaction: transaction, length: length) }
     }
@@ -31,16 +29,14 @@ extension PostgresHub {
         guard !devices.isEmpty else { return [:] }
         let ids = devices.map(\.rawValue)
         let rows = try await call { connection in
-            var rows: [(String, ByteBuffer?)] = []
             // Larger rows than a card can be are refused by the table; the bound is here too, for a
             // server whose schema someone changed: such a row's bytes are not sent.
-            let result = try await connection.query(
+            try await connection.rows(
                 """
                 SELECT device::text, CASE WHEN octet_length(bytes) <= \(Int64(CardSeal.maximumBytes)) THEN bytes END
                 FROM journal_hub.cards WHERE device = ANY(\(ids)::uuid[])
-                """, logger: PostgresConnector.quiet)
-            for try await row in result.decode((String, ByteBuffer?).self) { rows.append(row) }
-            return rows
+                """
+            ) { try $0.decode((String, ByteBuffer?).self) }
         }
         var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
         for (device, bytes) in rows where UUIDText.isCanonical(device) {

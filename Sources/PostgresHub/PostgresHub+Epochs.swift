@@ -19,15 +19,14 @@ extension PostgresHub {
 
     /// The records past `after` in (number, id) order, `limit` at most (`epochColumns`, `epochNumbers`).
     static func epochList(_ connection: PostgresConnection, after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        var rows: [(Int64, String, Int64, Int64)] = []
         let (number, id) = (Int64(after?.number ?? 0), ByteBuffer(bytes: after?.id ?? KeyEpoch.first.id))
-        let result = try await connection.query(
+        let rows = try await connection.rows(
             """
             SELECT \(unescaped: epochColumns) FROM journal_hub.epochs
             WHERE \(unescaped: epochNumbers) AND (number, id) > (\(number), \(id))
             ORDER BY number, id LIMIT \(Int64(limit))
-            """, logger: PostgresConnector.quiet)
-        for try await row in result.decode((Int64, String, Int64, Int64).self) { rows.append(row) }
+            """
+        ) { try $0.decode((Int64, String, Int64, Int64).self) }
         return rows.compactMap { number, id, transaction, length in epoch(number: number, id: id, transaction: transaction, length: length) }
     }
 
@@ -36,14 +35,13 @@ extension PostgresHub {
         guard !epochs.isEmpty else { return [:] }
         let numbers = epochs.map { Int64($0.number) }
         let ids = epochs.map { Hex.encode($0.id) }
-        var rows: [(Int64, ByteBuffer, ByteBuffer?)] = []
-        let result = try await connection.query(
+        let rows = try await connection.rows(
             """
             SELECT e.number, e.id, CASE WHEN octet_length(e.bytes) <= \(Int64(EpochRecord.maximumBytes)) THEN e.bytes END
             FROM journal_hub.epochs e JOIN unnest(\(numbers)::bigint[], \(ids)::text[]) AS wanted(number, id)
                 ON e.number = wanted.number AND e.id = decode(wanted.id, 'hex')
-            """, logger: PostgresConnector.quiet)
-        for try await row in result.decode((Int64, ByteBuffer, ByteBuffer?).self) { rows.append(row) }
+            """
+        ) { try $0.decode((Int64, ByteBuffer, ByteBuffer?).self) }
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
         for (number, id, bytes) in rows {
             guard id.readableBytes == 16, let number = UInt32(exactly: number) else { continue }

@@ -46,12 +46,7 @@ extension PostgresHub {
     func listLogs(of devices: [DeviceID], after positions: [DeviceID: Int64], fetchingAhead: Bool) async throws -> NamedLogs {
         let query = Self.listing(of: devices, after: positions, fetchingAhead: fetchingAhead)
         typealias Row = (String?, Int64?, Int64?, Int64?, Int64?, ByteBuffer?)
-        let rows = try await call { connection in
-            var rows: [Row] = []
-            let result = try await connection.query(query, logger: PostgresConnector.quiet)
-            for try await row in result.decode(Row.self) { rows.append(row) }
-            return rows
-        }
+        let rows = try await call { connection in try await connection.rows(query) { try $0.decode(Row.self) } }
         var named = NamedLogs()
         for (name, highest, first, last, size, bytes) in rows {
             guard let name, let highest else { continue }
@@ -76,12 +71,7 @@ extension PostgresHub {
         // Five columns, as the listing of logs alone had: a row's columns cost a client as much as the
         // server, and a first sync can list a million rows.
         typealias Row = (String?, Int64?, Int64?, Int64?, Int64?)
-        let rows = try await call { connection in
-            var rows: [Row] = []
-            let result = try await connection.query(query, logger: PostgresConnector.quiet)
-            for try await row in result.decode(Row.self) { rows.append(row) }
-            return rows
-        }
+        let rows = try await call { connection in try await connection.rows(query) { try $0.decode(Row.self) } }
         var listing = Listing(cards: [], epochs: [])
         for (name, highest, first, last, size) in rows {
             guard let name else { continue }

@@ -132,8 +132,7 @@ public actor PostgresHub: Hub {
         }
         // This segment and those after it, up to `fetchAheadBytes`: a first sync reads a log in few round trips.
         let rows = try await call { connection in
-            var rows: [(Int64, Int64, ByteBuffer)] = []
-            let result = try await connection.query(
+            try await connection.rows(
                 """
                 SELECT first_position, last_position, bytes FROM (
                     SELECT first_position, last_position, bytes,
@@ -142,9 +141,8 @@ public actor PostgresHub: Hub {
                     WHERE device = \(device.rawValue)::uuid AND first_position >= \(segment.first)
                         AND octet_length(bytes) <= \(Int64(SegmentName.maximumBytes))
                 ) ahead WHERE before < \(Int64(Self.fetchAheadBytes)) ORDER BY first_position, last_position
-                """, logger: PostgresConnector.quiet)
-            for try await row in result.decode((Int64, Int64, ByteBuffer).self) { rows.append(row) }
-            return rows
+                """
+            ) { try $0.decode((Int64, Int64, ByteBuffer).self) }
         }
         var found: [UInt8]?
         for (first, last, buffer) in rows {
@@ -215,13 +213,9 @@ public actor PostgresHub: Hub {
         let id = self.id
         _ = try? await link.run { connection in
             try await connection.withTransaction(logger: PostgresConnector.quiet) { connection in
-                var empty = false
-                for try await none in try await connection.query(
-                    "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(id.rawValue)",
-                    logger: PostgresConnector.quiet
-                ).decode(Bool.self) {
-                    empty = none
-                }
+                let empty = try await connection.rows(
+                    "SELECT NOT EXISTS (SELECT 1 FROM journal_hub.segments) AND (SELECT hub_id FROM journal_hub.hub) = \(id.rawValue)"
+                ) { try $0.decode(Bool.self) }.last ?? false
                 if empty { try await connection.query("DROP SCHEMA journal_hub CASCADE", logger: PostgresConnector.quiet) }
             }
         }
@@ -231,13 +225,7 @@ public actor PostgresHub: Hub {
     private func facts() async throws -> [HubFact] {
         let location = connector.location
         let version = try await call { connection in
-            var version = "?"
-            for try await value in try await connection.query("SELECT current_setting('server_version')", logger: PostgresConnector.quiet)
-                .decode(String.self)
-            {
-                version = value
-            }
-            return version
+            try await connection.rows("SELECT current_setting('server_version')") { try $0.decode(String.self) }.last ?? "?"
         }
         var facts = [HubFact(label: "Server", key: "server", value: "\(location.server), PostgreSQL \(version)")]
         // This connection's own TLS, from its channel: the server's pg_stat_ssl would describe a

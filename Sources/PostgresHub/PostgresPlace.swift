@@ -57,12 +57,9 @@ public struct PostgresPlace: HubPlace {
                 }
                 try await ServerSchema.checkRights(connection, location: server)
                 let version = try await ServerSchema.version(connection, location: server, latest: latestVersion)
-                var row: (String, Int64, String)?
-                for try await found in try await connection.query(
-                    "SELECT hub_id, format, key_check FROM journal_hub.hub", logger: PostgresConnector.quiet
-                ).decode((String, Int64, String).self) {
-                    row = found
-                }
+                let row = try await connection.rows("SELECT hub_id, format, key_check FROM journal_hub.hub") {
+                    try $0.decode((String, Int64, String).self)
+                }.last
                 guard let (text, format, keyCheck) = row else {
                     throw SyncError.corruptHub(hub: location, problem: "journal_hub.hub has no row")
                 }

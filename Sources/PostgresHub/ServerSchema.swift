@@ -14,21 +14,15 @@ enum ServerSchema {
 
     /// Whatever the role may see of the schema: whether it exists, and whether the role may use it.
     static func presence(_ connection: PostgresConnection) async throws -> (exists: Bool, usable: Bool) {
-        let rows = try await connection.query(
-            "SELECT s.oid IS NOT NULL, s.oid IS NOT NULL AND has_schema_privilege(s.oid, 'USAGE') FROM (SELECT to_regnamespace('journal_hub')::oid AS oid) s",
-            logger: PostgresConnector.quiet)
-        for try await (exists, usable) in rows.decode((Bool, Bool).self) { return (exists, usable) }
-        return (false, false)
+        let rows = try await connection.rows(
+            "SELECT s.oid IS NOT NULL, s.oid IS NOT NULL AND has_schema_privilege(s.oid, 'USAGE') FROM (SELECT to_regnamespace('journal_hub')::oid AS oid) s"
+        ) { try $0.decode((Bool, Bool).self) }
+        return rows.first ?? (false, false)
     }
 
     /// The schema's version, refused when newer than `latest`, the last this journal knows.
     static func version(_ connection: PostgresConnection, location: PostgresLocation, latest: Int64 = latestVersion) async throws -> Int64 {
-        var version: Int64 = 0
-        for try await value in try await connection.query("SELECT version FROM journal_hub.schema_version", logger: PostgresConnector.quiet)
-            .decode(Int64.self)
-        {
-            version = value
-        }
+        let version = try await connection.rows("SELECT version FROM journal_hub.schema_version") { try $0.decode(Int64.self) }.last ?? 0
         guard version <= latest else {
             throw PostgresHubError.schemaTooNew(server: location.server, version: version, supported: latest)
         }
@@ -38,11 +32,10 @@ enum ServerSchema {
     /// The role that owns the schema, and whether the connection's role acts as it (is it, or a
     /// member of it): only the owner can change the schema once a DBA has handed it over.
     static func owner(_ connection: PostgresConnection) async throws -> (name: String, isUs: Bool) {
-        let rows = try await connection.query(
-            "SELECT pg_get_userbyid(nspowner)::text, pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'journal_hub'",
-            logger: PostgresConnector.quiet)
-        for try await (name, isUs) in rows.decode((String, Bool).self) { return (name, isUs) }
-        return ("", false)
+        let rows = try await connection.rows(
+            "SELECT pg_get_userbyid(nspowner)::text, pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = 'journal_hub'"
+        ) { try $0.decode((String, Bool).self) }
+        return rows.first ?? ("", false)
     }
 
     /// The statements that take the schema from version `current` to the last of `migrations`, in
@@ -118,8 +111,7 @@ enum ServerSchema {
         let columns = needed.map {
             "to_regclass('journal_hub.\($0.table)') IS NULL OR has_table_privilege('journal_hub.\($0.table)', '\($0.right)')"
         }.joined(separator: ", ")
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT ARRAY[\(columns)]"), logger: PostgresConnector.quiet)
-        for try await granted in rows.decode([Bool].self) {
+        for granted in try await connection.rows(PostgresQuery(unsafeSQL: "SELECT ARRAY[\(columns)]"), { try $0.decode([Bool].self) }) {
             for (index, need) in needed.enumerated() where index < granted.count && !granted[index] {
                 throw PostgresHubError.missingRight(
                     user: location.user, right: "\(need.right) on journal_hub.\(need.table)",
@@ -130,8 +122,9 @@ enum ServerSchema {
 
     /// The role may make the schema: CREATE on the database.
     static func checkCanCreate(_ connection: PostgresConnection, location: PostgresLocation) async throws {
-        let rows = try await connection.query("SELECT has_database_privilege(current_database(), 'CREATE')", logger: PostgresConnector.quiet)
-        for try await granted in rows.decode(Bool.self) where !granted {
+        for granted in try await connection.rows("SELECT has_database_privilege(current_database(), 'CREATE')", { try $0.decode(Bool.self) })
+            where !granted
+        {
             throw PostgresHubError.missingRight(
                 user: location.user, right: "CREATE on the database \(location.database) (to make the hub's schema)",
                 grant: "GRANT CREATE ON DATABASE \(quoted(location.database)) TO \(quoted(location.user));")
