@@ -26,7 +26,7 @@ import TestSupport
             #expect(try await eventually(.seconds(30)) { try notes(a).contains("and back") }, "\(log(folder + "/a.log"))")
             let status = try b.run("sync", "status").stdout
             #expect(status.contains("Polled       every 5 s after a change, every 30 s when quiet"), "\(status)")
-            #expect(!status.contains("Notified     never"), "\(status)")
+            #expect(!status.contains("Notified     never"), "\(status)\n\(log(folder + "/b.log"))")
         }
     }
 
