@@ -165,6 +165,28 @@ import TestSupport
 
     /// A device that never read the rotating device's card (it synced before that device's first
     /// sync) reads the record all the same: its card, sealed under the new key, comes after.
+    /// A revoked machine's unsigned segment under a made-up id, written after the records revoking it:
+    /// a device that has not read those yet takes nothing of it when a ring names that log. Read on
+    /// what its last whole sync learnt (no record then, so unsigned segments taken without limit), it
+    /// took the forged drink (`KeyEpochPropertyTests` found it).
+    @Test(arguments: HubFlavor.allCases)
+    func aRingNamingAMadeUpLogAfterARevocationTakesNothingOfIt(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, c, firstKey, _) = try await Self.threeMachines(folder, flavor)
+            _ = try await a.engine.rotateKey(revoking: [c.store.deviceID])
+            let madeUp = DeviceID(rawValue: UUIDText.random())
+            let plaintext = RevocationHoldsTests.listing(["\"\(UUIDText.random())\", \"espresso\", 999, 1795300000000, \"forged\", 0"], origin: madeUp)
+            let name = SegmentName(first: 1, last: 1)
+            let sealed = try SegmentSeal.sealUnsigned(Array(plaintext.utf8), format: 2, key: firstKey, device: madeUp, name: name)
+            _ = try await c.engine.hub.write(sealed, as: name, of: madeUp)
+            _ = try await b.sync(.logs([madeUp]))
+            #expect(!(try await b.store.drinks().contains { $0.caffeineMg == 999 }))
+            // The whole sync it went on with read the revocation.
+            #expect(await b.engine.epochs.revoked[c.store.deviceID] != nil)
+            for machine in [a, b, c] { await machine.engine.close() }
+        }
+    }
+
     @Test(arguments: HubFlavor.allCases)
     func aDeviceThatNeverSawTheMakersCardTakesTheNewKeyUp(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in
