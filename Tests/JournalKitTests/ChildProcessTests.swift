@@ -66,6 +66,18 @@ import TestSupport
         #expect(group == "\(child.processIdentifier)\n")
     }
 
+    /// A child nobody waits for (a server's watcher) does not stay a zombie once it ends, as
+    /// Foundation's did not.
+    @Test func aChildLetGoIsWaitedForWhenItEnds() async throws {
+        let pid = try ChildProcess("/bin/sh", ["-c", "exit 0"]).processIdentifier
+        // Only a hang ends this wait early: a zombie keeps its /proc entry until it is waited for.
+        let deadline = ContinuousClock.now + .seconds(300)
+        while FileManager.default.fileExists(atPath: "/proc/\(pid)"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"))
+    }
+
     /// One thread waits for the end while another asks whether it has come: neither holds the other up,
     /// and both learn the same end.
     @Test func aWaitAndAQuestionGoOnTogether() async throws {

@@ -73,6 +73,17 @@ public final class ChildProcess: Sendable {
         processIdentifier = pid
     }
 
+    /// A process nobody waited for is waited for once it ends, on a thread of its own, so that it does
+    /// not stay a zombie for the rest of the run (a server's watcher, which ends with the test process).
+    deinit {
+        guard end.withLock({ $0 == nil }) else { return }
+        let pid = processIdentifier
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+
     /// True until the process has ended.
     public var isRunning: Bool { ended(waiting: false) == nil }
 
