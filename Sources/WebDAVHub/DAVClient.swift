@@ -34,8 +34,12 @@ struct DAVClient: Sendable {
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10), read: .seconds(60)),
             // Shorter than the keep-alive of the servers (Apache's KeepAliveTimeout is 5 s): a
-            // connection the server closed while idle is not picked for the next request.
-            connectionPool: .init(idleTimeout: .seconds(4)),
+            // connection the server closed while idle is not picked for the next request. A process
+            // with many hubs on one server at once (the tests' shared servers, dozens of syncs in
+            // flight) would otherwise queue for AsyncHTTPClient's 8 connections per host, and a request
+            // that waited past the connect timeout failed as the hub out of reach ("getConnectionFromPoolTimeout",
+            // seen once in a whole test run); a daemon sends one request at a time and is not affected.
+            connectionPool: .init(idleTimeout: .seconds(4), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
             decompression: .disabled))
 
     /// The most a listing's answer can be: a log of a hundred thousand segments lists in less.
