@@ -32,6 +32,25 @@ import TestSupport
         #expect(guarded.tick(now: now) < farFuture)
     }
 
+    /// A reading kept from a clock that ran ahead (three years, once) is left behind at the next tick:
+    /// the clock follows real time again, and says what it left.
+    @Test func aReadingFurtherAheadThanTheDriftBoundIsLeftBehind() {
+        let kept = HybridTimestamp(milliseconds: now.milliseconds + 3 * 365 * 86_400_000, counter: 4)
+        var clock = HybridLogicalClock(last: kept)
+        #expect(clock.tick(now: now) == HybridTimestamp(milliseconds: now.milliseconds))
+        #expect(clock.leftBehind == kept)
+        #expect(clock.tick(now: now) == HybridTimestamp(milliseconds: now.milliseconds, counter: 1))
+        // Within the bound (a clock stepped back a minute by NTP), readings go on from the one kept.
+        let near = HybridTimestamp(milliseconds: now.milliseconds + 60_000)
+        var stepped = HybridLogicalClock(last: near)
+        #expect(stepped.tick(now: now) == near.successor)
+        #expect(stepped.leftBehind == nil)
+        // A received reading from the future never pulls the clock past the bound, nor keeps it there.
+        var receiving = HybridLogicalClock()
+        receiving.receive(kept, now: now)
+        #expect(receiving.tick(now: now) <= HybridLogicalClock.bound(now).successor)
+    }
+
     @Test func counterOverflowCarriesIntoMilliseconds() {
         var clock = HybridLogicalClock(last: HybridTimestamp(milliseconds: now.milliseconds, counter: 0xFFFF))
         #expect(clock.tick(now: now) == HybridTimestamp(milliseconds: now.milliseconds + 1))

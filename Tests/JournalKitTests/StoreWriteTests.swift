@@ -74,6 +74,31 @@ func espresso(at instant: Timestamp, note: String? = nil) -> NewDrink {
         }
     }
 
+    /// A machine whose clock read three years ahead once: its next write after the clock is right
+    /// is stamped by the clock, said as a reading left behind; an edit of a drink it stamped ahead
+    /// still orders after that drink's reading, so its own edits keep their order.
+    @Test func aClockWrongOnceIsLeftBehindAndOwnEditsKeepTheirOrder() async throws {
+        try await withTemporaryDirectory { folder in
+            let clock = ManualClock()
+            let ahead = ManualClock()
+            ahead.advance(.seconds(3 * 365 * 86_400))
+            let wrong = try await JournalStore(path: folder + "/j.db", clock: clock, physicalClock: ahead)
+            let early = try await wrong.add(espresso(at: clock.now()))
+            let right = try await JournalStore(path: folder + "/j.db", clock: clock, physicalClock: clock)
+            #expect(try await right.clockLeftBehind() == nil)
+            let later = try await right.add(espresso(at: clock.now()))
+            let records = try await right.changes(since: nil, limit: 10).records
+            let stamped = Dictionary(uniqueKeysWithValues: records.map { ($0.payload.id, $0.clock) })
+            #expect(stamped[later.id] == HybridTimestamp(milliseconds: clock.now().milliseconds))
+            let leftBehind = try #require(try await right.clockLeftBehind())
+            #expect(leftBehind.reading == stamped[early.id] && leftBehind.at == clock.now())
+            #expect(leftBehind.sentence.contains("(3 years ahead of real time)"), "\(leftBehind.sentence)")
+            _ = try await right.edit(early.id, DrinkEdit(note: "after"))
+            let edited = try #require(try await right.changes(since: nil, limit: 10).records.first { $0.payload.id == early.id })
+            #expect(edited.clock == stamped[early.id]?.successor)
+        }
+    }
+
     @Test func anEditThatChangesNothingWritesNothing() async throws {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())

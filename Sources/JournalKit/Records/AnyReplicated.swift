@@ -17,8 +17,8 @@ public struct AnyReplicated: Sendable, Encodable {
     /// The same record under another origin (a journal taking a new device id re-stamps its own).
     func restamped(origin: DeviceID) -> AnyReplicated { base.restamped(origin: origin) }
 
-    /// Merges the record into the journal: true when it replaced the stored state.
-    func merge(in context: inout WriteContext) throws -> Bool { try base.merge(in: &context) }
+    /// Merges the record into the journal: whether it replaced the stored state, and that state's version.
+    func merge(in context: inout WriteContext) throws -> Merge { try base.merge(in: &context) }
 
     func store(in context: inout WriteContext) throws { try base.store(in: &context) }
 }
@@ -33,7 +33,7 @@ protocol StoredRecord: Sendable, Encodable {
     var segmentFormat: UInt8 { get }
     func validate() throws(InvalidRecordError)
     /// Merges the record into the journal: it replaces the stored state only when it supersedes it.
-    func merge(in context: inout WriteContext) throws -> Bool
+    func merge(in context: inout WriteContext) throws -> Merge
     /// Writes the record as it is, with the next sequence number.
     func store(in context: inout WriteContext) throws
     func restamped(origin: DeviceID) -> AnyReplicated
@@ -44,11 +44,12 @@ extension Replicated: StoredRecord where Payload: StoredPayload {
     var key: String { payload.key }
     var segmentFormat: UInt8 { payload.segmentFormat }
 
-    func merge(in context: inout WriteContext) throws -> Bool {
+    func merge(in context: inout WriteContext) throws -> Merge {
         context.receive(clock)
-        if let current = try Payload.table.find(key, in: context.connection), !supersedes(current) { return false }
+        let current = try Payload.table.find(key, in: context.connection)
+        if let current, !supersedes(current) { return Merge(applied: false, replaced: current.version) }
         try context.store(self)
-        return true
+        return Merge(applied: true, replaced: current?.version)
     }
 
     func store(in context: inout WriteContext) throws { try context.store(self) }
@@ -58,4 +59,12 @@ extension Replicated: StoredRecord where Payload: StoredPayload {
         copy.origin = origin
         return AnyReplicated(copy)
     }
+}
+
+/// What merging a received record did.
+struct Merge {
+    /// It replaced the stored state: it was newer.
+    let applied: Bool
+    /// The version the journal held of the record before, if any.
+    let replaced: RecordVersion?
 }

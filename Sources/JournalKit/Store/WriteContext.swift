@@ -75,12 +75,17 @@ struct WriteContext {
         try Payload.table.write(record, in: connection)
     }
 
-    /// Persists the clock and trims the undo log; runs before the transaction commits.
+    /// Persists the clock and trims the undo log; runs before the transaction commits. A reading the
+    /// clock left behind (it had run ahead of real time) is remembered with when, for `journal sync
+    /// status` and the next sync to say (`ClockLeftBehind`).
     func finish() throws {
         if hybridClock != startingClock {
             try connection.run(
                 "INSERT INTO meta (key, value) VALUES ('hlc', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 .integer(hybridClock.last.rawValue))
+        }
+        if let leftBehind = hybridClock.leftBehind {
+            try ClockLeftBehind(reading: leftBehind, at: now).record(in: connection)
         }
         if undoAction != nil, undoGroup > Self.undoDepth, undoGroup % Self.undoTrimEvery == 0 {
             try connection.run("DELETE FROM undo_log WHERE change_id <= ?", .integer(undoGroup - Self.undoDepth))
