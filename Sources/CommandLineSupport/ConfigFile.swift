@@ -1,43 +1,68 @@
-import CommandLineSupport
 import JournalKit
 
-/// `$XDG_CONFIG_HOME/journal/config.toml`: the settings a person changed, each checked
-/// (`SettingsFile`). No file is fine: the defaults hold.
-struct ConfigFile {
-    /// Where a setting's value came from.
-    enum Source: Equatable {
+/// `$XDG_CONFIG_HOME/journal/config.toml`: the settings this machine keeps to itself, each checked
+/// (`SettingsFile`). They win here over the settings that sync (`SyncedSetting`, which `journal
+/// config` writes), which win over the defaults. No file is fine.
+public struct ConfigFile: Sendable {
+    /// Where a setting's value in effect came from.
+    public enum Source: Equatable, Sendable {
         case builtInDefault
+        /// Set for every machine, in the journal.
+        case synced
+        /// Set for this machine alone, on this line of the file.
         case file(line: Int)
     }
 
-    let path: String
-    let settings: JournalSettings
+    public let path: String
+    /// The file's settings, the defaults where it has none.
+    public let settings: JournalSettings
     /// The line each setting the file has is on.
-    let lines: [(key: JournalSettings.Key, line: Int)]
+    public let lines: [(key: JournalSettings.Key, line: Int)]
 
-    /// Where `key`'s value came from.
-    func source(of key: JournalSettings.Key) -> Source {
-        lines.first { $0.key == key }.map { .file(line: $0.line) } ?? .builtInDefault
+    /// The settings in effect: this file's where it has them, the synced ones (`synced`, from the
+    /// journal) elsewhere, the defaults where neither says.
+    public func inEffect(synced: [SyncedSetting]) -> JournalSettings {
+        JournalSettings.inEffect(synced: synced, local: settings, localKeys: lines.map(\.key))
+    }
+
+    /// Where `key`'s value in effect came from, with `synced` the journal's settings.
+    public func source(of key: JournalSettings.Key, synced: [SyncedSetting]) -> Source {
+        if let line = lines.first(where: { $0.key == key })?.line { return .file(line: line) }
+        return synced.contains { $0.known?.key == key } ? .synced : .builtInDefault
     }
 
     /// A settings file is a few lines; anything near this is not one.
-    static let sizeLimit = 64 * 1024
+    public static let sizeLimit = 64 * 1024
 
-    static func defaultPath() throws -> String {
+    public static func defaultPath() throws -> String {
         try JournalPaths.fromEnvironment().settings
     }
 
-    /// The settings in effect: the file's where it has them, the defaults elsewhere.
-    static func load(path: String? = nil) throws -> ConfigFile {
+    /// The file at `path` (the default one when nil); the defaults alone when there is none.
+    public static func load(path: String? = nil) throws -> ConfigFile {
         let path = try path ?? defaultPath()
         guard FileSystem.exists(path) else { return ConfigFile(path: path, settings: .defaults, lines: []) }
-        let bytes: [UInt8]
+        let parsed = try SettingsFile.parse(try bytes(at: path), path: path)
+        return ConfigFile(path: path, settings: parsed.settings, lines: parsed.lines)
+    }
+
+    /// The file's bytes, within its size limit.
+    public static func bytes(at path: String) throws -> [UInt8] {
         do {
-            bytes = try FileBytes.read(path, limit: Self.sizeLimit, what: "a settings file")
+            return try FileBytes.read(path, limit: Self.sizeLimit, what: "a settings file")
         } catch {
             throw SettingsError(path: path, line: nil, key: nil, problem: error.description)
         }
-        let parsed = try SettingsFile.parse(bytes, path: path)
-        return ConfigFile(path: path, settings: parsed.settings, lines: parsed.lines)
+    }
+
+    /// Writes `bytes` as the file at `path`: a settings file that is a link (a dotfiles manager's) is
+    /// changed where it leads, with the permissions it has, and the link stays a link.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        if let existing = FileSystem.resolved(path) {
+            try FileSystem.writeAtomically(bytes, to: existing.path, mode: existing.mode)
+        } else {
+            try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
+            try FileSystem.writeAtomically(bytes, to: path, mode: 0o644)
+        }
     }
 }

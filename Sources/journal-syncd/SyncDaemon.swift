@@ -57,6 +57,13 @@ struct SyncDaemon: AsyncParsableCommand {
         let logger = Logger(label: "journal-syncd")
         let path = try JournalPaths.database(explicit: db)
         let store = try await JournalStore(path: path, executor: Self.loopExecutor)
+        // Settings an earlier release kept for this machine alone sync from now on; a settings file
+        // that cannot be read holds up no sync (commands name its line).
+        do {
+            if let moved = try await SettingsMove.run(store) { logger.notice("\(moved.sentence)") }
+        } catch {
+            logger.warning("the settings in config.toml were not moved into the journal: \(failureClause(error))")
+        }
         if once {
             // What `journal sync` does, recorded for `sync status` alike; hub file names in the summary
             // come from outside, so escaped.

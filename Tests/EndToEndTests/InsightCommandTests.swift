@@ -80,8 +80,13 @@ import TestSupport
             let config = try #require(try journal.json("config", "--json") as? [String: Any])
             let settings = try #require(config["settings"] as? [String: [String: Any]])
             #expect(settings["daily_limit_mg"]?["value"] as? Double == 250)
-            #expect((settings["daily_limit_mg"]?["source"] as? String)?.hasSuffix("config.toml, line 3") == true)
+            #expect((settings["daily_limit_mg"]?["source"] as? String)?.hasSuffix("config.toml, line 3)") == true)
             #expect(settings["half_life_hours"]?["source"] as? String == "default")
+            #expect(try journal.run("config", "bedtime", "23:00").status == 0)
+            let synced = try #require(try journal.json("config", "--json") as? [String: Any])
+            #expect((synced["settings"] as? [String: [String: Any]])?["bedtime"]?["source"] as? String == "synced")
+            let listed = try journal.run("config").stdout
+            #expect(listed.contains("bedtime             23:00    synced"), "\(listed)")
         }
     }
 
@@ -210,15 +215,26 @@ import TestSupport
             let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
             #expect(try journal.run("config", "bedtime").stdout == "off\n")
             let set = try journal.run("config", "bedtime", "11pm")
-            #expect(set.status == 0 && set.stdout.hasPrefix("bedtime is now 23:00 (it was off), in "), "\(set.stdout)\(set.stderr)")
+            #expect(set.status == 0 && set.stdout == "bedtime is now 23:00 on every machine (it was off).\n", "\(set.stdout)\(set.stderr)")
             #expect(try journal.run("config", "bedtime").stdout == "23:00\n")
             #expect(try journal.run("status").stdout.contains("Bedtime "), "status reads what config wrote")
-            #expect(try journal.run("config", "daily-limit-mg", "300").status == 0)
             let file = home + "/.config/journal/config.toml"
-            #expect(try String(contentsOfFile: file, encoding: .utf8) == "bedtime = \"23:00\"\ndaily_limit_mg = 300\n")
+            #expect(!FileManager.default.fileExists(atPath: file), "a setting for every machine is the journal's, not the file's")
+            // This machine's own value is the file's, and wins here.
+            let local = try journal.run("config", "--local", "daily-limit-mg", "300")
+            #expect(local.stdout == "daily_limit_mg is now 300 on this machine alone (it was 400), in \(file).\n", "\(local.stdout)")
+            #expect(try journal.run("config", "--local", "bedtime", "01:00").status == 0)
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == "daily_limit_mg = 300\nbedtime = \"01:00\"\n")
+            #expect(try journal.run("config", "bedtime").stdout == "01:00\n")
+            let back = try journal.run("config", "--local", "--unset", "bedtime")
+            #expect(back.stdout == "bedtime is 23:00 here again, as on the other machines (it was 01:00).\n", "\(back.stdout)")
             let unset = try journal.run("config", "--unset", "bedtime")
-            #expect(unset.stdout == "bedtime is off again, its default (it was 23:00).\n", "\(unset.stdout)")
-            #expect(try String(contentsOfFile: file, encoding: .utf8) == "daily_limit_mg = 300\n")
+            #expect(unset.stdout == "bedtime is off again on every machine, its default (it was 23:00).\n", "\(unset.stdout)")
+            // Set for every machine, a value this machine kept to itself goes: it would hide it here.
+            let everywhere = try journal.run("config", "daily_limit_mg", "350")
+            #expect(everywhere.stdout == "daily_limit_mg is now 350 on every machine (it was 300).\n", "\(everywhere.stdout)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == "")
+            #expect(try journal.run("config", "--local", "daily_limit_mg", "300").status == 0)
             // Refused in words, and the file stays as it was.
             let unknown = try journal.run("config", "bedtim", "23:00")
             #expect(unknown.status == 64 && unknown.stderr.contains("'bedtim' is not a setting. Did you mean 'bedtime'?"), "\(unknown.stderr)")
@@ -241,7 +257,7 @@ import TestSupport
             #expect(chmod(dotfiles, 0o600) == 0)
             try FileManager.default.createDirectory(atPath: home + "/.config/journal", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: home + "/.config/journal/config.toml", withDestinationPath: dotfiles)
-            #expect(try journal.run("config", "bedtime", "23:00").status == 0)
+            #expect(try journal.run("config", "--local", "bedtime", "23:00").status == 0)
             let link = try FileManager.default.destinationOfSymbolicLink(atPath: home + "/.config/journal/config.toml")
             #expect(link == dotfiles)
             #expect(try String(contentsOfFile: dotfiles, encoding: .utf8) == "# mine\nbedtime = \"23:00\"\n")

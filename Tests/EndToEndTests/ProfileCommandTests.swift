@@ -12,7 +12,7 @@ import TestSupport
             #expect(before["weight_kg"] is NSNull && (before["conditions"] as? [Any])?.isEmpty == true)
 
             let set = try journal.run("profile", "conditions", "oral-contraceptives")
-            #expect(set.status == 0 && set.stdout.contains("conditions is now oral-contraceptives (it was none)"), "\(set.stderr)")
+            #expect(set.status == 0 && set.stdout.contains("conditions is now oral-contraceptives on every machine (it was none)"), "\(set.stderr)")
             #expect(set.stdout.contains("x 1.73      taking oral contraceptives (Patwardhan et al. 1980"), "\(set.stdout)")
             #expect(set.stdout.contains("Half-life     8.65 hours"), "\(set.stdout)")
             #expect(try journal.run("profile", "weight_kg", "70").status == 0)
@@ -86,8 +86,10 @@ import TestSupport
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)
             _ = try journal.run("profile", "weight_kg", "70")
+            _ = try journal.run("profile", "--local", "model", "personal")
             let file = home + "/.config/journal/config.toml"
             let before = try String(contentsOfFile: file, encoding: .utf8)
+            let journalBefore = try journal.run("sql", "select * from settings order by name", "--format", "csv").stdout
             for (arguments, words) in [
                 (["profile", "conditions", "smoking"], "'smoking' is not a condition: they are smoker, oral-contraceptives"),
                 (["profile", "conditions", "pregnancy-1,pregnancy-2"], "cannot both hold: list the trimester now"),
@@ -100,6 +102,7 @@ import TestSupport
                 #expect(result.status != 0 && result.stderr.contains(words), "\(arguments): \(result.stderr)")
             }
             #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
+            #expect(try journal.run("sql", "select * from settings order by name", "--format", "csv").stdout == journalBefore)
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Every kind of replicated record the journal keeps. A new kind is one more payload type here.
 enum RecordKinds {
-    static let stored: [any StoredPayload.Type] = [Drink.self, CustomDrink.self, Night.self]
+    static let stored: [any StoredPayload.Type] = [Drink.self, CustomDrink.self, Night.self, SyncedSetting.self]
 
     /// The last sequence number given out, in any table that shares the sequence.
     static let lastSequenceSQL =

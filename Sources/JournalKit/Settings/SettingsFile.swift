@@ -185,7 +185,8 @@ public enum SettingsFile {
             rows.append(written)
         }
         var result = rows.joined(separator: [10]).map { $0 }
-        if endsWithNewline || (written != nil && !result.isEmpty) { result.append(10) }
+        // A file whose every line went is empty, not a blank line.
+        if !rows.isEmpty && (endsWithNewline || written != nil) { result.append(10) }
         _ = try parse(result, path: path)
         return result
     }

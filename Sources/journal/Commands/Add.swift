@@ -46,22 +46,25 @@ struct AddRequest: Equatable {
         // A settings file that cannot be read does not hold up a drink: it is recorded, and the bedtime
         // check waits for the file's repair. (The day's start for the view is kept by status and stats:
         // a query more here would cost add a few percent of its instructions.)
-        let settings: JournalSettings?
+        let config: ConfigFile?
         var unreadSettings: (any Error)?
-        do { settings = try ConfigFile.load().settings } catch {
-            settings = nil
+        do { config = try ConfigFile.load() } catch {
+            config = nil
             unreadSettings = error
         }
         // A struct, not a tuple: a tuple type is looked up by its mangled name at its first use.
         let outcome = try JournalAccess.withStore(db: db, clock: clock) { store -> AddOutcome in
             let kind = try KindLookup.resolve(name, in: store)
             let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
+            // The drink is recorded: what follows must not fail the command, and invite it again.
+            guard let config, !json, let settings = try? config.inEffect(synced: store.syncedSettings()) else {
+                return AddOutcome(drink: added, night: nil, settings: nil)
+            }
             // The night is read only when there is a bedtime to speak of.
-            guard let settings, settings.bedtime != nil, !json else { return AddOutcome(drink: added, night: nil) }
-            // The drink is recorded: a forecast that fails must not fail the command, and invite it again.
-            return AddOutcome(drink: added, night: try? store.status(settings: settings))
+            guard settings.bedtime != nil else { return AddOutcome(drink: added, night: nil, settings: settings) }
+            return AddOutcome(drink: added, night: try? store.status(settings: settings), settings: settings)
         }
-        let (added, night) = (outcome.drink, outcome.night)
+        let (added, night, settings) = (outcome.drink, outcome.night, outcome.settings)
         if let unreadSettings {
             Output.error("journal: the drink is recorded; the settings were not read (\(TerminalText.escaped(failureClause(unreadSettings))))")
         }
@@ -98,4 +101,6 @@ struct AddRequest: Equatable {
 struct AddOutcome: Sendable {
     let drink: Drink
     let night: CaffeineStatus?
+    /// The settings in effect, when they were read.
+    let settings: JournalSettings?
 }

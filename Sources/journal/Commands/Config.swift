@@ -5,9 +5,12 @@ import JournalKit
 struct Config: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show the settings, or change one: journal config bedtime 23:00, journal config --unset bedtime.",
+        abstract: "Show the settings, or change one on every machine: journal config bedtime 23:00, journal config --unset bedtime.",
         discussion: """
-            Settings live in $XDG_CONFIG_HOME/journal/config.toml (by default ~/.config/journal/config.toml):
+            The settings describe you, so they sync: set on one machine, they hold on every machine that syncs \
+            the journal, after its next sync. A value for this machine alone (a laptop kept on another time, a \
+            shared screen) goes in $XDG_CONFIG_HOME/journal/config.toml (by default ~/.config/journal/config.toml) \
+            with --local, and wins here:
               half_life_hours = 5        # how fast caffeine leaves you (1 to 72)
               weight_kg = 70             # and conditions, model: see journal profile
               daily_limit_mg = 400       # the FDA's figure for healthy adults
@@ -15,8 +18,10 @@ struct Config: AsyncParsableCommand {
               bedtime = "23:00"          # status says what is left of the night's room (off by default)
               day_starts_at = "04:00"    # when "today" begins, for a day that ends after midnight
 
-            With a setting's name alone, config prints its value; with a value, it writes it to the file (its \
-            other lines and comments stay); --unset takes the setting out, back to its default.
+            With a setting's name alone, config prints its value; with a value, it sets it on every machine (and \
+            takes this machine's own value out of config.toml, where it would hide it); --unset takes it back to \
+            its default everywhere. With --local, both act on config.toml alone (its other lines and comments \
+            stay). Without a name, config lists every setting and where its value comes from.
             """)
 
     @Argument(help: ArgumentHelp("A setting's name, such as bedtime.", valueName: "setting"))
@@ -25,50 +30,65 @@ struct Config: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Its new value, such as 23:00, 11pm or 300.", valueName: "value"))
     var value: String?
 
-    @Flag(name: .long, help: "Take the setting out of the file: its default holds again.")
+    @Flag(name: .long, help: "Take the setting back to its default.")
     var unset = false
 
+    @Flag(name: .long, help: "Set or unset this machine's own value, in config.toml, which wins here over what syncs.")
+    var local = false
+
+    @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if unset && (key == nil || value != nil) { throw ValidationError("--unset takes a setting's name alone, such as --unset bedtime.") }
+        if local && key == nil { throw ValidationError("--local takes a setting's name, such as journal config --local bedtime 01:00.") }
     }
 
     func run() async throws {
         if let key {
             let setting = try Self.setting(named: key)
-            if unset || value != nil { return try Self.change(setting, to: unset ? nil : value, json: output.json) }
-            let config = try ConfigFile.load()
-            let settings = Self.inEffect(config.settings)
+            if unset || value != nil { return try await Self.change(setting, to: unset ? nil : value, local: local, global: global, json: output.json) }
+            let (config, synced) = try await Self.read(global)
+            let settings = Self.shown(config.inEffect(synced: synced))
             if output.json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(settings[setting]))]).prettyText) }
             return Output.line(settings.text(of: setting, withUnit: false))
         }
-        let config = try ConfigFile.load()
-        let settings = Self.inEffect(config.settings)
+        let (config, synced) = try await Self.read(global)
+        let settings = Self.shown(config.inEffect(synced: synced))
         let keys = JournalSettings.Key.allCases
-        func source(_ key: JournalSettings.Key) -> String {
-            switch config.source(of: key) {
-            case .builtInDefault where key == .halfLifeHours && !config.settings.conditions.isEmpty: return "conditions (journal profile)"
-            case .builtInDefault: return "default"
-            case .file(let line): return "\(config.path), line \(line)"
-            }
-        }
         if output.json {
             Output.line(JSONValue.object([
                 ("file", .string(config.path)),
                 ("settings", .object(keys.map { key in
-                    (key.rawValue, .object([("value", Self.json(settings[key])), ("source", .string(source(key)))]))
+                    (key.rawValue, .object([("value", Self.json(settings[key])), ("source", .string(Self.source(key, config, synced)))]))
                 })),
             ]).prettyText)
             return
         }
-        let rows = keys.map { [$0.rawValue, settings.text(of: $0), source($0)] }
+        let rows = keys.map { [$0.rawValue, settings.text(of: $0), Self.source($0, config, synced)] }
         Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
+    }
+
+    /// This machine's settings file and the journal's synced settings.
+    static func read(_ global: GlobalOptions) async throws -> (ConfigFile, [SyncedSetting]) {
+        let config = try ConfigFile.load()
+        let synced = try await global.openStore().syncedSettings()
+        return (config, synced)
+    }
+
+    /// Where a setting's value comes from, in words: "synced", "this machine (FILE, line N)", "default".
+    static func source(_ key: JournalSettings.Key, _ config: ConfigFile, _ synced: [SyncedSetting]) -> String {
+        switch config.source(of: key, synced: synced) {
+        case .builtInDefault where key == .halfLifeHours && !config.inEffect(synced: synced).conditions.isEmpty: return "conditions (journal profile)"
+        case .builtInDefault: return "default"
+        case .synced: return "synced"
+        case .file(let line): return "this machine (\(config.path), line \(line))"
+        }
     }
 
     /// The settings as `config` shows them: the half-life in effect where none is typed in, as it
     /// showed before conditions could set it (scripts read `journal config half_life_hours`).
-    static func inEffect(_ settings: JournalSettings) -> JournalSettings {
+    static func shown(_ settings: JournalSettings) -> JournalSettings {
         var shown = settings
         shown.halfLifeHours = settings.halfLifeInEffect
         return shown
@@ -81,35 +101,40 @@ struct Config: AsyncParsableCommand {
         throw UnknownSetting(name: name)
     }
 
-    /// Writes the setting's new value, or takes it out (`value` nil), and says what it was.
-    static func change(_ setting: JournalSettings.Key, to value: String?, json: Bool) throws {
+    /// Sets `setting` to `value` (a command line's text), or takes it back to its default (`value` nil):
+    /// on every machine, or, `local`, in this machine's file alone. Says what it was and where.
+    static func change(_ setting: JournalSettings.Key, to value: String?, local: Bool, global: GlobalOptions, json: Bool) async throws {
         let path = try ConfigFile.defaultPath()
-        let before = try ConfigFile.load(path: path)
         var newValue: JournalSettings.Value?
         if let value {
             do { newValue = try SettingsFile.value(value, of: setting, quoted: false) } catch {
                 throw SettingsError(path: path, line: nil, key: setting.rawValue, problem: "cannot set it to '\(value)': \(error.problem)")
             }
         }
-        let bytes = FileSystem.exists(path) ? try FileBytes.read(path, limit: ConfigFile.sizeLimit, what: "a settings file") : []
-        let edited = try SettingsFile.edited(bytes, path: path, setting: setting, to: newValue)
-        if edited != bytes {
-            // A settings file that is a link (a dotfiles manager's) is changed where it leads, with
-            // the permissions it has: the link stays a link.
-            if let existing = FileSystem.resolved(path) {
-                try FileSystem.writeAtomically(edited, to: existing.path, mode: existing.mode)
-            } else {
-                try FileSystem.makeFolders(FileSystem.parentFolder(of: path), mode: 0o700)
-                try FileSystem.writeAtomically(edited, to: path, mode: 0o644)
-            }
+        let before = try ConfigFile.load(path: path)
+        let store = try await global.openStore()
+        let syncedBefore = try await store.syncedSettings()
+        // The file's line goes when the value is set for every machine, where it would hide it here.
+        if local || before.lines.contains(where: { $0.key == setting }) {
+            let bytes = FileSystem.exists(path) ? try ConfigFile.bytes(at: path) : []
+            let edited = try SettingsFile.edited(bytes, path: path, setting: setting, to: local ? newValue : nil)
+            if edited != bytes { try ConfigFile.write(edited, to: path) }
         }
+        if local { try await store.markSettingsMoved() } else { try await store.setSynced(setting, to: newValue) }
         let after = try ConfigFile.load(path: path)
-        let was = inEffect(before.settings).text(of: setting, withUnit: false)
-        let now = inEffect(after.settings).text(of: setting, withUnit: false)
-        if json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(inEffect(after.settings)[setting]))]).prettyText) }
-        Output.line(newValue == nil
-            ? "\(setting.rawValue) is \(now) again, its default (it was \(was))."
-            : "\(setting.rawValue) is now \(now)\(was == now ? "" : " (it was \(was))"), in \(path).")
+        let synced = try await store.syncedSettings()
+        let was = shown(before.inEffect(synced: syncedBefore)).text(of: setting, withUnit: false)
+        let shownAfter = shown(after.inEffect(synced: synced))
+        if json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(shownAfter[setting]))]).prettyText) }
+        let now = shownAfter.text(of: setting, withUnit: false)
+        let change = was == now ? "" : " (it was \(was))"
+        switch (local, newValue != nil, after.source(of: setting, synced: synced)) {
+        case (true, true, _): Output.line("\(setting.rawValue) is now \(now) on this machine alone\(change), in \(path).")
+        case (true, false, .synced): Output.line("\(setting.rawValue) is \(now) here again, as on the other machines\(change).")
+        case (true, false, _): Output.line("\(setting.rawValue) is \(now) here again, its default\(change).")
+        case (false, true, _): Output.line("\(setting.rawValue) is now \(now) on every machine\(change).")
+        case (false, false, _): Output.line("\(setting.rawValue) is \(now) again on every machine, its default\(change).")
+        }
     }
 
     static func json(_ value: JournalSettings.Value) -> JSONValue {

@@ -60,14 +60,19 @@ struct ListRequest: Equatable {
     func run() throws {
         let clock = try JournalAccess.clock()
         let times = TimeExpression(now: clock.now())
-        // A day alone starts when the person's days do: the settings are read for a range only.
-        let dayStart = since == nil && until == nil ? .midnight : try ConfigFile.load().settings.dayStartsAt
-        let from = try since.map { try times.parseBound($0, dayStart: dayStart) }
-        let to = try until.map { try times.parseBound($0, dayStart: dayStart) }
+        // A day alone starts when the person's days do: the settings are read for a range only. The
+        // bounds are checked before the journal is opened, and read again once its settings are known.
+        let config = since == nil && until == nil ? nil : try ConfigFile.load()
+        _ = try since.map { try times.parseBound($0, dayStart: .midnight) }
+        _ = try until.map { try times.parseBound($0, dayStart: .midnight) }
         // A time range asks for everything in it; without one, the latest few are what "recent" means.
-        let count = all ? nil : limit ?? (from == nil && to == nil ? List.defaultLimit : nil)
+        let count = all ? nil : limit ?? (since == nil && until == nil ? List.defaultLimit : nil)
         let words = note.map { $0.split(separator: " ").map(String.init) } ?? []
+        let (since, until, drink) = (since, until, drink)
         let drinks = try JournalAccess.withStore(db: db, clock: clock) { store in
+            let dayStart = try config.map { try $0.inEffect(synced: store.syncedSettings()).dayStartsAt } ?? .midnight
+            let from = try since.map { try times.parseBound($0, dayStart: dayStart) }
+            let to = try until.map { try times.parseBound($0, dayStart: dayStart) }
             // A drink of one's own that was removed since still names the drinks logged with it.
             let kind = try drink.map { name in
                 try DrinkCatalog.builtIn.kind(named: name)?.name ?? store.importCatalog().resolve(name).name
@@ -79,7 +84,7 @@ struct ListRequest: Equatable {
             return
         }
         guard !drinks.isEmpty else {
-            let filtered = from != nil || to != nil || drink != nil || !words.isEmpty
+            let filtered = since != nil || until != nil || drink != nil || !words.isEmpty
             Output.line(filtered ? "No drinks match." : "No drinks yet. Record one with: journal add espresso")
             return
         }

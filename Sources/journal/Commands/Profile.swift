@@ -7,7 +7,8 @@ struct Profile: AsyncParsableCommand {
         commandName: "profile",
         abstract: "Show the model of your caffeine and where each part comes from, or set a part: journal profile weight_kg 70.",
         discussion: """
-            The settings of the profile live in config.toml with the others (see journal config):
+            The profile's settings sync with the others (see journal config), so every machine gives the same \
+            numbers; --local keeps a value to this machine, in config.toml:
               weight_kg = 70              # for the level in mg/L
               conditions = ["smoker"]     # each multiplies the half-life by its factor
               half_life_hours = 6.5       # typed in, it wins over the conditions
@@ -32,9 +33,13 @@ struct Profile: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Its new value, such as 70, smoker,oral-contraceptives or personal.", valueName: "value"))
     var value: String?
 
-    @Flag(name: .long, help: "Take the setting out of the file.")
+    @Flag(name: .long, help: "Take the setting back to its default.")
     var unset = false
 
+    @Flag(name: .long, help: "Set or unset this machine's own value, in config.toml, which wins here over what syncs.")
+    var local = false
+
+    @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     /// The settings `journal profile` sets; the others are `journal config`'s.
@@ -43,6 +48,7 @@ struct Profile: AsyncParsableCommand {
     func validate() throws {
         if unset && (key == nil || value != nil) { throw ValidationError("--unset takes a setting's name alone, such as --unset weight_kg.") }
         if key != nil && value == nil && !unset { throw ValidationError("Give the setting a value, such as journal profile weight_kg 70, or --unset it.") }
+        if local && key == nil { throw ValidationError("--local takes a setting's name, such as journal profile --local weight_kg 70.") }
     }
 
     func run() async throws {
@@ -51,11 +57,12 @@ struct Profile: AsyncParsableCommand {
             guard Self.keys.contains(setting) else {
                 throw ValidationError("\(setting.rawValue) is not part of the profile: set it with journal config \(setting.rawValue).")
             }
-            try Config.change(setting, to: unset ? nil : value, json: output.json)
+            try await Config.change(setting, to: unset ? nil : value, local: local, global: global, json: output.json)
             if output.json { return }
             Output.line("")
         }
-        let settings = try ConfigFile.load().settings
+        let (config, synced) = try await Config.read(global)
+        let settings = config.inEffect(synced: synced)
         if output.json { return Output.line(Self.json(settings).prettyText) }
         Self.print(settings)
     }
@@ -95,7 +102,7 @@ struct Profile: AsyncParsableCommand {
         let model = settings.model
         let why: String
         switch (settings.modelChoice, model.kind) {
-        case (_?, _): why = "as config.toml's model says"
+        case (_?, _): why = "as the model setting says"
         case (nil, .personal): why = "a weight or a condition is set"
         case (nil, .coffeeTracker): why = "no weight or condition is set"
         }

@@ -33,9 +33,10 @@ struct Sleep: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try ConfigFile.load().settings
+        let config = try ConfigFile.load()
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
+        let settings = config.inEffect(synced: try await store.syncedSettings())
         let today = LocalTime.components(clock.now()).date
         let first = all ? nil : today.adding(days: -(days - 1))
         let nights = try await store.nights(from: first, through: today)

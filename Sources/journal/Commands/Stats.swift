@@ -27,9 +27,10 @@ struct Stats: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try ConfigFile.load().settings
+        let config = try ConfigFile.load()
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
+        let settings = config.inEffect(synced: try await store.syncedSettings())
         // Best effort: the view's day start is not worth failing the answer over.
         try? await store.keepDayStart(settings.dayStartsAt)
         let now = clock.now()

@@ -53,17 +53,18 @@ struct StatusRequest: Equatable {
 
     func run() throws {
         let template = try format.map { try FieldTemplate($0, fields: Self.fields) }
-        var configured = try ConfigFile.load().settings
-        if let bedtime { configured.bedtime = try ClockTime.given(bedtime) }
-        let settings = configured
+        let config = try ConfigFile.load()
+        let bedtime = try bedtime.map { try ClockTime.given($0) }
         let plain = template == nil && !json
         // How sync stands is read only for the fields that show it, the last drink only for the words.
-        let (status, sync, lastDrink) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
+        let (settings, status, sync, lastDrink) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
+            var settings = config.inEffect(synced: try store.syncedSettings())
+            if let bedtime { settings.bedtime = bedtime }
             // Best effort: the view's day start is not worth failing the answer over.
             try? store.keepDayStart(settings.dayStartsAt)
             let status = try store.status(settings: settings)
             return (
-                status, plain ? nil : try store.syncHealth(),
+                settings, status, plain ? nil : try store.syncHealth(),
                 plain && status.bedtime != nil ? try store.lastDrink(before: status.at) : nil
             )
         }
