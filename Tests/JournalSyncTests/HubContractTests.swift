@@ -124,7 +124,7 @@ import TestSupport
             let victim = a.store.deviceID
             for name in [SegmentName(first: 1, last: 5), SegmentName(first: 2, last: 2)] {
                 let forged = try SegmentSeal.seal(
-                    SegmentCodec.encode([]).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: key, signer: DeviceKeys(), hubID: hub.id, device: victim, name: name)
+                    SegmentCodec.encode([], device: victim).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: key, signer: DeviceKeys(), hubID: hub.id, device: victim, name: name)
                 _ = try await hub.write(forged, as: name, of: victim)
             }
             let report = try await b.sync()

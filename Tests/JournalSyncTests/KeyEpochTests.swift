@@ -146,7 +146,7 @@ import TestSupport
             let name = SegmentName(first: anchor + 1, last: anchor + 1)
             let page = try await c.store.ownChanges(after: 0, limit: 2000)
             let forged = try SegmentSeal.seal(
-                try SegmentCodec.encode(page.records).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: oldKey, signer: c.engine.deviceKeys, hubID: hub.id,
+                try SegmentCodec.encode(page.records, device: c.store.deviceID).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: oldKey, signer: c.engine.deviceKeys, hubID: hub.id,
                 device: c.store.deviceID, name: name)
             _ = try await hub.write(forged, as: name, of: c.store.deviceID)
             let report = try await b.sync()

@@ -137,11 +137,11 @@ enum SegmentDamage: String, CaseIterable, Sendable {
         case .sealedWithAnotherKey:
             let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
             bytes = try SegmentSeal.seal(
-                SegmentCodec.encode([]).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: SyncKey(), signer: DeviceKeys(), hubID: hub.id, device: device, name: name)
+                SegmentCodec.encode([], device: device).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: SyncKey(), signer: DeviceKeys(), hubID: hub.id, device: device, name: name)
         case .signedByAnotherDevice:
             let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
             bytes = try SegmentSeal.seal(
-                SegmentCodec.encode([]).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: key, signer: DeviceKeys(), hubID: hub.id, device: device, name: name)
+                SegmentCodec.encode([], device: device).bytes, format: SegmentSeal.signedFormat, epoch: .first, key: key, signer: DeviceKeys(), hubID: hub.id, device: device, name: name)
         case .unsignedWhereItsDeviceSigns:
             let name = SegmentName(fileName: String(path.split(separator: "/").last!))!
             bytes = try SegmentSeal.sealUnsigned(SegmentCodec.encodeUnsigned([]).bytes, format: 1, key: key, device: device, name: name)

@@ -19,6 +19,7 @@ struct RecordTable<Payload>: Sendable {
     let upsert: String
     let find: String
     let ownAfter: String
+    let anyAfter: String
     let ownCountAfter: String
     let ownExistsAfter: String
 
@@ -34,6 +35,7 @@ struct RecordTable<Payload>: Sendable {
         upsert = "INSERT INTO \(name) (\(list)) VALUES (\(placeholders)) ON CONFLICT (\(columns[0])) DO UPDATE SET \(updates)"
         find = "\(select) WHERE \(columns[0]) = ?"
         ownAfter = "\(select) WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
+        anyAfter = "\(select) WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
         ownCountAfter = "SELECT count(*) FROM \(name) WHERE origin = ? AND seq > ?"
         ownExistsAfter = "SELECT EXISTS (SELECT 1 FROM \(name) WHERE origin = ? AND seq > ?)"
     }
@@ -62,11 +64,13 @@ extension RecordTable where Payload: StoredPayload {
             ])
     }
 
-    /// `device`'s records written after `position` and up to `through`, in sequence order, at most `limit`.
-    func records(of device: DeviceID, after position: Int64, through: Int64, limit: Int, in connection: SQLiteConnection) throws
+    /// `device`'s records (every device's, when nil) written after `position` and up to `through`, in
+    /// sequence order, at most `limit`.
+    func records(of device: DeviceID?, after position: Int64, through: Int64, limit: Int, in connection: SQLiteConnection) throws
         -> [Replicated<Payload>]
     {
-        try connection.query(
-            ownAfter, [.text(device.rawValue), .integer(position), .integer(through), .integer(Int64(max(limit, 1)))], row: record)
+        let range: [SQLiteValue] = [.integer(position), .integer(through), .integer(Int64(max(limit, 1)))]
+        guard let device else { return try connection.query(anyAfter, range, row: record) }
+        return try connection.query(ownAfter, [.text(device.rawValue)] + range, row: record)
     }
 }

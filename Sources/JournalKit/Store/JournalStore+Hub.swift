@@ -32,7 +32,9 @@ extension JournalStore {
     }
 
     /// Joins this journal to a hub. Joining the same hub again keeps what was published and applied;
-    /// another hub elsewhere starts afresh (its anchors are its own). Another hub in the same folder
+    /// another hub elsewhere starts afresh (its anchors are its own), and the journal moves there
+    /// whole: everything it holds, other devices' records too, is published there (`relay_through`).
+    /// Another hub in the same folder
     /// (a sync tool kept another machine's hub.json there: a split hub) holds the same logs, so what
     /// was published and applied carries over, each segment to be checked again under the new key.
     /// `admission` is the invitation it joined with, when it joined with one, and `invitationTag` what
@@ -47,14 +49,15 @@ extension JournalStore {
             if current?.hubID == id {
                 try connection.run("UPDATE sync_hub SET kind = ?, location = ?", .text(kind), .text(location))
             } else {
+                let relayedBefore = try connection.queryInteger("SELECT relay_through FROM sync_hub") ?? 0
                 try connection.run("DELETE FROM sync_hub")
                 try connection.run(
-                    "INSERT INTO sync_hub (singleton, hub_id, kind, location) VALUES (1, ?, ?, ?)",
-                    .text(id.rawValue), .text(kind), .text(location))
+                    "INSERT INTO sync_hub (singleton, hub_id, kind, location, relay_through) VALUES (1, ?, ?, ?, ?)",
+                    .text(id.rawValue), .text(kind), .text(location), .integer(try connection.queryInteger(RecordKinds.lastSequenceSQL) ?? 0))
                 if let current, current.location == location {
                     let ids: [SQLiteValue] = [.text(id.rawValue), .text(current.hubID.rawValue)]
                     try connection.run(
-                        "UPDATE sync_hub SET published_through = ?", .integer(current.publishedThrough))
+                        "UPDATE sync_hub SET published_through = ?, relay_through = ?", .integer(current.publishedThrough), .integer(relayedBefore))
                     try connection.cached("UPDATE sync_published SET hub_id = ?, fingerprint = NULL WHERE hub_id = ?").run(ids)
                     try connection.cached("UPDATE sync_anchors SET hub_id = ? WHERE hub_id = ?").run(ids)
                     try connection.cached("UPDATE sync_waiting SET hub_id = ? WHERE hub_id = ?").run(ids)
@@ -134,6 +137,20 @@ extension JournalStore {
             anchors[device] = position
         }
         return anchors
+    }
+
+    /// The devices whose last segment applied here that held records of their own had one stamped
+    /// further ahead of this machine's clock than a clock may run: by how much, and when it was applied.
+    public func clocksAhead(hubID: HubID) throws -> [DeviceID: ClockAhead] {
+        var ahead: [DeviceID: ClockAhead] = [:]
+        for (device, clock) in try connection.query(
+            "SELECT device_id, clock_ahead_ms, clock_ahead_at FROM sync_anchors WHERE hub_id = ? AND clock_ahead_ms IS NOT NULL",
+            [.text(hubID.rawValue)],
+            row: { (DeviceID(rawValue: $0.text(0)), ClockAhead(by: .milliseconds($0.int64(1)), seenAt: Timestamp(milliseconds: $0.int64(2)))) })
+        {
+            ahead[device] = clock
+        }
+        return ahead
     }
 
     /// Records when a sync attempt ran and what came of it, for `journal sync status`, and when the

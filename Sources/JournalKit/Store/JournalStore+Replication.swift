@@ -6,18 +6,24 @@ extension JournalStore {
     /// page is full, else every sequence number written so far (other devices' changes need no
     /// publishing). A record that breaks the rules (written by an older journal) is left out, and
     /// counted, because every other device would refuse it.
-    public func ownChanges(after position: Int64, limit: Int) throws -> OwnChanges {
-        try connection.readTransaction { try ownChangesInOneSnapshot(after: position, limit: limit) }
+    ///
+    /// Positions up to `relayThrough` are those of a journal that moved to a new hub: there, the
+    /// records of every device are published, relayed for the machines that join it (a page ends at
+    /// `relayThrough`, and this device's own follow).
+    public func ownChanges(after position: Int64, limit: Int, relayThrough: Int64 = 0) throws -> OwnChanges {
+        try connection.readTransaction { try ownChangesInOneSnapshot(after: position, limit: limit, relayThrough: relayThrough) }
     }
 
-    private func ownChangesInOneSnapshot(after position: Int64, limit: Int) throws -> OwnChanges {
+    private func ownChangesInOneSnapshot(after position: Int64, limit: Int, relayThrough: Int64) throws -> OwnChanges {
         let written = max(try connection.queryInteger(RecordKinds.lastSequenceSQL) ?? 0, position)
+        let relaying = position < relayThrough
+        let upper = relaying ? min(relayThrough, written) : written
         var records: [AnyReplicated] = []
         for kind in RecordKinds.stored {
-            records += try ownRecords(kind, after: position, through: written, limit: limit)
+            records += try logRecords(kind, of: relaying ? nil : deviceID, after: position, through: upper, limit: limit)
         }
         records.sort { $0.sequence < $1.sequence }
-        var through = written
+        var through = upper
         if records.count >= limit {
             // A full page: keep the first `limit` of the kinds merged, and cover up to the last kept.
             records.removeSubrange(limit...)
@@ -31,30 +37,48 @@ extension JournalStore {
         return OwnChanges(records: valid, refused: invalid, through: through)
     }
 
-    /// This device's own records whose last write is in `positions`, of every kind, that pass the
-    /// rules: what a segment covering those positions holds now, to write it again.
-    public func ownRecords(in positions: ClosedRange<Int64>) throws -> [AnyReplicated] {
+    /// The records whose last write is in `positions`, of every kind, that pass the rules: what a
+    /// segment of this device's log covering those positions holds now, to write it again. This
+    /// device's own, and up to `relayThrough` (a journal that moved to a new hub) every device's.
+    public func ownRecords(in positions: ClosedRange<Int64>, relayThrough: Int64 = 0) throws -> [AnyReplicated] {
         var records: [AnyReplicated] = []
-        for kind in RecordKinds.stored {
-            records += try ownRecords(kind, after: positions.lowerBound - 1, through: positions.upperBound, limit: .max)
+        for part in Self.logParts(positions, relayThrough: relayThrough) {
+            for kind in RecordKinds.stored {
+                records += try logRecords(
+                    kind, of: part.everyDevice ? nil : deviceID, after: part.range.lowerBound - 1, through: part.range.upperBound, limit: .max)
+            }
         }
         return records.filter { (try? $0.base.validate()) != nil }.sorted { $0.sequence < $1.sequence }
     }
 
-    /// How many of this device's own records have their last write in `positions`.
-    public func ownRecordCount(in positions: ClosedRange<Int64>) throws -> Int {
+    /// How many records a segment of this device's log covering `positions` holds now (`ownRecords`).
+    public func ownRecordCount(in positions: ClosedRange<Int64>, relayThrough: Int64 = 0) throws -> Int {
         var count: Int64 = 0
-        for kind in RecordKinds.stored {
-            count += try connection.queryInteger(kind.countOwnIn, .text(deviceID.rawValue), .integer(positions.lowerBound), .integer(positions.upperBound)) ?? 0
+        for part in Self.logParts(positions, relayThrough: relayThrough) {
+            for kind in RecordKinds.stored {
+                let range: [SQLiteValue] = [.integer(part.range.lowerBound), .integer(part.range.upperBound)]
+                count += try part.everyDevice
+                    ? connection.queryInteger(kind.countAnyIn, range[0], range[1]) ?? 0
+                    : connection.queryInteger(kind.countOwnIn, .text(deviceID.rawValue), range[0], range[1]) ?? 0
+            }
         }
         return Int(count)
     }
 
-    private func ownRecords<Payload: StoredPayload>(
-        _ kind: Payload.Type, after position: Int64, through: Int64, limit: Int
+    /// `positions` split where the log's records stop being every device's (up to `relayThrough`) and
+    /// become this device's own.
+    private static func logParts(_ positions: ClosedRange<Int64>, relayThrough: Int64) -> [(range: ClosedRange<Int64>, everyDevice: Bool)] {
+        guard positions.lowerBound <= relayThrough else { return [(positions, false)] }
+        guard positions.upperBound > relayThrough else { return [(positions, true)] }
+        return [(positions.lowerBound...relayThrough, true), (relayThrough + 1...positions.upperBound, false)]
+    }
+
+    /// `kind`'s records of this device (`device` given) or of every device (nil), written after
+    /// `position` and up to `through`.
+    private func logRecords<Payload: StoredPayload>(
+        _ kind: Payload.Type, of device: DeviceID?, after position: Int64, through: Int64, limit: Int
     ) throws -> [AnyReplicated] {
-        try Payload.table.records(of: deviceID, after: position, through: through, limit: limit, in: connection)
-            .map(AnyReplicated.init)
+        try Payload.table.records(of: device, after: position, through: through, limit: limit, in: connection).map(AnyReplicated.init)
     }
 
     /// How many of this device's changes are not on the hub yet.
@@ -90,8 +114,11 @@ extension JournalStore {
         try connection.withoutWaitingForTheDisk {
             try write(nil) { context in
                 var outcome = ApplyOutcome()
+                var stamps = ClockEvidence(device: device, now: context.now)
                 for record in records {
-                    if try record.merge(in: &context) { outcome.applied += 1 } else { outcome.unchanged += 1 }
+                    let merge = try record.merge(in: &context)
+                    if merge.applied { outcome.applied += 1 } else { outcome.unchanged += 1 }
+                    stamps.note(record.version, replacing: merge.replaced)
                 }
                 try connection.run(
                     """
@@ -99,6 +126,12 @@ extension JournalStore {
                     ON CONFLICT (hub_id, device_id) DO UPDATE SET position = max(position, excluded.position)
                     """,
                     .text(hubID.rawValue), .text(device.rawValue), .integer(position))
+                if stamps.sawOwnRecords {
+                    try connection.cached("UPDATE sync_anchors SET clock_ahead_ms = ?, clock_ahead_at = ? WHERE hub_id = ? AND device_id = ?").run([
+                        stamps.aheadBy.map { .integer($0) } ?? .null, .integer(context.now.milliseconds), .text(hubID.rawValue), .text(device.rawValue),
+                    ])
+                }
+                outcome.clockAheadBy = stamps.aheadBy
                 return outcome
             }
         }
@@ -112,7 +145,7 @@ extension JournalStore {
         let new = DeviceID(rawValue: UUIDText.random())
         try write(nil) { context in
             for kind in RecordKinds.stored {
-                for record in try ownRecords(kind, after: 0, through: .max, limit: .max) {
+                for record in try logRecords(kind, of: deviceID, after: 0, through: .max, limit: .max) {
                     try record.restamped(origin: new).store(in: &context)
                 }
             }
@@ -129,6 +162,7 @@ extension StoredPayload {
     static var countOwn: String { table.ownCountAfter }
     static var anyOwn: String { table.ownExistsAfter }
     static var countOwnIn: String { "SELECT count(*) FROM \(table.name) WHERE origin = ? AND seq BETWEEN ? AND ?" }
+    static var countAnyIn: String { "SELECT count(*) FROM \(table.name) WHERE seq BETWEEN ? AND ?" }
     static var tableName: String { table.name }
 }
 
@@ -138,10 +172,14 @@ public struct ApplyOutcome: Sendable, Equatable {
     public var applied: Int
     /// Records it already had, or had newer versions of.
     public var unchanged: Int
+    /// How far ahead of this machine's clock the device stamped the records of its own in the batch,
+    /// when further than a clock may run (`ClockEvidence`).
+    public var clockAheadBy: Int64?
 
-    public init(applied: Int = 0, unchanged: Int = 0) {
+    public init(applied: Int = 0, unchanged: Int = 0, clockAheadBy: Int64? = nil) {
         self.applied = applied
         self.unchanged = unchanged
+        self.clockAheadBy = clockAheadBy
     }
 }
 

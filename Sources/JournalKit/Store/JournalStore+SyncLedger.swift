@@ -20,12 +20,31 @@ extension JournalStore {
     }
 
     private func ledger(hubID: HubID) throws -> SyncLedger? {
-        guard let publishedThrough = try connection.queryInteger(
-            "SELECT published_through FROM sync_hub WHERE hub_id = ?", .text(hubID.rawValue))
+        guard let (publishedThrough, relayThrough) = try connection.query(
+            "SELECT published_through, relay_through FROM sync_hub WHERE hub_id = ?", [.text(hubID.rawValue)], row: { ($0.int64(0), $0.int64(1)) }
+        ).first
         else { return nil }
         return SyncLedger(
-            hubID: hubID, publishedThrough: publishedThrough, published: try publishedSegments(hubID: hubID), anchors: try anchors(hubID: hubID),
-            refusedLogs: try refusedLogs(hubID: hubID), setAside: try setAsideFiles(hubID: hubID))
+            hubID: hubID, publishedThrough: publishedThrough, relayThrough: relayThrough, published: try publishedSegments(hubID: hubID),
+            anchors: try anchors(hubID: hubID), refusedLogs: try refusedLogs(hubID: hubID), setAside: try setAsideFiles(hubID: hubID))
+    }
+
+    /// What moving to the hub `hubID` published of other devices' records; nil when it published none.
+    public func movedHere(hubID: HubID) throws -> MovedHere? {
+        try connection.query(
+            "SELECT moved_changes, moved_devices, moved_at FROM sync_hub WHERE hub_id = ? AND moved_changes > 0 AND moved_at IS NOT NULL",
+            [.text(hubID.rawValue)], row: { MovedHere(changes: Int($0.int64(0)), devices: Int($0.int64(1)), at: Timestamp(milliseconds: $0.int64(2))) }
+        ).first
+    }
+
+    /// Counts what moving to this hub published of other devices' records (`moved` changes of
+    /// `devices` devices), for `journal sync status`.
+    public func recordMoved(changes: Int, devices: Int, at instant: Timestamp, in ledger: SyncLedger) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "UPDATE sync_hub SET moved_changes = moved_changes + ?, moved_devices = max(moved_devices, ?), moved_at = ? WHERE hub_id = ?",
+                .integer(Int64(changes)), .integer(Int64(devices)), .integer(instant.milliseconds), .text(ledger.hubID.rawValue))
+        }
     }
 
     /// Moves the published position forward (never back).

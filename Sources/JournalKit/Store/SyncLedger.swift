@@ -6,6 +6,9 @@ public struct SyncLedger: Sendable, Equatable {
     public let hubID: HubID
     /// This device's changes up to this position are on the hub.
     public private(set) var publishedThrough: Int64
+    /// Up to this position, this device's log carries every device's records: the journal moved to
+    /// this hub from another, and publishes everything it holds there (`JournalStore.joinHub`).
+    public let relayThrough: Int64
     /// The segments this journal wrote, or was about to write, ordered by range.
     public private(set) var published: [PublishedSegment]
     /// How far each other device's log was applied here.
@@ -16,16 +19,21 @@ public struct SyncLedger: Sendable, Equatable {
     public let setAside: [SetAsideFile]
 
     public init(
-        hubID: HubID, publishedThrough: Int64 = 0, published: [PublishedSegment] = [], anchors: [DeviceID: Int64] = [:],
+        hubID: HubID, publishedThrough: Int64 = 0, relayThrough: Int64 = 0, published: [PublishedSegment] = [], anchors: [DeviceID: Int64] = [:],
         refusedLogs: [DeviceID: Int64] = [:], setAside: [SetAsideFile] = []
     ) {
         self.hubID = hubID
         self.publishedThrough = publishedThrough
+        self.relayThrough = relayThrough
         self.published = published.sorted { $0.range < $1.range }
         self.anchors = anchors
         self.refusedLogs = refusedLogs
         self.setAside = setAside
     }
+
+    /// The journal moved to this hub and has not published yet what it relays: it reads the hub
+    /// first, so as to publish only what the hub lacks.
+    public var isMoving: Bool { publishedThrough < relayThrough }
 
     /// Where `device`'s log is read from: past what was applied of it, or found to be no member's.
     public func readFrom(_ device: DeviceID) -> Int64 { max(anchors[device] ?? 0, refusedLogs[device] ?? 0) }

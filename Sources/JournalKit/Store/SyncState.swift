@@ -140,3 +140,18 @@ public struct SetAsideFile: Sendable, Equatable {
         self.at = at
     }
 }
+
+/// What this journal published on its hub of other devices' records because it moved there from
+/// another hub: how many, of how many devices, and when last.
+public struct MovedHere: Sendable, Equatable {
+    public let changes: Int
+    public let devices: Int
+    public let at: Timestamp
+
+    /// "19 changes of 2 other devices, which this journal brought from its previous hub, published
+    /// here by this device (2026-11-28 14:00)".
+    public var sentence: String {
+        "\(changes) change\(changes == 1 ? "" : "s") of \(devices) other device\(devices == 1 ? "" : "s"), which this journal brought from its "
+            + "previous hub, published here by this device (\(LocalTime.display(at))): machines that join this hub find them"
+    }
+}

@@ -22,12 +22,12 @@ extension SyncEngine {
         }
         segments = ledger.published.map(\.range).filter { $0.last <= published }
         var counts: [Int] = []
-        for segment in segments { counts.append(try await store.ownRecordCount(in: segment.first...segment.last)) }
+        for segment in segments { counts.append(try await store.ownRecordCount(in: segment.first...segment.last, relayThrough: ledger.relayThrough)) }
         while let index = Self.mergeable(counts, limit: segmentSize) {
             try Task.checkCancellation()
             let merged = PublishedRange(first: segments[index].first, last: segments[index + 1].last)
             let name = SegmentName(first: merged.first, last: merged.last)
-            try await writeOwn(name, records: store.ownRecords(in: merged.first...merged.last), publishing: false, ledger: &ledger)
+            try await writeOwn(name, records: store.ownRecords(in: merged.first...merged.last, relayThrough: ledger.relayThrough), publishing: false, ledger: &ledger)
             try await drop(segments[index], ledger: &ledger)
             try await drop(segments[index + 1], ledger: &ledger)
             segments.replaceSubrange(index...index + 1, with: [merged])

@@ -79,7 +79,7 @@ extension SyncEngine {
             }
             try Task.checkCancellation()
             let name = SegmentName(first: range.first, last: range.last)
-            try await writeOwn(name, records: store.ownRecords(in: range.first...range.last), publishing: false, ledger: &ledger)
+            try await writeOwn(name, records: store.ownRecords(in: range.first...range.last, relayThrough: ledger.relayThrough), publishing: false, ledger: &ledger)
             report.republished.append(name.fileName)
             progress.step()
         }

@@ -5,18 +5,25 @@ extension SyncEngine {
     /// starts right after the last one written, so a reader tells a segment still on its way (a gap)
     /// from positions that hold nothing of this device. Pages of other devices' changes move the
     /// published position without a segment; the next segment's range covers them.
+    ///
+    /// A journal that moved to this hub publishes, up to `SyncLedger.relayThrough`, every device's
+    /// records it holds that the hub does not (`foundOnHub`, what the pull before found there), each
+    /// with its origin and clock: the machines that join after it find the whole journal.
     func publish(ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
         var position = ledger.publishedThrough
         var next = ledger.nextSegmentFirst
+        var moved = MovedRecords(device: store.deviceID)
+        defer { report.moved = moved.count }
         while true {
             // Stopping between segments is safe: each is published (and each pull applied) on its own.
             try Task.checkCancellation()
-            let page = try await store.ownChanges(after: position, limit: segmentSize)
+            let page = try await store.ownChanges(after: position, limit: segmentSize, relayThrough: ledger.relayThrough)
             report.unpublishable += page.refused.count
-            guard page.through > position else { return }
-            if !page.isEmpty {
+            guard page.through > position else { break }
+            let records = foundOnHub.map { found in page.records.filter { !found.contains(RecordOnHub($0)) } } ?? page.records
+            if !records.isEmpty {
                 let name = SegmentName(first: next, last: page.through)
-                do { try await writeOwn(name, records: page.records, publishing: true, ledger: &ledger) } catch let taken as PositionTaken {
+                do { try await writeOwn(name, records: records, publishing: true, ledger: &ledger) } catch let taken as PositionTaken {
                     // Someone with the right to write the hub put a row there that is no segment of ours;
                     // it stays (a server hub keeps every row). The next change makes a longer range.
                     let file = SetAsideFile(device: store.deviceID, name: name.fileName, reason: taken.reason, outcome: .left, at: report.at)
@@ -26,17 +33,19 @@ extension SyncEngine {
                     } else if !leftInPlace.contains(HubEntry(device: store.deviceID, name: name.fileName)) {
                         report.setAside.append(file)
                     }
-                    return
+                    break
                 }
-                report.published += page.count
+                report.published += records.count
                 report.segmentsWritten += 1
-                progress.step(published: page.count)
+                moved.note(records)
+                progress.step(published: records.count)
                 next = page.through + 1
             } else {
                 try await store.markPublished(through: page.through, in: &ledger)
             }
             position = page.through
         }
+        if moved.count > 0 { try await store.recordMoved(changes: moved.count, devices: moved.devices.count, at: report.at, in: ledger) }
     }
 
     /// Writes a segment of this device's log: remembered before it is written, so that it is known as
@@ -47,7 +56,7 @@ extension SyncEngine {
         let range = PublishedRange(first: name.first, last: name.last)
         try await store.recordPublishing(range, in: &ledger)
         let (epoch, key) = try sealingKey()
-        let plaintext = try SegmentCodec.encode(records)
+        let plaintext = try SegmentCodec.encode(records, device: store.deviceID)
         let sealed = try SegmentSeal.seal(
             plaintext.bytes, format: plaintext.format, epoch: epoch, key: key, signer: deviceKeys, hubID: hub.id, device: store.deviceID,
             name: name)

@@ -110,6 +110,7 @@ extension SyncEngine {
                             device: device, segment: segment.fileName, kind: refused.kind.noun, index: refused.index,
                             reason: refused.reason))
                     }
+                    foundOnHub?.formUnion(content.records.map(RecordOnHub.init))
                     let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, in: &ledger)
                     report.received += outcome.applied
                     report.unchanged += outcome.unchanged

@@ -37,6 +37,9 @@ public actor SyncEngine {
     /// A whole sync went through since this engine was made: what it knows of cards, key epochs and
     /// membership is the hub's as of then, and a log-only read may rely on it.
     var wholeSyncDone = false
+    /// While the journal moves to this hub (`SyncLedger.isMoving`): every record the pull found on the
+    /// hub, which publishing does not relay again.
+    var foundOnHub: Set<RecordOnHub>?
 
     /// The most records a segment holds.
     public static let maximumSegmentRecords = 2000
@@ -74,6 +77,8 @@ public actor SyncEngine {
         report.at = store.clock.now()
         let plan = SyncPlan.make(
             scope, own: store.deviceID, wholeSyncDone: wholeSyncDone, canRemoveSegments: hub.canRemoveSegments, ledger: ledger)
+        foundOnHub = ledger.isMoving ? [] : nil
+        defer { foundOnHub = nil }
         let leftInPlace = Set(ledger.setAside.filter { $0.outcome != .moved }.map(\.entry))
         if let devices = plan.rangLogs,
             let read = try await syncLogs(devices, ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)

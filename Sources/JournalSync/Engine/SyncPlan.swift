@@ -18,6 +18,8 @@ struct SyncPlan: Equatable {
         case checkOwnLog
         /// This device's first card that says it signs, before anything signed goes up.
         case announceSigning
+        /// Publishing this device's changes; moving to this hub (`SyncLedger.isMoving`), every device's
+        /// the hub lacks.
         case publish
         /// This device's log compacted, when due (`Compaction`).
         case compact(Compaction)
@@ -43,7 +45,8 @@ struct SyncPlan: Equatable {
     /// membership before, which a log-only read relies on. `canRemoveSegments`: the hub lets a device
     /// replace its segments (a server's rows stay for good, and are never compacted).
     static func make(_ scope: SyncScope, own device: DeviceID, wholeSyncDone: Bool, canRemoveSegments: Bool, ledger: SyncLedger) -> SyncPlan {
-        var steps: [Step] = [.readCardsAndEpochs, .checkOwnLog, .announceSigning, .publish]
+        // A journal moving here reads the hub before it publishes, to relay only what the hub lacks.
+        var steps: [Step] = [.readCardsAndEpochs, .checkOwnLog, .announceSigning] + (ledger.isMoving ? [.pull] : []) + [.publish]
         if canRemoveSegments { steps.append(.compact(ledger.hasNestedSegments ? .always : .afterWriting)) }
         steps += [.pull, .noteKeptFromShutOut, .writeCards]
         guard case .logs(let devices) = scope, wholeSyncDone else { return SyncPlan(rangLogs: nil, steps: steps) }

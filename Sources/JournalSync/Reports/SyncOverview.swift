@@ -32,6 +32,11 @@ public struct SyncOverview: Sendable {
     /// Cards and key epoch records on the hub that were refused (junk, altered, another device's keys):
     /// each read once and not again until it changes.
     public let refusedOnHub: [HubItem]
+    /// The reading this machine's hybrid clock left behind, while it is still ahead of now: changes
+    /// made here while the machine's clock was wrong still win their merges until then.
+    public let clockLeftBehind: ClockLeftBehind?
+    /// What this device published here of other devices' records when the journal moved here.
+    public let moved: MovedHere?
 
     /// One other device: how far its log was applied here, how far it goes on the hub (positions in
     /// its own change sequence, not counts of changes), its card, and its revocation.
@@ -43,6 +48,8 @@ public struct SyncOverview: Sendable {
         public let card: DeviceCard?
         /// When it was revoked, and by which device (its name): nil for a member.
         public var revoked: (by: String, at: Timestamp)?
+        /// Its own changes came stamped further ahead of this machine's clock than a clock may run.
+        public var clockAhead: ClockAhead?
 
         /// Everything of its log the hub offers is applied here; nil when the hub could not be read.
         public var isCaughtUp: Bool? { hubPosition.map { appliedPosition >= $0 } }
@@ -71,6 +78,7 @@ public struct SyncOverview: Sendable {
         let pending = try await store.unpublishedCount(hubID: joined.hubID)
         let anchors = try await store.anchors(hubID: joined.hubID)
         let waiting = try await store.waiting(hubID: joined.hubID)
+        let clocksAhead = try await store.clocksAhead(hubID: joined.hubID)
         var available: [DeviceID: Int64] = [:]
         var cards: [DeviceID: DeviceCard] = [:]
         var hubProblem: String?
@@ -105,7 +113,7 @@ public struct SyncOverview: Sendable {
         let devices = Set(anchors.keys).union(available.keys).union(cards.keys).sorted().map { device in
             DeviceState(
                 device: device, appliedPosition: anchors[device] ?? 0, hubPosition: available[device], card: cards[device],
-                revoked: revoked[device])
+                revoked: revoked[device], clockAhead: clocksAhead[device])
         }
         return SyncOverview(
             hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID,
@@ -113,7 +121,11 @@ public struct SyncOverview: Sendable {
             lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
             hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID),
-            keptFromShutOut: kept, refusedOnHub: try await store.refusedHubItems(hubID: joined.hubID))
+            keptFromShutOut: kept, refusedOnHub: try await store.refusedHubItems(hubID: joined.hubID),
+            clockLeftBehind: try await store.clockLeftBehind().flatMap { leftBehind in
+                HybridLogicalClock.isAhead(leftBehind.reading, of: store.clock.now()) ? leftBehind : nil
+            },
+            moved: try await store.movedHere(hubID: joined.hubID))
     }
 
     /// What `sync status --json` says of a journal that has joined no hub.
@@ -153,6 +165,18 @@ public struct SyncOverview: Sendable {
                 ("epoch_records", .integer(Int64(refusedOnHub.filter { $0.kind == .epoch }.count))),
             ])),
             ("waiting", .array(waiting.map(\.json))),
+            ("moved", moved.map { moved in
+                .object([
+                    ("changes", .integer(Int64(moved.changes))), ("devices", .integer(Int64(moved.devices))),
+                    ("at", .string(LocalTime.iso8601(moved.at))),
+                ])
+            } ?? .null),
+            ("clock_left_behind", clockLeftBehind.map { leftBehind in
+                .object([
+                    ("reading_at", .string(LocalTime.iso8601(leftBehind.reading.physicalTime))),
+                    ("left_at", .string(LocalTime.iso8601(leftBehind.at))),
+                ])
+            } ?? .null),
             ("devices", .array(devices.map { state in
                 .object([
                     ("device", .string(state.device.rawValue)), ("name", state.card.map { .string($0.name) } ?? .null),
@@ -162,6 +186,7 @@ public struct SyncOverview: Sendable {
                     ("last_synced_at", state.card?.syncedAt.map { .string(LocalTime.iso8601($0)) } ?? .null),
                     ("revoked_at", state.revoked.map { .string(LocalTime.iso8601($0.at)) } ?? .null),
                     ("revoked_by", state.revoked.map { .string($0.by) } ?? .null),
+                    ("clock_ahead_s", state.clockAhead.map { .integer($0.by.components.seconds) } ?? .null),
                 ])
             })),
         ])

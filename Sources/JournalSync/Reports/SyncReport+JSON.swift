@@ -12,7 +12,7 @@ extension SyncReport {
             })
         }
         return .object([
-            ("published", .integer(Int64(published))), ("segments_written", .integer(Int64(segmentsWritten))),
+            ("published", .integer(Int64(published))), ("moved", .integer(Int64(moved))), ("segments_written", .integer(Int64(segmentsWritten))),
             ("received", .integer(Int64(received))), ("unchanged", .integer(Int64(unchanged))),
             ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
             ("waiting", .array(waiting.map(\.json))),

@@ -4,6 +4,9 @@ import JournalKit
 public struct SyncReport: Sendable, Equatable {
     /// This device's changes sent to the hub.
     public var published = 0
+    /// Of those, other devices' records this journal held, published by it because it moved to this
+    /// hub from another (`SyncLedger.relayThrough`).
+    public var moved = 0
     public var segmentsWritten = 0
     /// Changes from other devices that changed this journal.
     public var received = 0
@@ -41,7 +44,10 @@ public struct SyncReport: Sendable, Equatable {
     public var summary: String {
         var sentences: [String] = []
         var moved: [String] = []
-        if published > 0 { moved.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))") }
+        if published > 0 {
+            let relayed = self.moved > 0 ? " (\(self.moved) of them other devices', which this journal brought from its previous hub)" : ""
+            moved.append("published \(plural(published, "change")) in \(plural(segmentsWritten, "segment"))\(relayed)")
+        }
         if received > 0 || unchanged > 0 {
             // Counted as they came: each change is new here, or one this journal had (or had newer).
             var text = "received \(plural(received + unchanged, "change")) from \(plural(devicesHeardFrom.count, "device"))"

@@ -8,7 +8,10 @@ import JournalKit
 ///   with a key for every kind the format knows;
 /// - format 3: format 2's listing, in a segment signed by its device and sealed under a key epoch
 ///   (`SegmentSeal`);
-/// - format 4: format 3, with drink names beyond ASCII (`DrinkName.anyScriptFormat`).
+/// - format 4: format 3, with drink names beyond ASCII (`DrinkName.anyScriptFormat`);
+/// - format 5: nights, and slow drinks of one's own;
+/// - format 6: settings, and records of other devices relayed by the log's device (`relayFormat`):
+///   a journal that moved to a new hub publishes everything it holds, each record with its origin.
 ///
 /// A segment is written in the lowest format that carries its records, and never below format 3, as
 /// it must be signed: a journal that predates a format refuses a segment in it by its number rather
@@ -17,9 +20,15 @@ enum SegmentCodec {
     /// The newest segment format this journal reads and writes.
     static let format: UInt8 = max(SegmentSeal.signedFormat, DrinkName.anyScriptFormat, RecordKind.all.map(\.format).max() ?? 1)
 
-    /// The plaintext of `records`, in the lowest format that carries them, and that format.
-    static func encode(_ records: [AnyReplicated]) throws -> (format: UInt8, bytes: [UInt8]) {
-        let format = max(SegmentSeal.signedFormat, records.map(\.segmentFormat).max() ?? 1)
+    /// The segment format from which a log may hold records another device made, relayed by its own
+    /// device, which signs the segment: a journal from before refuses such a segment by its number,
+    /// where it would refuse each relayed record as put in the wrong log.
+    static let relayFormat: UInt8 = 6
+
+    /// The plaintext of `records` for `device`'s log, in the lowest format that carries them, and that format.
+    static func encode(_ records: [AnyReplicated], device: DeviceID) throws -> (format: UInt8, bytes: [UInt8]) {
+        let relays = records.contains { $0.version.origin != device }
+        let format = max(SegmentSeal.signedFormat, records.map(\.segmentFormat).max() ?? 1, relays ? relayFormat : 0)
         return (format, Array(try JSONEncoder().encode(Listing(records: records, format: format))))
     }
 
@@ -32,9 +41,9 @@ enum SegmentCodec {
         return (format, Array(data))
     }
 
-    /// The records of a segment in `device`'s log, and those it holds that break the rules or were made
-    /// by another device: each is refused on its own, the same way on every device. A segment whose
-    /// layout is wrong as a whole is an error.
+    /// The records of a segment in `device`'s log, and those it holds that break the rules or, before
+    /// `relayFormat`, were made by another device: each is refused on its own, the same way on every
+    /// device. A segment whose layout is wrong as a whole is an error.
     static func decode(_ bytes: [UInt8], format: UInt8, device: DeviceID) throws(SegmentContentError) -> SegmentContent {
         let decoder = JSONDecoder()
         decoder.userInfo[Listing.formatKey] = format
@@ -75,9 +84,11 @@ struct SegmentContent: Decodable {
         guard let format = decoder.userInfo[SegmentCodec.Listing.formatKey] as? UInt8,
             let device = decoder.userInfo[SegmentCodec.Listing.deviceKey] as? DeviceID
         else { throw SegmentContentError("its format is unknown") }
+        // Before relaying, a log held only records its device made.
+        let origin = format < SegmentCodec.relayFormat ? device : nil
         if format == 1 {
             var list = try decoder.unkeyedContainer()
-            try take(Drink.kind, from: &list, device: device)
+            try take(Drink.kind, from: &list, origin: origin)
             return
         }
         let container = try decoder.container(keyedBy: KindKey.self)
@@ -87,14 +98,15 @@ struct SegmentContent: Decodable {
         }
         for kind in known where container.contains(KindKey(stringValue: kind.segmentKey)) {
             var list = try container.nestedUnkeyedContainer(forKey: KindKey(stringValue: kind.segmentKey))
-            try take(kind, from: &list, device: device)
+            try take(kind, from: &list, origin: origin)
         }
     }
 
-    private mutating func take(_ kind: RecordKind, from list: inout some UnkeyedDecodingContainer, device: DeviceID) throws {
+    /// Takes `kind`'s records from `list`; `origin`, when given, is the only device a record may be from.
+    private mutating func take(_ kind: RecordKind, from list: inout some UnkeyedDecodingContainer, origin: DeviceID?) throws {
         for (index, result) in try kind.decodeRecords(from: &list).enumerated() {
             switch result {
-            case .success(let record) where record.version.origin != device:
+            case .success(let record) where origin.map({ record.version.origin != $0 }) == true:
                 // A device publishes only records it made: this one was put in its log.
                 refused.append((kind, index + 1, "it was made by another device than the one whose log holds it"))
             case .success(let record): records.append(record)

@@ -23,6 +23,7 @@ extension SyncStatus {
         }
         Output.line("This device  \(overview.device)")
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")
+        if let moved = overview.moved { Output.line("Moved        " + moved.sentence) }
         let last = overview.lastSyncAt.map { at in
             let outcome = overview.lastSync.map { $0.succeeded ? $0.message : "failed: " + $0.message } ?? ""
             return "\(LocalTime.display(at)): \(TerminalText.escaped(outcome))"
@@ -35,6 +36,12 @@ extension SyncStatus {
             Output.line("Silent       \(name) has not synced for \(SyncReport.span(from: silent.card?.syncedAt ?? overview.at, to: overview.at))")
         }
         for gap in overview.waiting { Output.line("Gap          \(gap.sentence(at: overview.at))") }
+        if let leftBehind = overview.clockLeftBehind { Output.line("Clock        " + leftBehind.sentence.sentenceCased + ".") }
+        for state in overview.devices {
+            guard let ahead = state.clockAhead else { continue }
+            let name = state.card.map { TerminalText.escaped($0.name) } ?? state.device.rawValue
+            Output.line("Clock        " + ahead.sentence(name: name) + ".")
+        }
         if let problem = overview.hubProblem { Output.line("Hub problem  \(TerminalText.escaped(problem))") }
         for warning in overview.description?.warnings ?? [] { Output.line("Warning      \(TerminalText.escaped(warning))") }
         if let setAside = overview.setAsideSummary { Output.line("Set aside    \(TerminalText.escaped(setAside))") }
