@@ -12,7 +12,7 @@ FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 # Debian packages the build needs (make install), and those the packages (`make dist`), the tests and
 # the benchmarks need besides.
 BUILD_PACKAGES := libsqlite3-dev pkg-config patchelf zlib1g-dev binutils
-TEST_PACKAGES := sqlite3 bc python3 systemd strace util-linux postgresql postgresql-client openssl valgrind man-db zip time pgbouncer \
+TEST_PACKAGES := sqlite3 bc python3 systemd strace util-linux postgresql postgresql-client openssl valgrind man-db zip time pgbouncer gcc libc6-dev \
 	apache2-bin apache2-utils nginx libnginx-mod-http-dav-ext curl \
 	dpkg-dev lintian xz-utils
 
