@@ -62,8 +62,10 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             let plan = policy.plan(
                 reasons, rang: wake.rang, dataVersion: reading?.value, anotherProcessWasWriting: reading?.anotherConnectionWasWriting ?? false)
             if plan.scheduleRecheck { alarms.ring(.recheck, after: .milliseconds(100)) }
+            var synced: SyncReport?
             if plan.sync {
                 let result = await attempt(reasons, scope: plan.scope, engine: &engine, policy: &policy)
+                if case .success(let report) = result { synced = report }
                 switch policy.next(after: result, random: &random) {
                 case .settled:
                     alarms.clear(.retry)
@@ -99,6 +101,8 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                 if !quietAlarmSet { alarms.set(.quiet, after: LoopPolicy.quietAfter) }
                 quietAlarmSet = true
             }
+            // Said once the loop has settled its times: whoever waits for the word finds them set.
+            if let synced { notifier.status("Last sync \(LocalTime.clockTime(store.clock.now())): \(synced.result)") }
             started = true
         }
     }
@@ -141,7 +145,6 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         } else {
             logger.debug("synced (\(reasons)): nothing to do")
         }
-        notifier.status("Last sync \(LocalTime.clockTime(store.clock.now())): \(result)")
     }
 
     private func reportFailure(_ error: any Error, reasons: ChangeReasons, retryIn delay: Duration) {
