@@ -1,5 +1,11 @@
 /// A replicated record of any kind, for what handles every kind alike: publishing, applying, coding.
-public struct AnyReplicated: Sendable, Encodable {
+/// Two are equal when they are one write of one record: its kind, key and version (the merge rule's
+/// "equal versions are the same write").
+public struct AnyReplicated: Sendable, Encodable, Equatable {
+    public static func == (lhs: AnyReplicated, rhs: AnyReplicated) -> Bool {
+        (lhs.kind, lhs.key, lhs.version, lhs.isDeleted) == (rhs.kind, rhs.key, rhs.version, rhs.isDeleted)
+    }
+
     let base: any StoredRecord
 
     init<Payload: StoredPayload>(_ record: Replicated<Payload>) { base = record }
@@ -21,6 +27,9 @@ public struct AnyReplicated: Sendable, Encodable {
     func merge(in context: inout WriteContext) throws -> Merge { try base.merge(in: &context) }
 
     func store(in context: inout WriteContext) throws { try base.store(in: &context) }
+
+    /// True when the journal holds this record at its version or a newer one.
+    func isHeld(in connection: SQLiteConnection) throws -> Bool { try base.isHeld(in: connection) }
 }
 
 /// What the store needs of a record of any kind; `Replicated` of every stored payload is one.
@@ -37,6 +46,7 @@ protocol StoredRecord: Sendable, Encodable {
     /// Writes the record as it is, with the next sequence number.
     func store(in context: inout WriteContext) throws
     func restamped(origin: DeviceID) -> AnyReplicated
+    func isHeld(in connection: SQLiteConnection) throws -> Bool
 }
 
 extension Replicated: StoredRecord where Payload: StoredPayload {
@@ -47,12 +57,17 @@ extension Replicated: StoredRecord where Payload: StoredPayload {
     func merge(in context: inout WriteContext) throws -> Merge {
         context.receive(clock)
         let current = try Payload.table.find(key, in: context.connection)
-        if let current, !supersedes(current) { return Merge(applied: false, replaced: current.version) }
+        if let current, !supersedes(current) { return Merge(applied: false, replaced: current.version, revived: false) }
         try context.store(self)
-        return Merge(applied: true, replaced: current?.version)
+        return Merge(applied: true, replaced: current?.version, revived: current?.isDeleted == true && !isDeleted)
     }
 
     func store(in context: inout WriteContext) throws { try context.store(self) }
+
+    func isHeld(in connection: SQLiteConnection) throws -> Bool {
+        guard let current = try Payload.table.find(key, in: connection) else { return false }
+        return !supersedes(current)
+    }
 
     func restamped(origin: DeviceID) -> AnyReplicated {
         var copy = self
@@ -67,4 +82,6 @@ struct Merge {
     let applied: Bool
     /// The version the journal held of the record before, if any.
     let replaced: RecordVersion?
+    /// It brought back a record deleted here: another device changed it later than the deletion.
+    let revived: Bool
 }

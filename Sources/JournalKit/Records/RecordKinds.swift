@@ -2,9 +2,12 @@
 enum RecordKinds {
     static let stored: [any StoredPayload.Type] = [Drink.self, CustomDrink.self, Night.self, SyncedSetting.self]
 
-    /// The last sequence number given out, in any table that shares the sequence.
+    /// The last sequence number given out, in any table that shares the sequence, or the floor a
+    /// restored journal keeps (`meta.sequence_floor`: the positions its device published before the
+    /// backup was put back are taken on the hub).
     static let lastSequenceSQL =
-        "SELECT max(" + stored.map { "coalesce((SELECT max(seq) FROM \($0.tableName)), 0)" }.joined(separator: ", ") + ")"
+        "SELECT max(" + stored.map { "coalesce((SELECT max(seq) FROM \($0.tableName)), 0)" }.joined(separator: ", ")
+        + ", coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'sequence_floor'), 0))"
 }
 
 extension RecordKind {

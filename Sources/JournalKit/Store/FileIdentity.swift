@@ -2,11 +2,23 @@ import Glibc
 
 /// Which file a journal is: the machine, the file system and the file's inode. SQLite never
 /// replaces its file, so the identity stays for the journal's life; a copy of the file, or a backup
-/// restored over it, has another. Sync uses it to notice a copy before it publishes as the original.
+/// restored over it, has another. Sync uses it to notice a copy before it publishes as the original,
+/// and the path it was recorded at to tell a copy from a backup put back in its place.
 enum FileIdentity {
     static func of(_ path: String) -> String {
         let file = inode(of: path)
         return file.isEmpty ? "" : "\(machineID):\(file)"
+    }
+
+    /// The machine part of an identity.
+    static func machine(of identity: String) -> Substring { identity.prefix { $0 != ":" } }
+
+    /// `path` with links and `.` and `..` resolved, as recorded: `--db ./j.db` and the daemon's
+    /// absolute path name one place alike. `path` as given when it cannot be resolved.
+    static func place(of path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The file system and inode of the file at `path`: which file the path names now, on this
@@ -24,23 +36,42 @@ enum FileIdentity {
     }()
 }
 
+/// Whether a journal's file is the one its identity was recorded for.
+public enum FileStanding: Sendable, Equatable {
+    case original
+    /// Another file at the same path on the same machine: a backup put back in the journal's place.
+    /// It syncs as a device that was offline would: what it published since the backup is on the hub,
+    /// signed with its key, and it takes it back.
+    case restoredInPlace
+    /// A copy elsewhere, or on another machine: two copies publishing as one device would lose changes.
+    case copied
+}
+
 extension JournalStore {
-    /// True when the journal's file is the one its identity was recorded for (when it was made, or
-    /// given a new device id); a journal made before identities were recorded gets one now.
-    public func isOriginalFile() throws -> Bool {
-        guard let original = try isRecordedFile() else {
+    /// How the journal's file stands against the identity recorded for it (when it was made, or given a
+    /// new device id); a journal made before identities were recorded gets one now.
+    public func fileStanding() throws -> FileStanding {
+        guard let standing = try recordedFileStanding() else {
             try recordFileIdentity()
-            return true
+            return .original
         }
-        return original
+        return standing
     }
 
-    /// True when the journal's file is the one its identity was recorded for; nil when none was.
-    func isRecordedFile() throws -> Bool? {
-        try connection.queryText("SELECT value FROM meta WHERE key = 'file_identity'").map { $0 == FileIdentity.of(path) }
+    /// How the journal's file stands against its recorded identity; nil when none was recorded.
+    func recordedFileStanding() throws -> FileStanding? {
+        guard let recorded = try connection.queryText("SELECT value FROM meta WHERE key = 'file_identity'") else { return nil }
+        let current = FileIdentity.of(path)
+        if recorded == current { return .original }
+        // A journal recorded before paths were counts as recorded where it is now.
+        let place = FileIdentity.place(of: path)
+        let recordedPlace = try connection.queryText("SELECT value FROM meta WHERE key = 'file_path'") ?? place
+        let sameMachine = FileIdentity.machine(of: recorded) == FileIdentity.machine(of: current)
+        return sameMachine && recordedPlace == place ? .restoredInPlace : .copied
     }
 
-    func recordFileIdentity() throws {
+    /// Records the file as the journal's own from now on: a restored journal once it caught up.
+    public func recordFileIdentity() throws {
         try write(nil) { _ in try JournalStore.recordFileIdentity(path: path, in: connection) }
     }
 
@@ -48,5 +79,8 @@ extension JournalStore {
         try connection.run(
             "INSERT INTO meta (key, value) VALUES ('file_identity', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             .text(FileIdentity.of(path)))
+        try connection.run(
+            "INSERT INTO meta (key, value) VALUES ('file_path', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            .text(FileIdentity.place(of: path)))
     }
 }

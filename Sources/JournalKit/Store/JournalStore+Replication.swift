@@ -75,7 +75,7 @@ extension JournalStore {
 
     /// `kind`'s records of this device (`device` given) or of every device (nil), written after
     /// `position` and up to `through`.
-    private func logRecords<Payload: StoredPayload>(
+    func logRecords<Payload: StoredPayload>(
         _ kind: Payload.Type, of device: DeviceID?, after position: Int64, through: Int64, limit: Int
     ) throws -> [AnyReplicated] {
         try Payload.table.records(of: device, after: position, through: through, limit: limit, in: connection).map(AnyReplicated.init)
@@ -118,6 +118,7 @@ extension JournalStore {
                 for record in records {
                     let merge = try record.merge(in: &context)
                     if merge.applied { outcome.applied += 1 } else { outcome.unchanged += 1 }
+                    if merge.revived { outcome.revived.append(record.kind.noun) }
                     stamps.note(record.version, replacing: merge.replaced)
                 }
                 try connection.run(
@@ -175,6 +176,9 @@ public struct ApplyOutcome: Sendable, Equatable {
     /// How far ahead of this machine's clock the device stamped the records of its own in the batch,
     /// when further than a clock may run (`ClockEvidence`).
     public var clockAheadBy: Int64?
+    /// What the batch brought back that was deleted here, by kind ("drink"): another device changed it
+    /// after the deletion, before it heard of it, and the later change wins.
+    public var revived: [String] = []
 
     public init(applied: Int = 0, unchanged: Int = 0, clockAheadBy: Int64? = nil) {
         self.applied = applied

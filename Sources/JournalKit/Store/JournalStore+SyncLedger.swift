@@ -15,7 +15,7 @@ extension JournalStore {
         try connection.readTransaction {
             let stored = try storedDeviceID()
             try checkSchemaIsKnown()
-            return SyncStart(storedDeviceID: stored, isOriginalFile: try isRecordedFile(), ledger: try ledger(hubID: hubID))
+            return SyncStart(storedDeviceID: stored, fileStanding: try recordedFileStanding(), ledger: try ledger(hubID: hubID))
         }
     }
 
@@ -120,9 +120,9 @@ extension JournalStore {
 public struct SyncStart: Sendable {
     /// The device id the file holds now.
     public let storedDeviceID: DeviceID
-    /// Whether the file is the one its identity was recorded for; nil when none was recorded yet (a
-    /// journal from before identities: `isOriginalFile` records one).
-    public let isOriginalFile: Bool?
+    /// How the file stands against the identity recorded for it; nil when none was recorded yet (a
+    /// journal from before identities: `fileStanding` records one).
+    public let fileStanding: FileStanding?
     /// The ledger of the hub; nil when the journal is not joined to it.
     public let ledger: SyncLedger?
 }

@@ -63,6 +63,17 @@ struct WriteContext {
         return written
     }
 
+    /// Gives the next writes sequence numbers past `position`, now and in every later transaction:
+    /// positions up to it are taken on the hub by what this device published before its journal
+    /// was restored from a backup.
+    mutating func raiseSequence(to position: Int64) throws {
+        guard position > lastSequence else { return }
+        lastSequence = position
+        try connection.run(
+            "INSERT INTO meta (key, value) VALUES ('sequence_floor', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            .integer(position))
+    }
+
     /// Writes `record` as it is (received from another device, or re-stamped) with the next sequence number.
     mutating func store<Payload: StoredPayload>(_ record: Replicated<Payload>) throws {
         var stored = record

@@ -1,89 +1,108 @@
 import JournalKit
 
 extension SyncEngine {
-    /// Checks this device's own log on the hub against what this journal wrote, before publishing:
+    /// Checks this device's own log on the hub against what this journal wrote, before publishing
+    /// (`OwnLogReview` decides, from what is read here):
     ///
-    /// - a file that is not a segment, or a segment this journal did not write and that does not open
-    ///   with the key, is junk: set aside (kept for a person to look at) and reported by its name;
-    /// - a segment this journal did not write that opens with the key was written by another copy of
-    ///   this database: refused, nothing published;
+    /// - a file that is not a segment, or a segment that does not open with the key or is not signed
+    ///   by this device, is junk: set aside (kept for a person to look at) and reported by its name;
+    /// - a segment this journal did not write, signed by this device, whose changes this journal holds
+    ///   is an older copy a copy tool brought back: left there, said once;
+    /// - one with changes this journal lacks is what this journal published before it was put back from
+    ///   a backup, taken back; or, beside a segment this journal wrote at the same positions, was
+    ///   written by another copy of this database, and nothing is published;
     /// - a segment of this journal's that changed and no longer opens is set aside, and, with every
     ///   segment that went missing, written again from what this journal holds for its positions.
     ///
     /// A crash between remembering a segment and marking it published is settled here too: kept if it
     /// reached the hub, forgotten if not (its changes are still to publish).
     func checkOwnLog(ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress) async throws {
-        let publishedThrough = ledger.publishedThrough
         let device = store.deviceID
         try await hub.removeLeftovers(of: device)
         let log = try await hub.log(of: device)
-        @discardableResult
-        func setAside(_ name: String, because reason: String) async throws -> Bool {
-            if leftInPlace.contains(HubEntry(device: device, name: name)) { return false }
-            return try await self.setAside(name, because: reason, into: &report)
+        let findings = try await inspect(log, ledger: ledger, leftInPlace: leftInPlace, progress: progress)
+        let review = OwnLogReview.make(
+            published: ledger.published, publishedThrough: ledger.publishedThrough, log: log, findings: findings,
+            canRemoveSegments: hub.canRemoveSegments)
+        for action in review.actions {
+            try await carryOut(action, ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
         }
-        for stray in log.strays { try await setAside(stray, because: "it is not a segment this journal writes") }
-        var ours: [PublishedRange: PublishedSegment] = [:]
-        for segment in ledger.published { ours[segment.range] = segment }
-        var present = Set<PublishedRange>()
-        var foreign: [String] = []
+        guard review.copiedBy.isEmpty else { throw SyncError.copiedDatabase(device: device, foreign: review.copiedBy) }
+    }
+
+    /// What each segment of this device's log that is not as this journal wrote it holds. One an
+    /// earlier sync said and left there is not read again.
+    private func inspect(
+        _ log: DeviceLog, ledger: SyncLedger, leftInPlace: Set<HubEntry>, progress: SyncProgress
+    ) async throws -> [SegmentName: OwnLogReview.Finding] {
+        let written = Dictionary(ledger.published.map { ($0.range, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
+        var findings: [SegmentName: OwnLogReview.Finding] = [:]
         for entry in log.segments {
             let range = PublishedRange(first: entry.name.first, last: entry.name.last)
-            let written = ours[range]
-            if let written, written.fingerprint == entry.fingerprint {
-                present.insert(range)
+            if let fingerprint = written[range], fingerprint == entry.fingerprint { continue }
+            if written[range] == nil, leftInPlace.contains(HubEntry(device: store.deviceID, name: entry.name.fileName)) {
+                findings[entry.name] = .saidBefore
                 continue
             }
-            // Changed since written (or written before fingerprints were kept), or not written here:
-            // whether it opens with the key tells a segment from junk.
-            let opens: Bool
             do {
-                _ = try await open(entry.name, of: device)
-                opens = true
+                let content = try await open(entry.name, of: store.deviceID)
+                let lacking = written[range] != nil ? [] : try await store.notHeld(content.records)
+                findings[entry.name] = lacking.isEmpty ? .known : .unknown(lacking)
             } catch is SegmentContentError {
-                opens = false
+                findings[entry.name] = .notOurs
             }
             progress.step()
-            switch (written != nil, opens) {
-            case (true, true):
-                try await store.recordWritten(entry.fingerprint, of: range, publishing: false, in: &ledger)
-                present.insert(range)
-            case (false, true):
-                foreign.append(entry.name.fileName)
-            case (true, false) where hub.canRemoveSegments:
-                if try await setAside(entry.name.fileName, because: "it was damaged; it is written again") { break }
-                fallthrough
-            case (true, false):
-                // A hub that keeps every segment for good cannot take it back: its readers report it.
-                present.insert(range)
-                report.failures.append(SegmentFailure(
-                    device: device, segment: entry.name.fileName, reason: "this device's own segment no longer opens"))
-            case (false, false):
-                try await setAside(entry.name.fileName, because: "it was not written by this journal")
-            }
         }
-        guard foreign.isEmpty else { throw SyncError.copiedDatabase(device: device, foreign: foreign) }
-        var through = publishedThrough
-        for range in ours.keys.sorted() {
-            // Not listed: the hub holds it as it was written and checked (a server's rows never change).
-            if range.last <= log.listedAfter { continue }
-            if present.contains(range) {
-                // Written, but the process died before marking it published.
-                through = max(through, range.last)
-                continue
+        return findings
+    }
+
+    /// Carries out one thing the review of this device's log decided.
+    private func carryOut(
+        _ action: OwnLogReview.Action, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws {
+        switch action {
+        case .setAside(let name, let reason):
+            guard !leftInPlace.contains(HubEntry(device: store.deviceID, name: name)) else { return }
+            _ = try await setAside(name, because: reason, into: &report)
+        case .leave(let name, let reason):
+            guard !leftInPlace.contains(HubEntry(device: store.deviceID, name: name)) else { return }
+            report.setAside.append(SetAsideFile(device: store.deviceID, name: name, reason: reason, outcome: .left, at: report.at))
+        case .replaceDamaged(let name):
+            if !leftInPlace.contains(HubEntry(device: store.deviceID, name: name.fileName)),
+                try await setAside(name.fileName, because: "it was damaged; it is written again", into: &report)
+            {
+                try await rewrite(PublishedRange(first: name.first, last: name.last), ledger: &ledger, into: &report, progress: progress)
+            } else {
+                reportDamaged(name, into: &report)
             }
-            if range.last > publishedThrough {
-                // Remembered, but the process died before it reached the hub: its changes are still to publish.
-                try await store.forgetPublishing(range, in: &ledger)
-                continue
-            }
-            try Task.checkCancellation()
-            let name = SegmentName(first: range.first, last: range.last)
-            try await writeOwn(name, records: store.ownRecords(in: range.first...range.last, relayThrough: ledger.relayThrough), publishing: false, ledger: &ledger)
-            report.republished.append(name.fileName)
-            progress.step()
+        case .reportDamaged(let name):
+            // A hub that keeps every segment for good cannot take it back: its readers report it.
+            reportDamaged(name, into: &report)
+        case .refingerprint(let range, let fingerprint):
+            try await store.recordWritten(fingerprint, of: range, publishing: false, in: &ledger)
+        case .takeBack(let name, let fingerprint, let records):
+            report.takenBack += try await store.takeBack(
+                records, range: PublishedRange(first: name.first, last: name.last), fingerprint: fingerprint, in: &ledger)
+        case .forget(let range):
+            try await store.forgetPublishing(range, in: &ledger)
+        case .rewrite(let range):
+            try await rewrite(range, ledger: &ledger, into: &report, progress: progress)
+        case .markPublished(let position):
+            try await store.markPublished(through: position, in: &ledger)
         }
-        if through > publishedThrough { try await store.markPublished(through: through, in: &ledger) }
+    }
+
+    /// Writes a segment of this journal's again, from what it holds now for its positions.
+    private func rewrite(_ range: PublishedRange, ledger: inout SyncLedger, into report: inout SyncReport, progress: SyncProgress) async throws {
+        try Task.checkCancellation()
+        let name = SegmentName(first: range.first, last: range.last)
+        try await writeOwn(name, records: store.ownRecords(in: range.first...range.last, relayThrough: ledger.relayThrough), publishing: false, ledger: &ledger)
+        report.republished.append(name.fileName)
+        progress.step()
+    }
+
+    private func reportDamaged(_ name: SegmentName, into report: inout SyncReport) {
+        report.failures.append(SegmentFailure(device: store.deviceID, segment: name.fileName, reason: "this device's own segment no longer opens"))
     }
 }
 

@@ -113,6 +113,7 @@ extension SyncEngine {
                     foundOnHub?.formUnion(content.records.map(RecordOnHub.init))
                     let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, in: &ledger)
                     report.received += outcome.applied
+                    report.revived += outcome.revived.count
                     report.unchanged += outcome.unchanged
                     report.devicesHeardFrom.insert(device)
                     progress.step(applied: outcome.applied)

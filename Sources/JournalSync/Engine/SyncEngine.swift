@@ -70,7 +70,7 @@ public actor SyncEngine {
     public func sync(_ scope: SyncScope = .whole, progress: SyncProgress = SyncProgress()) async throws -> SyncReport {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
-        var ledger = try await checkJournal()
+        var (ledger, restored) = try await checkJournal()
         keptCards = [:]
         defer { keptCards = [:] }
         var report = SyncReport()
@@ -90,22 +90,28 @@ public actor SyncEngine {
         }
         // Remembered once the sync is through: one that stops midway finds them again, and says them then.
         try await store.recordSetAside(report.setAside, hubID: hub.id)
+        if restored {
+            // A backup put back in its place caught up as a device that was offline: the file is the journal's now.
+            try await store.recordFileIdentity()
+            report.restored = true
+        }
         wholeSyncDone = true
         return report
     }
 
-    /// The journal's part of a sync's checks (the hub it joined, when it may sync), and its ledger.
-    private func checkJournal() async throws -> SyncLedger {
+    /// The journal's part of a sync's checks (the hub it joined, when it may sync), its ledger, and
+    /// whether its file is a backup put back in its place (`FileStanding.restoredInPlace`).
+    private func checkJournal() async throws -> (SyncLedger, restored: Bool) {
         // One read; a schema a newer journal migrated the file to since this process opened it throws.
         let start = try await store.syncStart(hubID: hub.id)
         // Checked under the lock, which taking a new device id holds while it changes the id.
         guard start.storedDeviceID == store.deviceID else { throw SyncError.deviceIdentityChanged }
         // A copy of the file would publish as this device: refuse before it writes anything.
-        var original = start.isOriginalFile
-        if original == nil { original = try await store.isOriginalFile() }
-        guard original == true else { throw SyncError.copiedFile(path: store.path) }
+        var standing = start.fileStanding
+        if standing == nil { standing = try await store.fileStanding() }
+        guard standing != .copied else { throw SyncError.copiedFile(path: store.path) }
         guard let ledger = start.ledger else { throw SyncError.notJoined }
-        return ledger
+        return (ledger, standing == .restoredInPlace)
     }
 
     /// One step of a whole sync. Files left where they are (`leftInPlace`) were said when first found:

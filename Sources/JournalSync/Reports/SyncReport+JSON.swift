@@ -12,8 +12,8 @@ extension SyncReport {
             })
         }
         return .object([
-            ("published", .integer(Int64(published))), ("moved", .integer(Int64(moved))), ("segments_written", .integer(Int64(segmentsWritten))),
-            ("received", .integer(Int64(received))), ("unchanged", .integer(Int64(unchanged))),
+            ("published", .integer(Int64(published))), ("moved", .integer(Int64(moved))), ("restored", .bool(restored)), ("taken_back", .integer(Int64(takenBack))), ("segments_written", .integer(Int64(segmentsWritten))),
+            ("received", .integer(Int64(received))), ("unchanged", .integer(Int64(unchanged))), ("revived", .integer(Int64(revived))),
             ("devices_heard_from", .array(devicesHeardFrom.sorted().map { .string($0.rawValue) })),
             ("waiting", .array(waiting.map(\.json))),
             ("failures", failures(self.failures)),

@@ -12,6 +12,9 @@ public struct SyncReport: Sendable, Equatable {
     public var received = 0
     /// Changes from other devices this journal already had (or had newer versions of).
     public var unchanged = 0
+    /// Of the changes received, those that brought back a record deleted here: made on another device
+    /// after the deletion, before it heard of it; the later change wins, and is said.
+    public var revived = 0
     /// Devices whose changes arrived in this sync.
     public var devicesHeardFrom: Set<DeviceID> = []
     /// Segments that cannot be applied, each holding its device back.
@@ -29,6 +32,10 @@ public struct SyncReport: Sendable, Equatable {
     public var moreSetAside = 0
     /// This device's segments that were missing or damaged on the hub, written again.
     public var republished: [String] = []
+    /// The journal's file was a backup put back in its place, and this sync caught it up.
+    public var restored = false
+    /// Changes this device had published since that backup, which this journal had lost, taken back.
+    public var takenBack = 0
     /// Pairs of this device's segments replaced by one, keeping its log small.
     public var segmentsMerged = 0
     /// Devices whose next segment is not on the hub yet (a sync tool still copying it).
@@ -38,7 +45,7 @@ public struct SyncReport: Sendable, Equatable {
 
     public init() {}
 
-    public var movedAnything: Bool { published > 0 || received > 0 || unchanged > 0 || !republished.isEmpty }
+    public var movedAnything: Bool { published > 0 || received > 0 || unchanged > 0 || !republished.isEmpty || restored || takenBack > 0 }
 
     /// One paragraph for people: what went up, what came down, and what it waits for.
     public var summary: String {
@@ -55,6 +62,11 @@ public struct SyncReport: Sendable, Equatable {
             moved.append(text)
         }
         if !republished.isEmpty { moved.append("wrote again \(plural(republished.count, "segment")) missing or damaged on the hub") }
+        if restored || takenBack > 0 {
+            // A file replaced in place with its inode reused is not told from the original: what was taken back says it.
+            moved.append("this journal was put back from a backup: it synced as a device that was offline, and took back "
+                + "\(plural(takenBack, "change")) this device had published since")
+        }
         if !moved.isEmpty {
             let sentence = moved.joined(separator: "; ")
             sentences.append(sentence.sentenceCased + ".")
@@ -62,6 +74,11 @@ public struct SyncReport: Sendable, Equatable {
             sentences.append("Nothing to sync: this journal and the hub agree.")
         } else {
             sentences.append("Nothing new to apply.")
+        }
+        if revived > 0 {
+            sentences.append("\(plural(revived, "record")) deleted here came back: another device changed \(revived == 1 ? "it" : "them") "
+                + "after the deletion, before it heard of it, and the later change stands (`journal list` shows a drink that came back; "
+                + "`journal rm` takes it out again).")
         }
         for gap in waiting { sentences.append(gap.sentence(at: at)) }
         sentences += Self.setAsideSentences(setAside)
@@ -112,7 +129,7 @@ public struct SyncReport: Sendable, Equatable {
         // Notes about the hub are said as they are.
         var sentences = files.filter { $0.outcome == .noted }.map { $0.reason.sentenceCased + "." }
         if !moved.isEmpty { sentences.append("Set aside \(count(moved)) from this device's log, which it did not write: \(list(moved, own: true)).") }
-        if !stuck.isEmpty { sentences.append("Left \(count(stuck)) in this device's log, not read: \(list(stuck, own: true)).") }
+        if !stuck.isEmpty { sentences.append("Left \(count(stuck)) where they are in this device's log: \(list(stuck, own: true)).") }
         let logs = others.filter { $0.name != "card" && !$0.name.hasPrefix("epochs/") }
         let onHub = others.filter { $0.name == "card" || $0.name.hasPrefix("epochs/") }
         if !logs.isEmpty { sentences.append("Passed over \(count(logs)) that cannot be read in other devices' logs: \(list(logs, own: false)).") }
