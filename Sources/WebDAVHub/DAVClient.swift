@@ -38,8 +38,8 @@ struct DAVClient: Sendable {
             // with many hubs on one server at once (the tests' shared servers, dozens of syncs in
             // flight) would otherwise queue for AsyncHTTPClient's 8 connections per host, and a request
             // that waited past the connect timeout failed as the hub out of reach ("getConnectionFromPoolTimeout",
-            // seen once in a whole test run); a daemon sends one request at a time and is not affected.
-            connectionPool: .init(idleTimeout: .seconds(4), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
+            // 20 tests of a whole run here); a daemon sends one request at a time and is not affected.
+            connectionPool: .init(idleTimeout: .seconds(4), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
             decompression: .disabled))
 
     /// The most a listing's answer can be: a log of a hundred thousand segments lists in less.
@@ -47,6 +47,11 @@ struct DAVClient: Sendable {
 
     /// The code of a connection the server closed before it answered.
     static let connectionClosed = TransportCode.errno(ECONNRESET)
+
+    /// How often a request that met a kept connection the server had closed is sent again, each time on
+    /// another: on a busy event loop the pool's idle timer can fire late, and several connections the
+    /// server closed may be picked in turn (seen in whole test runs, with dozens of syncs in flight).
+    static let closedConnectionRetries = 3
 
     /// How long one request may take.
     var deadline: TimeAmount {
@@ -75,12 +80,7 @@ struct DAVClient: Sendable {
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
             if location.secure { request.tlsConfiguration = try tls() }
             let what = "\(method.rawValue) \(location.path(components, collection: collection))"
-            let response: DAVResponse
-            do { response = try await exchange(request, what: what, limit: limit) } catch let error as SyncError where error.hubCondition == .unreachable {
-                // A kept connection the server closed just as it was picked: once more, on a new one.
-                guard case .hub(let failure) = error, failure.code == Self.connectionClosed else { throw error }
-                response = try await exchange(request, what: what, limit: limit)
-            }
+            let response = try await exchangeAcrossClosedConnections(request, what: what, limit: limit)
             if response.status == 401 {
                 login = try credentials.refused()
                 continue
@@ -89,6 +89,18 @@ struct DAVClient: Sendable {
             return response
         }
         throw credentials.refusedForGood()
+    }
+
+    /// One request and its whole answer, sent again on another connection when the one picked was a
+    /// kept connection the server had closed.
+    private func exchangeAcrossClosedConnections(_ request: HTTPClientRequest, what: String, limit: Int) async throws -> DAVResponse {
+        var retries = 0
+        while true {
+            do { return try await exchange(request, what: what, limit: limit) } catch let error as SyncError where error.hubCondition == .unreachable {
+                guard case .hub(let failure) = error, failure.code == Self.connectionClosed, retries < Self.closedConnectionRetries else { throw error }
+                retries += 1
+            }
+        }
     }
 
     /// One request and its whole answer, within `deadline`: AsyncHTTPClient's deadline ends when the
@@ -162,6 +174,10 @@ struct DAVClient: Sendable {
             default:
                 return SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) failed (\(error.shortDescription))")
             }
+        }
+        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof {
+            // A kept connection the server closed as the request was written to it: as a connection closed.
+            return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) closed the connection", code: Self.connectionClosed)
         }
         let refusal = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.lazy.compactMap { $0.error as? IOError }.first)
         if let refusal {
