@@ -47,11 +47,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
 
     private func loop(engine: inout SyncEngine?) async throws {
         var started = false
-        // When the daemon will have been quiet long enough to let go of its code pages, and whether an
-        // alarm is set for then or before: a burst of syncs moves the time, and sets no alarm anew for
-        // each (each was a timer made and one let go); an alarm that comes early is set for the rest.
-        var quietAt = clock.now
-        var quietAlarmSet = false
+        var quiet = QuietTime(at: clock.now)
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
         var random = SystemRandomNumberGenerator()
         for await wake in events {
@@ -85,25 +81,38 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                 }
             }
             if plan.pingWatchdog { notifier.watchdog() }
-            if reasons.contains(.quiet) { quietAlarmSet = false }
-            if plan.releaseCodePages {
-                let now = clock.now
-                if now < quietAt {
-                    alarms.set(.quiet, after: now.duration(to: quietAt))
-                    quietAlarmSet = true
-                } else {
-                    releaseCodePages()
-                }
-            }
-            // From the start, and from each sync's end: the pages go once nothing happened for a while.
-            if plan.sync || !started {
-                quietAt = clock.now.advanced(by: LoopPolicy.quietAfter)
-                if !quietAlarmSet { alarms.set(.quiet, after: LoopPolicy.quietAfter) }
-                quietAlarmSet = true
-            }
+            keepQuietTime(&quiet, plan: plan, reasons: reasons, started: started)
             // Said once the loop has settled its times: whoever waits for the word finds them set.
             if let synced { notifier.status("Last sync \(LocalTime.clockTime(store.clock.now())): \(synced.result)") }
             started = true
+        }
+    }
+
+    /// When the daemon will have been quiet long enough to let go of its code pages, and whether an
+    /// alarm is set for then or before: a burst of syncs moves the time, and sets no alarm anew for
+    /// each (each was a timer made and one let go); an alarm that comes early is set for the rest.
+    struct QuietTime {
+        var at: C.Instant
+        var alarmSet = false
+    }
+
+    /// Lets the code pages go when the quiet time came, or sets the alarm for the rest of it; from the
+    /// start, and from each sync's end, the pages go once nothing happened for a while.
+    private func keepQuietTime(_ quiet: inout QuietTime, plan: LoopPolicy.Plan, reasons: ChangeReasons, started: Bool) {
+        if reasons.contains(.quiet) { quiet.alarmSet = false }
+        if plan.releaseCodePages {
+            let now = clock.now
+            if now < quiet.at {
+                alarms.set(.quiet, after: now.duration(to: quiet.at))
+                quiet.alarmSet = true
+            } else {
+                releaseCodePages()
+            }
+        }
+        if plan.sync || !started {
+            quiet.at = clock.now.advanced(by: LoopPolicy.quietAfter)
+            if !quiet.alarmSet { alarms.set(.quiet, after: LoopPolicy.quietAfter) }
+            quiet.alarmSet = true
         }
     }
 

@@ -19,180 +19,175 @@ extension SyncEngine {
     func pull(
         only: Set<DeviceID>? = nil, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
     ) async throws {
-        /// Why `device`'s card on the hub was refused, when it was: its signed segments will not be checked.
-        func cardRefusal(_ device: DeviceID) async throws -> String? {
-            if let reason = cardsRead.refused[device] { return reason }
-            let item = try await store.hubItems(.card, hubID: hub.id, after: nil, through: device.rawValue, only: device.rawValue)[device.rawValue]
-            return item?.outcome == .refused ? item?.reason ?? "" : nil
-        }
-        /// Says once that the file `name` in `device`'s log (its whole log when empty) is passed over, and why:
-        /// not again in this sync (a log-only read that went whole), nor when an earlier sync said it
-        /// unless it is news (`news`: a log refused through a position further on).
-        func passOver(_ device: DeviceID, _ reason: String, file name: String = "", news: Bool = false) {
-            let entry = HubEntry(device: device, name: name)
-            guard news || !leftInPlace.contains(entry), !report.mentions(entry) else { return }
-            report.setAside.append(SetAsideFile(device: device, name: name, reason: reason, outcome: .passedOver, at: report.at))
-        }
         for device in try await hub.devices() where device != store.deviceID && only?.contains(device) != false {
-            if try await card(of: device) != nil, !membership.admits(device), epochs.revoked[device] == nil,
-                ledger.readFrom(device) >= epochs.takenThrough(device) ?? 0
-            {
-                // Not a member (`Membership`): nothing more of its log is read until it is one.
-                passOver(device, notMemberReason(device))
+            try await pullLog(of: device, ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)
+        }
+    }
+
+    /// Reads one device's log past its anchor, position by position: what is tried at each is found
+    /// (`attempt`), what to do is decided (`LogPosition.step`), and done here.
+    private func pullLog(
+        of device: DeviceID, ledger: inout SyncLedger, leftInPlace: Set<HubEntry>, into report: inout SyncReport, progress: SyncProgress
+    ) async throws {
+        let say = PassingOver(leftInPlace: leftInPlace)
+        // Not a member (`Membership`): nothing more of its log is read until it is one.
+        if try await isOutside(device, readFrom: ledger.readFrom(device)) { return say(device, notMemberReason(device), into: &report) }
+        // A log found to be no member's is read only past what was found then.
+        var anchor = ledger.readFrom(device)
+        let start = anchor
+        let everApplied = (ledger.anchors[device] ?? 0) > 0
+        var waiting: (first: Int64, last: Int64)?
+        var relisted = 0
+        guard var log = try await listLog(of: device, say: say, into: &report) else { return }
+        var segments = log.names
+        positions: while true {
+            try Task.checkCancellation()
+            if let revocation = epochs.revoked[device], anchor >= revocation.through {
+                // Nothing past what was taken of a revoked device counts: said once, and passed over.
+                if (log.highest ?? 0) > anchor { say(device, revokedReason(device, revocation), into: &report) }
+                break
+            }
+            let candidates = LogPosition.candidates(segments, after: anchor)
+            guard !candidates.isEmpty else {
+                waiting = LogPosition.gap(segments, after: anchor)
+                break
+            }
+            let attempts = try await attempt(candidates, of: device, segments: &segments, say: say, into: &report)
+            let card = try await card(of: device)
+            let step = LogPosition.step(attempts, anchor: anchor, relisted: relisted, hasCard: card != nil, signedFrom: card?.signedFrom)
+            if attempts.gone == nil { progress.step() }
+            switch step {
+            case .apply:
+                guard let (segment, content) = attempts.opened else { break positions }
+                try await apply(content, of: segment, from: device, ledger: &ledger, into: &report, progress: progress)
+                report.skipped += attempts.failures
+                anchor = segment.last
+            case .relist:
+                relisted += 1
+                guard let relistedLog = try await listLog(of: device, say: say, into: &report) else { break positions }
+                log = relistedLog
+                segments = log.names
+            case .wait(let first, let last):
+                waiting = (first, last)
+                break positions
+            case .passOver(let reason):
+                say(device, reason, into: &report)
+                break positions
+            case .skipUnsigned(let segment, let reason):
+                _ = try await store.applyReceived([], from: device, through: segment.last, in: &ledger)
+                say(device, reason, file: segment.fileName, into: &report)
+                anchor = segment.last
+            case .lookAgain:
                 continue
-            }
-            // A log found to be no member's is read only past what was found then.
-            var anchor = ledger.readFrom(device)
-            let start = anchor
-            let everApplied = (ledger.anchors[device] ?? 0) > 0
-            var waiting: (first: Int64, last: Int64)?
-            var segments: [SegmentName]
-            var log: DeviceLog
-            // How often this log was listed again because a segment went before it was read.
-            var relisted = 0
-            do { log = try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
-                // One device's log that cannot be read (a link, or a folder of another user's in a shared
-                // hub) holds back that device alone.
-                passOver(device, failure.reason)
-                continue
-            }
-            segments = log.names
-            while true {
-                try Task.checkCancellation()
-                if let revocation = epochs.revoked[device], anchor >= revocation.through {
-                    // Nothing past what was taken of a revoked device counts: said once, and passed over.
-                    if (log.highest ?? 0) > anchor { passOver(device, revokedReason(device, revocation)) }
-                    break
-                }
-                let candidates = segments.filter { $0.first <= anchor + 1 && $0.last > anchor }
-                    .sorted { ($0.last, $0.first) > ($1.last, $1.first) }
-                guard !candidates.isEmpty else {
-                    if let next = segments.filter({ $0.first > anchor + 1 }).min() { waiting = (anchor + 1, next.first - 1) }
-                    break
-                }
-                var failures: [SegmentFailure] = []
-                var applied = false
-                var awaitingCard: SegmentName?
-                var pastRevocation: String?
-                var notAdmitted: String?
-                var unvouched: [(segment: SegmentName, reason: String)] = []
-                var gone: SegmentName?
-                for segment in candidates {
-                    let content: SegmentContent
-                    do { content = try await open(segment, of: device) } catch let error as SegmentContentError {
-                        if error.cause == .notAdmitted {
-                            notAdmitted = error.description
-                            break
-                        } else if error.cause == .unvouched {
-                            unvouched.append((segment, error.description))
-                        } else if error.cause == .awaitingCard, let cardRefused = try await cardRefusal(device) {
-                            // Its card is on the hub but was refused: it will not come.
-                            notAdmitted = "its device's card was refused (\(cardRefused)), so its signatures cannot be checked"
-                            break
-                        } else if error.cause == .awaitingCard {
-                            awaitingCard = awaitingCard ?? segment
-                        } else if error.cause == .pastRevocation {
-                            pastRevocation = error.description
-                        } else if error.cause == .unusableFile {
-                            // Not a segment: out of this sync's view of the log, as if it were not there.
-                            segments.removeAll { $0 == segment }
-                            passOver(device, error.description, file: segment.fileName)
-                        } else {
-                            failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
-                        }
-                        continue
-                    } catch SyncError.hub(let failure) where failure.condition == .gone {
-                        gone = segment
-                        break
-                    }
-                    for refused in content.refused {
-                        report.refused.append(RefusedRecord(
-                            device: device, segment: segment.fileName, kind: refused.kind.noun, index: refused.index,
-                            reason: refused.reason))
-                    }
-                    foundOnHub?.formUnion(content.records.map(RecordOnHub.init))
-                    let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, in: &ledger)
-                    report.received += outcome.applied
-                    report.revived += outcome.revived.count
-                    report.unchanged += outcome.unchanged
-                    report.devicesHeardFrom.insert(device)
-                    progress.step(applied: outcome.applied)
-                    anchor = segment.last
-                    applied = true
-                    break
-                }
-                if let gone {
-                    // The log moved on between its listing and the read (its device compacted, a sync
-                    // tool at work): listed again, it shows what replaced the segment. A log that keeps
-                    // moving waits for the next sync, as a segment on its way does.
-                    guard relisted < Self.relistingsPerLog else {
-                        waiting = (anchor + 1, gone.last)
-                        break
-                    }
-                    relisted += 1
-                    do { log = try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
-                        passOver(device, failure.reason)
-                        break
-                    }
-                    segments = log.names
-                    continue
-                }
-                progress.step()
-                if let notAdmitted {
-                    passOver(device, notAdmitted)
-                    break
-                } else if applied {
-                    report.skipped += failures
-                } else if let awaitingCard {
-                    // Signed by its device, whose card is still on its way: waited for as a segment on its
-                    // way is, and applied when it comes.
-                    waiting = (anchor + 1, awaitingCard.last)
-                    break
-                } else if failures.isEmpty, let pastRevocation {
-                    // Only segments reaching past a revocation are left: what they hold before it cannot be
-                    // told from what they hold after it, and nothing past a revocation counts. Passed over,
-                    // said once, as the rest of a revoked device's log is; not a failure of the sync.
-                    passOver(device, pastRevocation)
-                    break
-                } else if failures.isEmpty, !unvouched.isEmpty, try await card(of: device) == nil {
-                    // A log without a card is unsigned throughout: no member's past what was vouched for.
-                    passOver(device, unvouched[0].reason)
-                    break
-                } else if failures.isEmpty, let signedFrom = try await card(of: device)?.signedFrom,
-                    let skipped = unvouched.filter({ $0.segment.last < signedFrom }).min(by: { $0.segment.last < $1.segment.last })
-                {
-                    // A member's unsigned segment from before it signed that no record vouched for, and nothing
-                    // else there opens: passed over, said once, and its log read on past it (what it signed
-                    // is its own, and nothing unsigned reaches that far).
-                    _ = try await store.applyReceived([], from: device, through: skipped.segment.last, in: &ledger)
-                    passOver(device, skipped.reason, file: skipped.segment.fileName)
-                    anchor = skipped.segment.last
-                    continue
-                } else if failures.isEmpty && unvouched.isEmpty {
-                    // Only files that are no segments were there: look again at the log without them.
-                    continue
-                } else if try await isNoMember(device, everApplied: everApplied || anchor > start, log: log) {
-                    // Rows that never opened and never will, under an id no member has: said once, then
-                    // never listed again, so that a million of them cost one sync, not every one.
-                    try await store.refuseLog(of: device, through: log.highest ?? anchor, in: &ledger)
-                    let reason = "none of its segments opens with the hub's key (\(failures.first?.reason ?? "")): no device of this "
-                        + "hub wrote them, so they are passed over through position \(log.highest ?? anchor)"
-                    passOver(device, reason, news: true)
-                    break
-                } else {
-                    // Not applied, and the anchor stays before it; later segments of this device wait too.
-                    report.failures += failures + unvouched.map { SegmentFailure(device: device, segment: $0.segment.fileName, reason: $0.reason) }
-                    break
-                }
-            }
-            if let waiting {
-                let since = try await store.noteWaiting(
-                    for: device, first: waiting.first, last: waiting.last, at: store.clock.now(), hubID: hub.id)
-                report.waiting.append(WaitingPositions(device: device, first: waiting.first, last: waiting.last, since: since))
-            } else {
-                try await store.clearWaiting(for: device, hubID: hub.id)
+            case .fail(let failures):
+                try await fail(device, failures, log: log, everApplied: everApplied || anchor > start, say: say, ledger: &ledger, into: &report)
+                break positions
             }
         }
+        try await noteWaiting(device, waiting, into: &report)
+    }
+
+    /// True when `device` has a card but is no member, and its log was read as far as a record took it.
+    private func isOutside(_ device: DeviceID, readFrom: Int64) async throws -> Bool {
+        guard try await card(of: device) != nil, epochs.revoked[device] == nil else { return false }
+        return !membership.admits(device) && readFrom >= epochs.takenThrough(device) ?? 0
+    }
+
+    /// The log of `device` as the hub lists it; nil, said once, when it cannot be read (a link, or a
+    /// folder of another user's in a shared hub), which holds back that device alone.
+    private func listLog(of device: DeviceID, say: PassingOver, into report: inout SyncReport) async throws -> DeviceLog? {
+        do { return try await hub.log(of: device) } catch SyncError.hub(let failure) where failure.condition == .unusableEntry {
+            say(device, failure.reason, into: &report)
+            return nil
+        }
+    }
+
+    /// Tries `candidates`, the segments that start at the next position, furthest-reaching first, until
+    /// one opens or the log cannot go on. A file that is no segment is passed over, said once, and taken
+    /// out of `segments`, this sync's view of the log.
+    private func attempt(
+        _ candidates: [SegmentName], of device: DeviceID, segments: inout [SegmentName], say: PassingOver, into report: inout SyncReport
+    ) async throws -> LogPosition.Attempts {
+        var attempts = LogPosition.Attempts(device: device)
+        for segment in candidates {
+            do {
+                attempts.opened = (segment, try await open(segment, of: device))
+                return attempts
+            } catch let error as SegmentContentError {
+                switch error.cause {
+                case .notAdmitted:
+                    attempts.notAdmitted = error.description
+                    return attempts
+                case .awaitingCard:
+                    // Its card is on the hub but was refused: it will not come.
+                    if let refused = try await cardRefusal(device) {
+                        attempts.notAdmitted = "its device's card was refused (\(refused)), so its signatures cannot be checked"
+                        return attempts
+                    }
+                    attempts.awaitingCard = attempts.awaitingCard ?? segment
+                case .unvouched: attempts.unvouched.append((segment, error.description))
+                case .pastRevocation: attempts.pastRevocation = error.description
+                case .unusableFile:
+                    // Not a segment: out of this sync's view of the log, as if it were not there.
+                    segments.removeAll { $0 == segment }
+                    say(device, error.description, file: segment.fileName, into: &report)
+                case .content: attempts.failures.append(SegmentFailure(device: device, segment: segment.fileName, reason: error.description))
+                }
+            } catch SyncError.hub(let failure) where failure.condition == .gone {
+                attempts.gone = segment
+                return attempts
+            }
+        }
+        return attempts
+    }
+
+    /// Why `device`'s card on the hub was refused, when it was: its signed segments will not be checked.
+    private func cardRefusal(_ device: DeviceID) async throws -> String? {
+        if let reason = cardsRead.refused[device] { return reason }
+        let item = try await store.hubItems(.card, hubID: hub.id, after: nil, through: device.rawValue, only: device.rawValue)[device.rawValue]
+        return item?.outcome == .refused ? item?.reason ?? "" : nil
+    }
+
+    /// Applies a segment's records and moves its device's anchor past it, in one transaction.
+    private func apply(
+        _ content: SegmentContent, of segment: SegmentName, from device: DeviceID, ledger: inout SyncLedger, into report: inout SyncReport,
+        progress: SyncProgress
+    ) async throws {
+        for refused in content.refused {
+            report.refused.append(RefusedRecord(
+                device: device, segment: segment.fileName, kind: refused.kind.noun, index: refused.index, reason: refused.reason))
+        }
+        foundOnHub?.formUnion(content.records.map(RecordOnHub.init))
+        let outcome = try await store.applyReceived(content.records, from: device, through: segment.last, in: &ledger)
+        report.received += outcome.applied
+        report.revived += outcome.revived.count
+        report.unchanged += outcome.unchanged
+        report.devicesHeardFrom.insert(device)
+        progress.step(applied: outcome.applied)
+    }
+
+    /// A position where nothing applies: a log no member wrote is refused for good (said once, never
+    /// listed again, so that a million such rows cost one sync); any other device is held back there.
+    private func fail(
+        _ device: DeviceID, _ failures: [SegmentFailure], log: DeviceLog, everApplied: Bool, say: PassingOver, ledger: inout SyncLedger,
+        into report: inout SyncReport
+    ) async throws {
+        guard try await isNoMember(device, everApplied: everApplied, log: log) else {
+            // Not applied, and the anchor stays before it; later segments of this device wait too.
+            report.failures += failures
+            return
+        }
+        let through = log.highest ?? ledger.readFrom(device)
+        try await store.refuseLog(of: device, through: through, in: &ledger)
+        say(device, "none of its segments opens with the hub's key (\(failures.first?.reason ?? "")): no device of this hub wrote them, so "
+            + "they are passed over through position \(through)", news: true, into: &report)
+    }
+
+    /// Remembers since when this journal waits for positions of `device`'s log, or that it waits no more.
+    private func noteWaiting(_ device: DeviceID, _ waiting: (first: Int64, last: Int64)?, into report: inout SyncReport) async throws {
+        guard let waiting else { return try await store.clearWaiting(for: device, hubID: hub.id) }
+        let since = try await store.noteWaiting(for: device, first: waiting.first, last: waiting.last, at: store.clock.now(), hubID: hub.id)
+        report.waiting.append(WaitingPositions(device: device, first: waiting.first, last: waiting.last, since: since))
     }
 
     /// True when `device`'s log on a hub whose segments never change is no member's: nothing of it was
@@ -209,5 +204,18 @@ extension SyncEngine {
         } catch is SegmentContentError {
             return true
         }
+    }
+}
+
+/// Says once that a file of a device's log (its whole log when unnamed) is passed over, and why: not
+/// again in this sync (a log-only read that went whole), nor when an earlier sync said it, unless it is
+/// news (a log refused through a position further on).
+struct PassingOver {
+    let leftInPlace: Set<HubEntry>
+
+    func callAsFunction(_ device: DeviceID, _ reason: String, file name: String = "", news: Bool = false, into report: inout SyncReport) {
+        let entry = HubEntry(device: device, name: name)
+        guard news || !leftInPlace.contains(entry), !report.mentions(entry) else { return }
+        report.setAside.append(SetAsideFile(device: device, name: name, reason: reason, outcome: .passedOver, at: report.at))
     }
 }

@@ -27,22 +27,7 @@ public enum SyncJoin {
         let hub: any Hub
         if exists {
             guard let candidate = givenKey?.key ?? localKey else { throw SyncError.keyRequiredToJoin(hub: place.location) }
-            do {
-                hub = try await place.open(key: candidate, expecting: nil)
-            } catch SyncError.wrongKey(let location, let hubID) {
-                // A key printed for another hub is said as such: the person holds the wrong one, not a mistyped one.
-                let actual = PrintedKey.labelText(ofHub: hubID)
-                if let given = givenKey?.hubLabel, given != actual {
-                    throw SyncError.keyForAnotherHub(hub: location, given: given, actual: actual)
-                }
-                throw SyncError.wrongKey(hub: location, hubID: hubID)
-            }
-            // A key from before a rotation admits no one: whoever holds it may be the one shut out.
-            let records = (try? await hub.allEpochRecords()) ?? [:]
-            if let replaced = EpochRecord.standing(ofKey: candidate, records: records, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck).replacedAt {
-                await hub.close()
-                throw SyncError.keyReplaced(hub: place.location, at: replaced)
-            }
+            hub = try await open(place, key: candidate, label: givenKey?.hubLabel)
             key = candidate
         } else {
             // A key given means joining another machine's hub: with none here yet (a sync tool still
@@ -83,6 +68,27 @@ public enum SyncJoin {
         }
         await hub.close()
         return Outcome(madeHub: !exists, location: place.location, device: store.deviceID)
+    }
+
+    /// The hub at `place`, opened with `key`: refused when the key does not open it (said as another
+    /// hub's key when it was printed for one, `label`), or was replaced by a rotation (whoever holds a
+    /// key from before one may be the one shut out).
+    private static func open(_ place: any HubPlace, key: SyncKey, label: String?) async throws -> any Hub {
+        let hub: any Hub
+        do {
+            hub = try await place.open(key: key, expecting: nil)
+        } catch SyncError.wrongKey(let location, let hubID) {
+            // A key printed for another hub is said as such: the person holds the wrong one, not a mistyped one.
+            let actual = PrintedKey.labelText(ofHub: hubID)
+            if let label, label != actual { throw SyncError.keyForAnotherHub(hub: location, given: label, actual: actual) }
+            throw SyncError.wrongKey(hub: location, hubID: hubID)
+        }
+        let records = (try? await hub.allEpochRecords()) ?? [:]
+        if let replaced = EpochRecord.standing(ofKey: key, records: records, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck).replacedAt {
+            await hub.close()
+            throw SyncError.keyReplaced(hub: place.location, at: replaced)
+        }
+        return hub
     }
 
     /// Gives the journal a device id of its own (a copied database), under the sync lock so that no

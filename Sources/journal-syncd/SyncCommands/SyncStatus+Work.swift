@@ -12,6 +12,13 @@ extension SyncStatus {
         if output.json, try await store.hub() == nil { return Output.line(SyncOverview.notJoinedJSON(device: store.deviceID).prettyText) }
         let overview = try await SyncOverview.gather(store, hubs: .glance)
         if output.json { return Output.line(overview.json.prettyText) }
+        Self.printJournal(overview)
+        Self.printFindings(overview)
+        Self.printDevices(overview)
+    }
+
+    /// The hub, this device, what waits to be published, the last sync and the daemon.
+    private static func printJournal(_ overview: SyncOverview) {
         let pending = overview.pendingChanges
         Output.line("Hub          \(TerminalText.escaped(overview.hub)) (hub \(overview.hubLabel): its key begins JK2-\(overview.hubLabel)-)")
         for fact in overview.description?.facts ?? [] {
@@ -31,6 +38,11 @@ extension SyncStatus {
         Output.line("Last sync    \(last)")
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
             ?? "not running; start it with systemctl --user enable --now journal-sync"))
+    }
+
+    /// What is wrong or worth knowing: silent devices, gaps, clocks, the hub's problems and warnings,
+    /// files set aside, what was kept of revoked devices, what the hub holds that was refused.
+    private static func printFindings(_ overview: SyncOverview) {
         for silent in overview.silentDevices {
             let name = silent.card.map { TerminalText.escaped($0.name) } ?? silent.device.rawValue
             Output.line("Silent       \(name) has not synced for \(SyncReport.span(from: silent.card?.syncedAt ?? overview.at, to: overview.at))")
@@ -54,6 +66,10 @@ extension SyncStatus {
             Output.line("Refused      \(counted) on the hub that are no device's or epoch's of it (junk, altered, or another device's "
                 + "keys): each was read once and is not read again until it changes (`journal sync devices` names the cards)")
         }
+    }
+
+    /// The other devices: whether what the hub offers of each is here, when each last synced.
+    private static func printDevices(_ overview: SyncOverview) {
         guard !overview.devices.isEmpty else { return Output.line("Other devices: none yet") }
         // Ids as `sync devices` shows them; whether each device's changes on the hub are all here, not
         // its log positions, which count every change of its journal and no count a sync says.
