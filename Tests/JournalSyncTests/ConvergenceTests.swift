@@ -31,14 +31,14 @@ let steps = zip(Gen.int(in: 0...12), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
                 for index in 0..<3 { replicas.append(try await JournalStore(path: "\(folder)/\(index).db", clock: sameInstant, physicalClock: sameInstant)) }
                 for step in history {
                     if (7...9).contains(step.action) {
-                        try await deliver(from: replicas[step.other], to: replicas[step.replica], shuffle: step.pick)
+                        try await Self.deliver(from: replicas[step.other], to: replicas[step.replica], shuffle: step.pick)
                     } else {
                         try await Self.write(step, on: replicas[step.replica])
                     }
                 }
                 for round in 0..<2 {
                     for (from, to) in [(0, 1), (2, 0), (1, 2), (1, 0), (0, 2), (2, 1)] {
-                        try await deliver(from: replicas[from], to: replicas[to], shuffle: round * 7 + from)
+                        try await Self.deliver(from: replicas[from], to: replicas[to], shuffle: round * 7 + from)
                     }
                 }
                 var states: [Set<RecordState>] = []
@@ -80,7 +80,7 @@ let steps = zip(Gen.int(in: 0...12), Gen.int(in: 0...2), Gen.int(in: 0...40), Ge
     }
 
     /// Hands `from`'s own records to `to` as a hub would, but out of order and each batch twice.
-    func deliver(from: JournalStore, to: JournalStore, shuffle: Int) async throws {
+    static func deliver(from: JournalStore, to: JournalStore, shuffle: Int) async throws {
         guard from.deviceID != to.deviceID else { return }
         let own = try await from.ownChanges(after: 0, limit: 10_000)
         guard !own.isEmpty else { return }

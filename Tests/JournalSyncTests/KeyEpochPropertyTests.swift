@@ -8,8 +8,9 @@ import TestSupport
 
 /// Rotations and revocations interleaved with writes, syncs and a sync tool delivering files in any
 /// order between each machine's own copy of a folder hub: rotations made at once on different copies,
-/// a revocation crossing a rotation or another revocation, machines that sync rarely; and a revoked
-/// machine as an adversary, keeping every key it can work out from the hub and writing anything it can.
+/// a revocation crossing a rotation or another revocation, machines that sync rarely, clocks that run
+/// ahead (a member's by two minutes, a spare's by three years); and a revoked machine as an adversary,
+/// keeping every key it can work out from the hub and writing anything it can.
 @Suite(.onTestThreads) struct KeyEpochPropertyTests {
     /// The tool copying one file (0-5), a sync (6-8: `Machine.scope`'s three), a rotation (9), the revocation of machine 3 or 4
     /// (10), a write (11-17, `ConvergenceTests.write`'s actions 0-6), or a revoked machine forging (18);
@@ -76,13 +77,19 @@ import TestSupport
     static func play(_ moves: [Step]) async throws {
         try await withTemporaryDirectory { folder in
             let key = SyncKey()
+            // m1's clock runs two minutes ahead, m3's (a spare, maybe the adversary) three years.
+            let clocks: [any JournalClock] = [
+                sameInstant, FixedClock(sameInstant.instant + .seconds(120)), sameInstant,
+                FixedClock(sameInstant.instant + .seconds(3 * 365 * 86_400)), sameInstant,
+            ]
             var machines = [try await Machine.make(folder, name: "m0", hubFolder: folder + "/copy0", key: key, segmentSize: 3)]
             for index in 1..<5 {
                 try FileManager.default.createDirectory(atPath: folder + "/copy\(index)/journal-hub-v1", withIntermediateDirectories: true)
                 try FileManager.default.copyItem(
                     atPath: folder + "/copy0/journal-hub-v1/hub.json", toPath: folder + "/copy\(index)/journal-hub-v1/hub.json")
                 machines.append(try await Machine.make(
-                    folder, name: "m\(index)", hubFolder: folder + "/copy\(index)", key: key, segmentSize: 3, invitedBy: machines[0]))
+                    folder, name: "m\(index)", hubFolder: folder + "/copy\(index)", key: key, segmentSize: 3, clock: clocks[index],
+                    invitedBy: machines[0]))
             }
             let tool = SyncTool(copies: (0..<5).map { folder + "/copy\($0)/journal-hub-v1" }, owners: machines.map(\.store.deviceID))
             // Every machine knows every card before the history starts: a key goes to the devices its maker
