@@ -4,8 +4,8 @@ import JournalKit
 /// journal, where they sync (`SyncedSetting`): the same person on two machines then reads the same
 /// numbers. The sync program moves them (`sync init`, `journal sync`, the daemon's start), as until a
 /// journal syncs, where a setting is kept changes no number. A journal whose settings a person set
-/// since (`journal config`, with `--local` or without) moves nothing: `config.toml` is this machine's
-/// own on purpose then.
+/// since (`journal config`, with `--local` or without), or whose settings moved once, moves nothing:
+/// `config.toml` is this machine's own on purpose then.
 public enum SettingsMove {
     /// What a move did: the settings taken out of the file at `path`, now the journal's.
     public struct Moved: Sendable {
@@ -25,7 +25,8 @@ public enum SettingsMove {
     public static func run(_ store: JournalStore) async throws -> Moved? {
         let config = try ConfigFile.load()
         let values = config.lines.map { (key: $0.key, value: config.settings[$0.key]) }
-        guard try await store.moveLocalSettings(values) != nil, !values.isEmpty else { return nil }
+        // Nothing in the file: nothing written (a daemon starts without waiting for the journal's lock).
+        guard !values.isEmpty, try await store.moveLocalSettings(values) != nil else { return nil }
         var bytes = try ConfigFile.bytes(at: config.path)
         for key in config.lines.map(\.key) {
             bytes = try SettingsFile.edited(bytes, path: config.path, setting: key, to: nil)

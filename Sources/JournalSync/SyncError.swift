@@ -3,7 +3,7 @@ import JournalKit
 import Glibc
 
 /// Why sync refused or failed, each with what to do about it. Never includes the key.
-public enum SyncError: JournalFailure, Equatable {
+public enum SyncError: JournalFailure, Equatable, SyncStopping {
     case notJoined
     case noKey(path: String)
     case keyUnreadable(path: String, reason: String)
@@ -46,7 +46,7 @@ public enum SyncError: JournalFailure, Equatable {
     /// This device was revoked: by the device called `by`, at `at`, in key epoch `epoch`.
     case deviceRevoked(by: String, at: Timestamp, epoch: String)
     /// The hub's key was replaced (by `by`, at `at`) without the new key reaching this device.
-    case notGivenNewKey(by: String, at: Timestamp, epoch: String)
+    case notGivenNewKey(by: String, at: Timestamp, epoch: String, why: LeftOutOfKey)
     /// The key given to join was replaced at `at`: it admits no one.
     case keyReplaced(hub: String, at: Timestamp)
     /// The hub's key epochs cannot be listed: which key seals what is not known.
@@ -78,6 +78,13 @@ public enum SyncError: JournalFailure, Equatable {
             .deviceIdentityChanged, .hubReplaced, .unsupported, .epochsUnreadable:
             return .failure
         }
+    }
+
+    /// A revoked device never syncs with the hub again: `journal add` says so once.
+    public var stoppedBecause: String? {
+        guard case .deviceRevoked(let by, let at, _) = self else { return nil }
+        return "\(TerminalText.quoted(by)) revoked this device on \(LocalTime.display(at)): nothing it adds reaches the other machines, "
+            + "and it receives nothing from them (`journal sync status` says more; a member's key, given to `journal sync init`, joins it again)"
     }
 
     public var remedy: Remedy? {
@@ -172,10 +179,23 @@ public enum SyncError: JournalFailure, Equatable {
                 + "applied; this journal keeps everything it holds. To sync it again, a member must print the current key "
                 + "(`journal sync key`), and this journal join the hub again as a new device (`journal sync new-device`, then "
                 + "`journal sync init` with that key)."
-        case .notGivenNewKey(let by, let at, let epoch):
-            return "the hub's key was replaced by \(TerminalText.quoted(by)) on \(LocalTime.display(at)) (key epoch \(epoch)), "
-                + "and the new key was not given to this device (its card had not reached that machine). Nothing was published. "
-                + "Print the current key on a member (`journal sync key`) and join with it here (`journal sync init ... --key-file -`)."
+        case .notGivenNewKey(let by, let at, let epoch, let why):
+            let join = "print the current key on a member (`journal sync key`) and join with it here (`journal sync init ... --key-file -`)"
+            let start = "the hub's key was replaced by \(TerminalText.quoted(by)) on \(LocalTime.display(at)) (key epoch \(epoch)), "
+            switch why {
+            case .cardNotSeen:
+                return start + "and the new key was not given to this device (its card had not reached that machine). Nothing was "
+                    + "published. To join again, \(join)."
+            case .vouchedOnlyByRevoked(let revoked, let name):
+                return start + "which revoked \(revoked.map(TerminalText.quoted).joined(separator: " and ")), the only device"
+                    + (revoked.count == 1 ? "" : "s") + " that vouched for this one: it was left out on purpose, as a device a revoked "
+                    + "machine vouched for may be one it made up. Nothing was published. If this machine is yours, run `journal sync "
+                    + "rotate-key --keep \(ShellWord.quoted(name))` on a member, or \(join)."
+            case .unvouched(let name):
+                return start + "and left this device out on purpose: it joined with the key alone, and no member vouches for it. "
+                    + "Nothing was published. If this machine is yours, run `journal sync rotate-key --keep \(ShellWord.quoted(name))` on a "
+                    + "member, or \(join)."
+            }
         case .keyReplaced(let hub, let at):
             return "the key given opens \(hub), but it was replaced on \(LocalTime.display(at)), and a key from before a "
                 + "rotation admits no one. Print the current key on a member (`journal sync key`) and join with that. Nothing "
@@ -200,8 +220,9 @@ public enum SyncError: JournalFailure, Equatable {
             return "'\(TerminalText.quoted(text))' names \(candidates.count) devices of the hub: \(listed). Give the whole id of the one "
                 + "you mean. Nothing was changed."
         case .notVouchedYet:
-            return "no member of the hub vouches for this device yet (the one whose key it joined with has not synced since), so a "
-                + "new key made here would reach this device alone. Sync again once it has (`journal sync`), or run this on another "
+            return "this device has not found yet who invited it: no card on the hub names the invitation in the key it joined with "
+                + "(that member has not written its card since it printed the key, or the invitation ended), so a new key made here "
+                + "would reach this device alone. Sync again once that member has synced (`journal sync`), or run this on another "
                 + "member. Nothing was changed."
         case .revokingSelf:
             return "a device cannot revoke itself: revoke it from another of your machines. Nothing was changed."

@@ -12,6 +12,7 @@ public enum SyncRequest: Sendable {
     case now(SyncNow)
     case initialize(SyncInit)
     case key(SyncKeyCommand)
+    case invitations(SyncInvitations)
     case status(SyncStatus)
     case newDevice(SyncNewDevice)
     case migrateSQL(SyncMigrateSQL)
@@ -43,7 +44,7 @@ public struct SyncCommand: AsyncParsableCommand {
             encrypted.
             """,
         subcommands: [
-            SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncStatus.self, SyncDevices.self, SyncRename.self, SyncRotateKey.self, SyncRevoke.self,
+            SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncInvitations.self, SyncStatus.self, SyncDevices.self, SyncRename.self, SyncRotateKey.self, SyncRevoke.self,
             SyncNewDevice.self,
             SyncMigrateSQL.self,
         ],

@@ -91,6 +91,10 @@ import TestSupport
             #expect(try machine.run("sync").status == 0)
             // The journal as schema 8 left it: the outcome in words only.
             let downgrade = """
+                ALTER TABLE sync_anchors DROP COLUMN clock_ahead_ms; ALTER TABLE sync_anchors DROP COLUMN clock_ahead_at; DROP TABLE settings;
+                ALTER TABLE sync_hub DROP COLUMN relay_through; ALTER TABLE sync_hub DROP COLUMN moved_changes;
+                ALTER TABLE sync_hub DROP COLUMN moved_devices; ALTER TABLE sync_hub DROP COLUMN moved_at;
+                ALTER TABLE sync_hub DROP COLUMN stopped_because; ALTER TABLE sync_hub DROP COLUMN stopped_said;
                 DROP VIEW sleep; DROP TABLE nights; ALTER TABLE custom_drinks DROP COLUMN form;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status; DROP TABLE sync_refused_logs;

@@ -32,7 +32,10 @@ struct Machine {
         var tag: [UInt8]?
         if let inviter {
             let invitation = SyncSetup.makeInvitation(by: inviter.store.deviceID)
-            try await inviter.store.recordInvitation(publicKey: invitation.publicKey, claim: invitation.claim, at: clock.now(), hubID: hub.id)
+            let printedAt = inviter.store.clock.now()
+            try await inviter.store.recordInvitation(
+                publicKey: invitation.publicKey, claim: invitation.claim, at: printedAt, expiresAt: printedAt + Invitation.lifetime,
+                keyCheck: await inviter.engine.key.check, hubID: hub.id)
             admission = try Invitations.admission(seed: invitation.seed, hubID: hub.id, device: store.deviceID, keys: deviceKeys.publicKeys)
             tag = Invitations.tag(seed: invitation.seed)
         }

@@ -23,6 +23,15 @@ extension JournalStore {
         }.first
     }
 
+    /// Why this journal no longer syncs with its hub, the first time it is asked since a sync found it
+    /// (then not again): what `journal add` says once after the drink it recorded. nil otherwise.
+    public func syncStoppedNotice() throws -> String? {
+        guard let reason = try connection.queryText("SELECT stopped_because FROM sync_hub WHERE stopped_because IS NOT NULL AND stopped_said = 0")
+        else { return nil }
+        try write(nil) { _ in try connection.run("UPDATE sync_hub SET stopped_said = 1") }
+        return reason
+    }
+
     /// How this journal's sync stands, and when a sync last succeeded.
     public func syncHealth() throws -> (health: SyncHealth, lastSucceededAt: Timestamp?) {
         guard let joined = try hub() else { return (.notJoined, nil) }
@@ -47,7 +56,9 @@ extension JournalStore {
         try write(nil) { _ in
             let current = try hub()
             if current?.hubID == id {
-                try connection.run("UPDATE sync_hub SET kind = ?, location = ?", .text(kind), .text(location))
+                // Joined again (with a member's key, after a revocation): it syncs again.
+                try connection.run(
+                    "UPDATE sync_hub SET kind = ?, location = ?, stopped_because = NULL, stopped_said = 0", .text(kind), .text(location))
             } else {
                 let relayedBefore = try connection.queryInteger("SELECT relay_through FROM sync_hub") ?? 0
                 try connection.run("DELETE FROM sync_hub")
@@ -164,12 +175,14 @@ extension JournalStore {
                     """
                     UPDATE sync_hub SET last_sync_at = ?1, last_sync_outcome = ?2, last_sync_failure = ?3, last_sync_exit_status = ?4,
                         last_sync_result = ?5, last_notification_at = coalesce(?6, last_notification_at),
-                        last_ok_sync_at = CASE WHEN ?2 = 'ok' THEN ?1 ELSE last_ok_sync_at END
+                        last_ok_sync_at = CASE WHEN ?2 = 'ok' THEN ?1 ELSE last_ok_sync_at END,
+                        stopped_said = CASE WHEN ?8 IS NULL OR ?8 IS NOT stopped_because THEN 0 ELSE stopped_said END,
+                        stopped_because = CASE WHEN ?2 = 'ok' THEN NULL ELSE coalesce(?8, stopped_because) END
                     WHERE hub_id = ?7
                     """,
                     .integer(instant.milliseconds), .text(outcome.succeeded ? "ok" : "failed"), outcome.failure.map { .text($0.name) } ?? .null,
                     .integer(Int64(outcome.exitStatus)), .text(outcome.message), notifiedAt.map { .integer($0.milliseconds) } ?? .null,
-                    .text(hubID.rawValue))
+                    .text(hubID.rawValue), outcome.stoppedBecause.map { .text($0) } ?? .null)
             }
         }
     }
@@ -182,18 +195,21 @@ extension JournalStore {
     /// Remembers files a sync set aside from this device's log, for `journal sync status`.
     public func recordSetAside(_ files: [SetAsideFile], hubID: HubID) throws {
         guard !files.isEmpty else { return }
-        try write(nil) { _ in
-            let insert = try connection.cached(
-                "INSERT INTO sync_set_aside (hub_id, device_id, name, reason, outcome, at) VALUES (?, ?, ?, ?, ?, ?)")
-            for file in files {
-                try insert.run([
-                    .text(hubID.rawValue), .text(file.device.rawValue), .text(file.name), .text(file.reason), .text(file.outcome.rawValue),
-                    .integer(file.at.milliseconds),
-                ])
-            }
-            try connection.run(
-                "DELETE FROM sync_set_aside WHERE rowid <= (SELECT max(rowid) FROM sync_set_aside) - ?", .integer(Int64(Self.setAsideKept)))
+        try write(nil) { _ in try insertSetAside(files, hubID: hubID) }
+    }
+
+    /// Inserts `files` into what syncs set aside, in the caller's transaction.
+    func insertSetAside(_ files: [SetAsideFile], hubID: HubID) throws {
+        let insert = try connection.cached(
+            "INSERT INTO sync_set_aside (hub_id, device_id, name, reason, outcome, at) VALUES (?, ?, ?, ?, ?, ?)")
+        for file in files {
+            try insert.run([
+                .text(hubID.rawValue), .text(file.device.rawValue), .text(file.name), .text(file.reason), .text(file.outcome.rawValue),
+                .integer(file.at.milliseconds),
+            ])
         }
+        try connection.run(
+            "DELETE FROM sync_set_aside WHERE rowid <= (SELECT max(rowid) FROM sync_set_aside) - ?", .integer(Int64(Self.setAsideKept)))
     }
 
     /// The files syncs with the hub `hubID` set aside or passed over, newest first.

@@ -80,23 +80,33 @@ extension JournalStore {
         }
     }
 
-    /// Remembers an invitation this device printed, by its public key, with the claim its card makes of it.
-    public func recordInvitation(publicKey: [UInt8], claim: [UInt8], at instant: Timestamp, hubID: HubID) throws {
+    /// Remembers an invitation this device printed, by its public key, with the claim its card makes of
+    /// it, the key it was printed with (`keyCheck`) and when it expires.
+    public func recordInvitation(
+        publicKey: [UInt8], claim: [UInt8], at instant: Timestamp, expiresAt: Timestamp, keyCheck: String, hubID: HubID
+    ) throws {
         try write(nil) { _ in
             try connection.run(
-                "INSERT OR IGNORE INTO sync_invitations (hub_id, public_key, claim, made_at) VALUES (?, ?, ?, ?)",
-                .text(hubID.rawValue), .blob(publicKey), .blob(claim), .integer(instant.milliseconds))
+                "INSERT OR IGNORE INTO sync_invitations (hub_id, public_key, claim, made_at, expires_at, key_check) VALUES (?, ?, ?, ?, ?, ?)",
+                .text(hubID.rawValue), .blob(publicKey), .blob(claim), .integer(instant.milliseconds), .integer(expiresAt.milliseconds),
+                .text(keyCheck))
         }
     }
 
     /// The invitations this device printed for the hub `hubID`, newest first.
     public func invitations(hubID: HubID) throws -> [Invitation] {
         try connection.query(
-            "SELECT public_key, claim, made_at, used_by FROM sync_invitations WHERE hub_id = ? ORDER BY made_at DESC, public_key", [.text(hubID.rawValue)]
+            """
+            SELECT public_key, claim, made_at, used_by, expires_at, key_check, ended_at, ended_why
+            FROM sync_invitations WHERE hub_id = ? ORDER BY made_at DESC, public_key
+            """, [.text(hubID.rawValue)]
         ) {
             Invitation(
                 publicKey: $0.blob(0), claim: $0.blob(1), madeAt: Timestamp(milliseconds: $0.int64(2)),
-                usedBy: $0.optionalText(3).map(DeviceID.init(rawValue:)))
+                usedBy: $0.optionalText(3).map(DeviceID.init(rawValue:)),
+                expiresAt: $0.isNull(4) ? Timestamp(milliseconds: $0.int64(2)) + Invitation.lifetime : Timestamp(milliseconds: $0.int64(4)),
+                keyCheck: $0.optionalText(5), endedAt: $0.isNull(6) ? nil : Timestamp(milliseconds: $0.int64(6)),
+                ended: $0.optionalText(7).flatMap(Invitation.End.init(rawValue:)))
         }
     }
 
@@ -106,6 +116,37 @@ extension JournalStore {
             try connection.run(
                 "UPDATE sync_invitations SET used_by = ? WHERE hub_id = ? AND public_key = ? AND used_by IS NULL",
                 .text(device.rawValue), .text(hubID.rawValue), .blob(publicKey))
+        }
+    }
+
+    /// Ends the invitations `publicKeys` (every open one when nil) for `why`, at `instant`; returns how
+    /// many ended now. An invitation used or ended already stays as it is.
+    @discardableResult
+    public func endInvitations(_ publicKeys: [[UInt8]]?, why: Invitation.End, at instant: Timestamp, hubID: HubID) throws -> Int {
+        try write(nil) { _ in
+            let end = try connection.cached(
+                """
+                UPDATE sync_invitations SET ended_at = ?, ended_why = ?
+                WHERE hub_id = ? AND used_by IS NULL AND ended_at IS NULL AND (? IS NULL OR public_key = ?)
+                """)
+            var ended = 0
+            for key in publicKeys.map({ $0.map(SQLiteValue.blob) }) ?? [.null] {
+                try end.run([.integer(instant.milliseconds), .text(why.rawValue), .text(hubID.rawValue), key, key])
+                ended += Int(connection.changes)
+            }
+            return ended
+        }
+    }
+
+    /// Ends the invitation `publicKey` because `devices` showed it (one of them is not the machine it was
+    /// printed for), and keeps the note that says so, in one transaction: whichever card write found
+    /// it, `journal sync` and `sync status` say it.
+    public func endSharedInvitation(publicKey: [UInt8], note: SetAsideFile, hubID: HubID) throws {
+        try write(nil) { _ in
+            try connection.run(
+                "UPDATE sync_invitations SET ended_at = ?, ended_why = 'shown-twice' WHERE hub_id = ? AND public_key = ? AND ended_at IS NULL",
+                .integer(note.at.milliseconds), .text(hubID.rawValue), .blob(publicKey))
+            try insertSetAside([note], hubID: hubID)
         }
     }
 
@@ -159,11 +200,52 @@ public struct HubItem: Sendable, Equatable {
     }
 }
 
-/// An invitation this device printed: its public key, the claim its card makes of it, when, and the
-/// device that joined with it.
+/// An invitation this device printed: its public key, the claim its card makes of it, when, the
+/// device that joined with it, and when it ends.
 public struct Invitation: Sendable, Equatable {
     public let publicKey: [UInt8]
     public let claim: [UInt8]
     public let madeAt: Timestamp
     public let usedBy: DeviceID?
+    /// After this, a device that shows it is not vouched for.
+    public let expiresAt: Timestamp
+    /// The check of the key it was printed with; nil for one an earlier journal printed.
+    public let keyCheck: String?
+    public let endedAt: Timestamp?
+    public let ended: End?
+
+    /// Why an invitation ended before it was used or expired.
+    public enum End: String, Sendable {
+        case withdrawn
+        /// Two devices showed it: one of them is not the machine it was printed for.
+        case shownTwice = "shown-twice"
+        /// The hub's key was replaced since it was printed (a leak is why keys are replaced).
+        case keyReplaced = "key-replaced"
+    }
+
+    /// How long an invitation lasts unless `journal sync key --expires` says otherwise.
+    public static let lifetime: Duration = .seconds(7 * 86_400)
+
+    public init(
+        publicKey: [UInt8], claim: [UInt8], madeAt: Timestamp, usedBy: DeviceID?, expiresAt: Timestamp, keyCheck: String?,
+        endedAt: Timestamp? = nil, ended: End? = nil
+    ) {
+        self.publicKey = publicKey
+        self.claim = claim
+        self.madeAt = madeAt
+        self.usedBy = usedBy
+        self.expiresAt = expiresAt
+        self.keyCheck = keyCheck
+        self.endedAt = endedAt
+        self.ended = ended
+    }
+
+    /// Its identifier as `journal sync invitations` lists it: the start of its public key.
+    public var id: String { Hex.encode(publicKey.prefix(4)) }
+
+    /// True when a device that shows it at `now` is vouched for: not used, not ended, not expired, and
+    /// printed with the key held now (`currentKeyCheck`).
+    public func isOpen(at now: Timestamp, currentKeyCheck: String) -> Bool {
+        usedBy == nil && ended == nil && now < expiresAt && (keyCheck == nil || keyCheck == currentKeyCheck)
+    }
 }

@@ -49,17 +49,21 @@ public struct SyncOutcome: Sendable, Equatable {
     public let failure: FailureKind?
     /// What it moved, or why it failed.
     public let message: String
+    /// Why the journal can never sync with its hub again as it is, when the failure says so
+    /// (`SyncStopping`): `journal add` says it once.
+    public let stoppedBecause: String?
 
-    public init(failure: FailureKind?, message: String) {
+    public init(failure: FailureKind?, message: String, stoppedBecause: String? = nil) {
         self.failure = failure
         self.message = message
+        self.stoppedBecause = stoppedBecause
     }
 
     public static func succeeded(_ message: String) -> SyncOutcome { SyncOutcome(failure: nil, message: message) }
 
     /// The outcome of an attempt that threw `error`.
     public static func failed(_ error: any Error) -> SyncOutcome {
-        SyncOutcome(failure: failureKind(error), message: failureMessage(error))
+        SyncOutcome(failure: failureKind(error), message: failureMessage(error), stoppedBecause: (error as? any SyncStopping)?.stoppedBecause)
     }
 
     public var succeeded: Bool { failure == nil }
@@ -154,4 +158,11 @@ public struct MovedHere: Sendable, Equatable {
         "\(changes) change\(changes == 1 ? "" : "s") of \(devices) other device\(devices == 1 ? "" : "s"), which this journal brought from its "
             + "previous hub, published here by this device (\(LocalTime.display(at))): machines that join this hub find them"
     }
+}
+
+/// A failure after which a journal never syncs with its hub again as it is (its device was revoked):
+/// it says why, in words a person can act on.
+public protocol SyncStopping: Error {
+    /// Why, when this failure stops syncing for good; nil when it does not.
+    var stoppedBecause: String? { get }
 }

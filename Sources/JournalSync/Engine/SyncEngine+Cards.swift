@@ -47,7 +47,7 @@ extension SyncEngine {
             case .announceSigning(let published):
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
                 guard own?.signedFrom == nil else { return }
-                try await writeOwnCard(previous: own, at: report.at, published: false, synced: false, signedFrom: published + 1)
+                try await writeOwnCard(previous: own, at: report.at, published: false, synced: false, signedFrom: published + 1, into: &report)
             case .write:
                 try await keepCardsRead()
                 let own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
@@ -97,6 +97,13 @@ extension SyncEngine {
         cardsRead = try await takeUpEpochs(leftInPlace: [], into: &report)
         try await keepCardsRead()
         if let unreachable = cardsRead.unreachable { throw unreachable.cause }
+        // Whom this device vouches for as its next card will say (a machine that joined with one of its
+        // invitations since it last wrote one): what `sync devices` shows and a new key would do.
+        if var own = try await store.deviceCard(of: store.deviceID, hubID: hub.id) {
+            own.vouches = try await vouches(previous: own, at: store.clock.now()).vouches
+            let cards = try await store.deviceCards(hubID: hub.id).filter { $0.device != store.deviceID } + [own]
+            membership = Membership(chain: epochs, cards: cards, device: store.deviceID)
+        }
         var refused: [DeviceID: String] = [:]
         for (name, item) in try await store.hubItems(.card, hubID: hub.id) where item.outcome == .refused {
             refused[DeviceID(rawValue: name)] = item.reason ?? ""
@@ -135,8 +142,8 @@ extension SyncEngine {
         let keys = deviceKeys.publicKeys
         let chosenName: String
         if let name { chosenName = name.text } else if let previous { chosenName = previous.name } else { chosenName = try await unusedHostName().text }
-        let update = try await vouches(previous: previous)
-        let invitations = try await store.invitations(hubID: hub.id)
+        let update = try await vouches(previous: previous, at: now)
+        let claims = try await claimsShown(at: now)
         let card = DeviceCard(
             device: store.deviceID, name: chosenName,
             agreementKey: keys.agreement, signingKey: keys.signing, epoch: Int64(epochs.current.number),
@@ -144,7 +151,7 @@ extension SyncEngine {
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
             signedFrom: previous?.signedFrom ?? signedFrom, vouches: update.vouches, admission: try await store.ownAdmission(),
-            invitations: invitations.isEmpty ? nil : invitations.prefix(Self.claimsShown).map(\.claim))
+            invitations: claims.isEmpty ? nil : claims)
         // A publish alone is no news until the card's word on it is old: with every publish a new card,
         // every add cost every other device a reading of all the cards.
         if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch,
@@ -164,18 +171,35 @@ extension SyncEngine {
         // Only now that the card saying so is on the hub and kept: an invitation is used once.
         for (publicKey, device) in update.used { try await store.markInvitationUsed(publicKey: publicKey, by: device, hubID: hub.id) }
         for (invitation, devices) in update.conflicts {
-            try await store.markInvitationUsed(publicKey: invitation.publicKey, by: devices[0], hubID: hub.id)
             let names = devices.map { TerminalText.quoted(self.name(of: $0)) }.joined(separator: " and ")
-            report.setAside.append(SetAsideFile(
-                device: store.deviceID, name: "invitation " + Hex.encode(invitation.publicKey.prefix(4)),
+            let note = SetAsideFile(
+                device: store.deviceID, name: "invitation " + invitation.id,
                 reason: "the invitation printed here on \(LocalTime.display(invitation.madeAt)) was used by \(names): this device vouches for "
                     + "neither, as one of them is not the machine it was printed for (`journal sync rotate-key --keep NAME` keeps yours)",
-                outcome: .noted, at: report.at))
+                outcome: .noted, at: now)
+            // Kept with the invitation's end, whichever card write found it: said by this command, and by
+            // `sync status` until the next note.
+            try await store.endSharedInvitation(publicKey: invitation.publicKey, note: note, hubID: hub.id)
+            report.keptNotes.append(note)
         }
     }
 
-    /// How many invitations' claims a card shows: those printed last, for machines joining now.
-    static let claimsShown = 16
+    /// The most invitations' claims a card shows: a person prints a few a week (each ends in 7 days, at
+    /// its first use, at a new key), so the machine that joined with any of them finds its claim.
+    static let claimsShown = 64
+
+    /// The claims this device's card shows: of its open invitations, newest first, and of those used by
+    /// a device whose card does not vouch for this one yet (it is still to find who invited it).
+    private func claimsShown(at now: Timestamp) async throws -> [[UInt8]] {
+        let cards = Self.latest(try await store.deviceCards(hubID: hub.id), cardsRead.cards)
+        let signing = deviceKeys.publicKeys.signing
+        return try await store.invitations(hubID: hub.id).filter { invitation in
+            if invitation.isOpen(at: now, currentKeyCheck: key.check) { return true }
+            guard let user = invitation.usedBy, invitation.ended == nil else { return false }
+            let joiner = cards.first { $0.device == user }
+            return joiner?.vouches?.contains { $0.device == store.deviceID && $0.signingKey == signing } != true
+        }.prefix(Self.claimsShown).map(\.claim)
+    }
 
     /// The name a device's first card gives it: the host name, or, when another device of the hub
     /// goes by a name that looks the same (machines made from one image), the host name and a number.
@@ -194,14 +218,6 @@ extension SyncEngine {
         return host
     }
 
-    /// Writes this device's card as `writeOwnCard` does, for a step that has no report to tell.
-    func writeOwnCard(
-        previous: DeviceCard?, at now: Timestamp, published: Bool, synced: Bool, name: DeviceName? = nil, signedFrom: Int64? = nil
-    ) async throws {
-        var report = SyncReport()
-        try await writeOwnCard(previous: previous, at: now, published: published, synced: synced, name: name, signedFrom: signedFrom, into: &report)
-    }
-
     /// Whom this device's card vouches for (`Membership`), and what to act on once the card saying so
     /// is kept. On its first card of this kind, a device that joined with the key alone (or was updated
     /// from a journal before vouching) vouches for the devices admitted then, the members it found; one
@@ -212,7 +228,7 @@ extension SyncEngine {
     /// devices show vouches for neither: one of them is not the machine it was printed for. A device
     /// never vouches back for a device because that one vouches for it: a device made up with the key
     /// could then have itself vouched for by any member.
-    func vouches(previous: DeviceCard?) async throws -> VouchUpdate {
+    func vouches(previous: DeviceCard?, at now: Timestamp) async throws -> VouchUpdate {
         let cards = Self.latest(try await store.deviceCards(hubID: hub.id), cardsRead.cards).filter { $0.device != store.deviceID }
         var byDevice: [DeviceID: DeviceCard] = [:]
         for card in cards { byDevice[card.device] = card }
@@ -233,7 +249,7 @@ extension SyncEngine {
         }) {
             _ = add(inviter)
         }
-        for invitation in try await store.invitations(hubID: hub.id) where invitation.usedBy == nil {
+        for invitation in try await store.invitations(hubID: hub.id) where invitation.isOpen(at: now, currentKeyCheck: key.check) {
             let showing = cards.filter { card in
                 guard let admission = card.admission, admission.invitationKey == invitation.publicKey else { return false }
                 return Invitations.verifies(admission, of: card, hubID: hub.id)
@@ -251,8 +267,8 @@ extension SyncEngine {
     }
 
     /// Renames this device: its card, on the hub and here, says `name` from now on. Refused when another
-    /// device of the hub is known by that name already.
-    public func rename(to name: DeviceName) async throws {
+    /// device of the hub is known by that name already. Returns what the card's writing found to say.
+    public func rename(to name: DeviceName) async throws -> SyncReport {
         let lock = try FileLock.sync(databasePath: store.path)
         defer { withExtendedLifetime(lock) {} }
         let cards = try await store.deviceCards(hubID: hub.id)
@@ -260,10 +276,27 @@ extension SyncEngine {
             throw SyncError.deviceNameTaken(name: name.text, by: other.device)
         }
         // Sealed only under a key the hub's members alone hold, as a sync seals.
-        let now = store.clock.now()
-        try await settleKey(at: now)
+        var report = SyncReport()
+        report.at = store.clock.now()
+        try await settleKey(into: &report)
         let previous = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
-        try await writeOwnCard(previous: previous, at: now, published: false, synced: false, name: name)
+        try await writeOwnCard(previous: previous, at: report.at, published: false, synced: false, name: name, into: &report)
+        return report
+    }
+
+    /// Writes this device's card now, with the claims of the invitations it printed, so that a machine
+    /// joining with one finds, at its first sync, who invited it. Returns what the writing found to say.
+    public func showInvitations() async throws -> SyncReport {
+        // The keys and cards the card is written with, as a sync reads them.
+        _ = try await readCards()
+        let lock = try FileLock.sync(databasePath: store.path)
+        defer { withExtendedLifetime(lock) {} }
+        var report = SyncReport()
+        report.at = store.clock.now()
+        try await settleKey(into: &report)
+        let previous = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
+        try await writeOwnCard(previous: previous, at: report.at, published: false, synced: false, into: &report)
+        return report
     }
 }
 

@@ -25,9 +25,23 @@ extension SyncEngine {
             throw SyncError.deviceRevoked(by: name(of: revocation.by.maker), at: revocation.by.madeAt, epoch: revocation.by.epoch.description)
         }
         if let latest = epochs.latest, latest.epoch.number > epochs.current.number, !revoking.contains(latest.maker) {
-            throw SyncError.notGivenNewKey(by: name(of: latest.maker), at: latest.madeAt, epoch: latest.epoch.description)
+            throw SyncError.notGivenNewKey(by: name(of: latest.maker), at: latest.madeAt, epoch: latest.epoch.description, why: whyLeftOut())
         }
         if ownEpoch != .first, epochs.record(of: ownEpoch) == nil { throw SyncError.epochRecordLost(epoch: ownEpoch.description) }
+    }
+
+    /// Why a new key did not reach this device, as the cards it knows tell: only revoked devices vouched
+    /// for it (left out on purpose, as one they made up may be), none did (it joined with the key alone),
+    /// or some member did, and its card had not reached the maker.
+    private func whyLeftOut() -> LeftOutOfKey {
+        let signing = deviceKeys.publicKeys.signing
+        let vouchers = cardsKnown.filter { card in
+            card.vouches?.contains { $0.device == store.deviceID && $0.signingKey == signing } == true
+        }.map(\.device)
+        let ownName = cardsKnown.first { $0.device == store.deviceID }?.name ?? store.deviceID.rawValue
+        if vouchers.isEmpty { return .unvouched(thisDevice: ownName) }
+        if vouchers.allSatisfy({ epochs.revoked[$0] != nil }) { return .vouchedOnlyByRevoked(names(of: vouchers), thisDevice: ownName) }
+        return .cardNotSeen
     }
 
     /// Takes up the epochs the last reading found (`takeUpKey`), and, when every key this device holds
@@ -35,11 +49,11 @@ extension SyncEngine {
     /// device the other shut out), makes a new epoch for the members among `cards` before anything is
     /// sealed. Two members doing so at once make sibling epochs, both for members only: every device
     /// picks the same one, as for any two rotations.
-    func settleKey(at now: Timestamp) async throws {
+    func settleKey(into report: inout SyncReport) async throws {
         try takeUpKey()
         guard epochs.needsNewEpoch else { return }
         try await keepCardsRead()
-        _ = try await startEpoch(revoking: [], keeping: [], at: now)
+        _ = try await startEpoch(revoking: [], keeping: [], into: &report)
     }
 
     /// The epoch new segments and cards are sealed under, and its key.
@@ -125,56 +139,36 @@ extension SyncEngine {
         try takeUpKey(revoking: revoking)
         try await keepCardsRead()
         guard !revoking.contains(store.deviceID) else { throw SyncError.revokingSelf }
-        return try await startEpoch(revoking: revoking, keeping: keeping, at: report.at)
+        var made = try await startEpoch(revoking: revoking, keeping: keeping, into: &report)
+        made.notes = report.keptNotes
+        return made
     }
 
     /// Makes a new epoch from `epochs.nextParent`: a new key wrapped for the devices this device reaches
     /// through vouches once `revoking` are shut out (`Membership.vouched`), at most
     /// `EpochRecord.maximumReached` of them, nearest first, each of the revoked taken up to what this
     /// journal applied of it; and takes it up.
-    private func startEpoch(revoking: [DeviceID], keeping: [DeviceID], at now: Timestamp) async throws -> NewEpoch {
+    private func startEpoch(revoking: [DeviceID], keeping: [DeviceID], into report: inout SyncReport) async throws -> NewEpoch {
+        let now = report.at
         let anchors = try await store.anchors(hubID: hub.id)
         var cards = try await store.deviceCards(hubID: hub.id)
         if var own = cards.first(where: { $0.device == store.deviceID }) {
             // Whom this device vouches for as of the cards just read, and the devices the person vouches
             // for: this device's card says so from now on.
-            var vouches = try await self.vouches(previous: own).vouches
+            var vouches = try await self.vouches(previous: own, at: now).vouches
             for card in cards where keeping.contains(card.device) && !vouches.contains(where: { $0.device == card.device }) {
                 vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
             }
             own.vouches = vouches
             cards = cards.filter { $0.device != store.deviceID } + [own]
         }
-        var byDevice: [DeviceID: DeviceCard] = [:]
-        for card in cards { byDevice[card.device] = card }
-        let shutOut = Set(revoking)
-        let reachedBefore = Membership.vouched(chain: epochs, cards: cards, device: store.deviceID, revoking: [])
-        let reached = Membership.vouched(chain: epochs, cards: cards, device: store.deviceID, revoking: shutOut)
+        let wrap = EpochWrap(
+            chain: epochs, cards: cards, device: store.deviceID, keys: deviceKeys.publicKeys, revoking: Set(revoking), admitted: membership.admitted)
         // A device that joined with an invitation a moment ago knows no member's vouch yet: a key it
         // made now would go to it alone, and every other member would be left out.
-        if reachedBefore.count == 1, try await store.ownAdmission() != nil,
-            !membership.admitted.subtracting(shutOut).subtracting([store.deviceID]).isEmpty
-        {
-            throw SyncError.notVouchedYet
-        }
-        var members: [DeviceID: DevicePublicKeys] = [store.deviceID: deviceKeys.publicKeys]
-        var leftOut: [NewEpoch.LeftOut] = []
-        for device in reached where device != store.deviceID {
-            guard let card = byDevice[device] else { continue }
-            if let problem = card.publicKeys.problem {
-                leftOut.append(NewEpoch.LeftOut(device: device, name: name(of: device), reason: .unusableKeys(problem)))
-            } else if members.count >= EpochRecord.maximumReached {
-                leftOut.append(NewEpoch.LeftOut(device: device, name: name(of: device), reason: .beyondLimit))
-            } else {
-                members[device] = card.publicKeys
-            }
-        }
-        let onlyThroughRevoked = Set(reachedBefore).subtracting(reached).subtracting(shutOut)
-        for device in membership.admitted.union(onlyThroughRevoked).subtracting(members.keys).subtracting(shutOut).sorted()
-        where !leftOut.contains(where: { $0.device == device }) {
-            leftOut.append(NewEpoch.LeftOut(
-                device: device, name: name(of: device), reason: onlyThroughRevoked.contains(device) ? .vouchedOnlyByRevoked : .unvouched))
-        }
+        if wrap.reachesOnlyItself, try await store.ownAdmission() != nil { throw SyncError.notVouchedYet }
+        let members = wrap.members
+        let leftOut = wrap.leftOut.map { NewEpoch.LeftOut(device: $0.device, name: name(of: $0.device), reason: $0.reason) }
         let parent = epochs.nextParent
         guard let parentKey = epochs.keys[parent] else { throw SyncError.epochRecordLost(epoch: parent.description) }
         let made = try EpochRecord.make(
@@ -192,7 +186,9 @@ extension SyncEngine {
         // The card written now says whom this device vouches for, the devices kept by name among them.
         var own = try await store.deviceCard(of: store.deviceID, hubID: hub.id)
         own?.vouches = cards.first { $0.device == store.deviceID }?.vouches
-        try await writeOwnCard(previous: own, at: now, published: false, synced: false)
+        try await writeOwnCard(previous: own, at: now, published: false, synced: false, into: &report)
+        // A new key ends the invitations printed with the one before: a key is replaced when it leaked.
+        try await store.endInvitations(nil, why: .keyReplaced, at: now, hubID: hub.id)
         return NewEpoch(record: made.record, leftOut: leftOut)
     }
 
@@ -209,6 +205,8 @@ extension SyncEngine {
 public struct NewEpoch: Sendable {
     public let record: EpochRecord
     public let leftOut: [LeftOut]
+    /// What writing this device's card found to say (an invitation two devices showed).
+    public var notes: [SetAsideFile] = []
 
     /// A device the new key did not go to, and why.
     public struct LeftOut: Sendable, Equatable {

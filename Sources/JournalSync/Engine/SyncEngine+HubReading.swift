@@ -31,180 +31,191 @@ extension SyncEngine {
     func takeUpEpochs(leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws -> HubReading {
         let keptCards = try await store.deviceCards(hubID: hub.id)
         for card in keptCards { knownNames[card.device] = card.name }
-        let keptRecords = try await store.epochRecordBytes(hubID: hub.id)
-        var parsed: [KeyEpoch: EpochChain.Parsed] = [:]
-        for (name, bytes) in keptRecords {
-            guard let epoch = KeyEpoch(fileName: name), let record = try? EpochRecord.parse(bytes, as: epoch, hubID: hub.id) else { continue }
-            parsed[epoch] = record
-        }
-        var (ownEpoch, settled) = ownEpochCandidates(parsed).settled { chain(records: parsed, cards: keptCards, ownEpoch: $0) }
-
-        // The records new or changed on the hub, page by page.
-        var fetched: [KeyEpoch: (bytes: [UInt8], fingerprint: String)] = [:]
-        // Records that waited for their parent: read again once anything new comes, which may be the parent.
-        var waited: [HubListing<KeyEpoch>] = []
-        let heldBefore = Self.keysDigest(settled.keys)
-        try await walk(
-            .epoch, name: Self.itemName, list: { after in try await self.epochCall { try await self.hub.epochList(after: after, limit: ListingPage.size) } },
-            visit: { page, remembered in
-                var items: [HubItem] = []
-                var toFetch: [HubListing<KeyEpoch>] = []
-                for entry in page {
-                    let item = remembered[Self.itemName(entry.name)]
-                    if keptRecords[entry.name.fileName] != nil {
-                        // Records never change: one that did is not its epoch's any more, and the copy kept stands.
-                        if item?.fingerprint != entry.fingerprint {
-                            items.append(HubItem(kind: .epoch, name: Self.itemName(entry.name), fingerprint: entry.fingerprint, outcome: .taken))
-                            if item != nil {
-                                note(epoch: entry.name, "it was changed on the hub after it was written: the record as this journal first read it is kept",
-                                     into: &report, leftInPlace)
-                            }
-                        }
-                        continue
-                    }
-                    if let item, item.fingerprint == entry.fingerprint {
-                        if item.outcome == .refused { continue }
-                        if item.outcome == .waiting, item.keys == heldBefore {
-                            if waited.count < Self.recordsInHand { waited.append(entry) }
-                            continue
-                        }
-                    }
-                    toFetch.append(entry)
-                }
-                try await store.recordHubItems(items, hubID: hub.id)
-                for (epoch, read) in try await fetchRecords(toFetch, keys: settled.keys, parsed: parsed, inHand: fetched.count, into: &report, leftInPlace) {
-                    parsed[epoch] = read.record
-                    fetched[epoch] = (read.bytes, read.fingerprint)
-                }
-            },
-            gone: { names in
-                // A record kept here but gone from the hub goes back: another device may need it, and
-                // records are written once and never removed by a journal.
-                for name in names {
-                    guard let epoch = Self.epoch(itemName: name), let bytes = keptRecords[epoch.fileName] else { continue }
-                    try? await hub.writeEpochRecord(bytes, as: epoch)
-                }
-            })
-        if !fetched.isEmpty {
-            for (epoch, read) in try await fetchRecords(waited, keys: settled.keys, parsed: parsed, inHand: fetched.count, into: &report, leftInPlace) {
-                parsed[epoch] = read.record
-                fetched[epoch] = (read.bytes, read.fingerprint)
-            }
-        }
-
-        // The epoch of this device's key, and the chain, with the records read now.
-        if !fetched.isEmpty {
-            (ownEpoch, settled) = ownEpochCandidates(parsed).settled { chain(records: parsed, cards: keptCards, ownEpoch: $0) }
-        }
+        var records = try await readEpochRecords(keptCards: keptCards, leftInPlace: leftInPlace, into: &report)
         // A key that is neither the hub's first nor any record's opens nothing here (a key file replaced).
-        if key.check != hub.firstKeyCheck, ownEpochCandidates(parsed).candidates.isEmpty {
+        if key.check != hub.firstKeyCheck, ownEpochCandidates(records.parsed).candidates.isEmpty {
             throw SyncError.wrongKey(hub: hub.location, hubID: hub.id)
         }
-        // Whether a kept card's device is a member, before any card is read: a card under its id with
-        // other keys is refused when it is.
-        let members = Membership(chain: settled, cards: keptCards, device: store.deviceID)
-        var known: [DeviceID: DeviceCard] = [:]
-        for card in keptCards { known[card.device] = card }
-
-        // The cards new or changed on the hub, page by page, opened with the keys held. A card that
-        // verifies is kept only when its device may be a member (`mayKeep`): a revoked device can make
-        // any number of cards that verify under the keys it kept, and they must cost one reading each,
-        // not the journal's room and every sync's time.
         var reading = HubReading()
         var opened = CardsOpened()
-        var mayKeep = CardKeeping(
-            known: Set(known.keys), named: Self.devicesNamed(chain: settled, cards: keptCards, membership: members), admitting: settled.admitting)
         do {
-            let held = Self.keysDigest(settled.keys)
-            try await walk(
-                .card, name: \.rawValue, list: { after in try await self.cardsOnHub { try await self.hub.cardList(after: after, limit: ListingPage.size) } },
-                visit: { page, remembered in
-                    let toRead = page.filter { entry in
-                        guard entry.name != store.deviceID else { return false }
-                        guard let item = remembered[entry.name.rawValue], item.fingerprint == entry.fingerprint else { return true }
-                        switch item.outcome {
-                        case .refused: return false
-                        case .waiting: return item.keys != held
-                        // Read again once, after an update, to learn the epoch a card kept before was sealed under.
-                        case .taken: return known[entry.name]?.sealedEpoch == nil
-                        }
-                    }
-                    opened.merge(try await openCards(
-                        toRead, keys: settled.keys, known: known, members: members, mayKeep: mayKeep, into: &report, leftInPlace))
-                },
-                gone: { _ in })
-            // Keys found through the cards read (a record's maker known only by its card) open more.
-            while true {
-                let next = chain(records: parsed, cards: Self.latest(keptCards, opened.taken.values.map(\.card)), ownEpoch: ownEpoch)
-                let more = next.keys.count > settled.keys.count
-                settled = next
-                mayKeep.admitting = settled.admitting
-                guard more, !opened.waiting.isEmpty else { break }
-                let retry = opened.waiting
-                opened.waiting = []
-                opened.merge(try await openCards(
-                    retry, keys: settled.keys, known: known, members: members, mayKeep: mayKeep, into: &report, leftInPlace))
-            }
-            // Devices a member vouches for, or a record gives the key to, whose cards are not kept here (not
-            // members when last read): read again, whatever was remembered of them.
-            let latest = Self.latest(keptCards, opened.taken.values.map(\.card))
-            let membersNow = Membership(chain: settled, cards: latest, device: store.deviceID)
-            mayKeep.named = Self.devicesNamed(chain: settled, cards: latest, membership: membersNow)
-            let missing = mayKeep.named.subtracting(latest.map(\.device)).subtracting([store.deviceID]).sorted().prefix(Self.cardsInHand)
-            if !missing.isEmpty {
-                opened.merge(try await openCards(
-                    missing.map { HubListing(name: $0, fingerprint: "") }, keys: settled.keys, known: known, members: members, mayKeep: mayKeep,
-                    into: &report, leftInPlace))
-            }
+            try await readCards(keptCards: keptCards, records: &records, into: &opened, leftInPlace: leftInPlace, report: &report)
         } catch let error as CardsUnreachable {
+            // What was read before the cards failed stands.
             reading.unreachable = error
         }
         reading.refused = opened.refused
-        self.ownEpoch = ownEpoch
-        epochs = settled
-
-        // What came of each record read now.
-        let held = Self.keysDigest(epochs.keys)
-        var keep: [String: [UInt8]] = [:]
-        var items: [HubItem] = []
-        // Records a revoked device made with a key it kept can only ever be refused: past a few, they
-        // are not kept (each costs every sync's reading of the records).
-        var byRevoked: [DeviceID: Int] = [:]
-        for (epoch, record) in parsed where fetched[epoch] == nil && epochs.revoked[record.record.maker] != nil {
-            byRevoked[record.record.maker, default: 0] += 1
-        }
-        for (epoch, (bytes, fingerprint)) in fetched.sorted(by: { $0.key < $1.key }) {
-            let maker = parsed[epoch]?.record.maker
-            if epochs.proved[epoch] != nil, epochs.record(of: epoch) == nil, let maker, epochs.revoked[maker] != nil,
-                byRevoked[maker, default: 0] >= Self.recordsOfRevoked
-            {
-                let reason = "it was made by a device revoked in key epoch \(epochs.revoked[maker]?.by.epoch.description ?? "?"), and more of its "
-                    + "records than any hub needs are kept already"
-                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .refused, reason: reason))
-                note(epoch: epoch, reason, into: &report, leftInPlace)
-            } else if epochs.proved[epoch] != nil {
-                if let maker, epochs.revoked[maker] != nil { byRevoked[maker, default: 0] += 1 }
-                keep[epoch.fileName] = bytes
-                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .taken))
-            } else if let parent = parsed[epoch]?.record.parent, epochs.keys[parent] != nil {
-                let reason = "it was not made with the key of the epoch before it: not by a member of the hub"
-                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .refused, reason: reason))
-                note(epoch: epoch, reason, into: &report, leftInPlace)
-            } else {
-                items.append(HubItem(kind: .epoch, name: Self.itemName(epoch), fingerprint: fingerprint, outcome: .waiting, keys: held))
-            }
-        }
-        try await store.keepEpochRecords(keep, hubID: hub.id)
-        try await store.recordHubItems(items, hubID: hub.id)
-        for (epoch, reason) in epochs.refused { note(epoch: epoch, reason, into: &report, leftInPlace) }
-
+        ownEpoch = records.ownEpoch
+        epochs = records.settled
+        try await keepEpochRecords(records, leftInPlace: leftInPlace, into: &report)
         // The cards taken now: kept, and remembered as read, at the sync's end.
         for (device, (card, fingerprint)) in opened.taken.sorted(by: { $0.key < $1.key }) {
             reading.cards.append(card)
             reading.cardItems.append(HubItem(kind: .card, name: device.rawValue, fingerprint: fingerprint, outcome: .taken))
         }
-        membership = Membership(chain: epochs, cards: Self.latest(keptCards, reading.cards), device: store.deviceID)
+        cardsKnown = Self.latest(keptCards, reading.cards)
+        membership = Membership(chain: epochs, cards: cardsKnown, device: store.deviceID)
         return reading
+    }
+
+    /// The key epoch records as a reading finds them: those kept in the journal and those new or
+    /// changed on the hub, page by page, read once each (a record whose parent's key is not held yet
+    /// waits, and is read again once anything new comes, which may be the parent); and the chain
+    /// they make with the cards kept.
+    private func readEpochRecords(keptCards: [DeviceCard], leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws -> EpochRecordsRead {
+        var records = EpochRecordsRead(kept: try await store.epochRecordBytes(hubID: hub.id), hubID: hub.id, key: key)
+        (records.ownEpoch, records.settled) = ownEpochCandidates(records.parsed).settled { chain(records: records.parsed, cards: keptCards, ownEpoch: $0) }
+        let heldBefore = Self.keysDigest(records.settled.keys)
+        try await walk(
+            .epoch, name: Self.itemName, list: { after in try await self.epochCall { try await self.hub.epochList(after: after, limit: ListingPage.size) } },
+            visit: { page, remembered in
+                let (items, toFetch) = Self.epochPage(page, remembered: remembered, records: &records, heldBefore: heldBefore, note: { epoch, reason in
+                    self.note(epoch: epoch, reason, into: &report, leftInPlace)
+                })
+                try await store.recordHubItems(items, hubID: hub.id)
+                try await fetch(toFetch, into: &records, report: &report, leftInPlace: leftInPlace)
+            },
+            gone: { names in
+                // A record kept here but gone from the hub goes back: another device may need it, and
+                // records are written once and never removed by a journal.
+                for name in names {
+                    guard let epoch = Self.epoch(itemName: name), let bytes = records.kept[epoch.fileName] else { continue }
+                    try? await hub.writeEpochRecord(bytes, as: epoch)
+                }
+            })
+        if !records.fetched.isEmpty {
+            try await fetch(records.waited, into: &records, report: &report, leftInPlace: leftInPlace)
+            // The epoch of this device's key, and the chain, with the records read now.
+            (records.ownEpoch, records.settled) = ownEpochCandidates(records.parsed).settled {
+                chain(records: records.parsed, cards: keptCards, ownEpoch: $0)
+            }
+        }
+        return records
+    }
+
+    /// Of a page of the records' listing, what to remember at once (a kept record changed on the hub:
+    /// the copy kept stands, said once) and what to read (new, changed, or waiting for a key held now).
+    private static func epochPage(
+        _ page: [HubListing<KeyEpoch>], remembered: [String: HubItem], records: inout EpochRecordsRead, heldBefore: String,
+        note: (KeyEpoch, String) -> Void
+    ) -> (items: [HubItem], toFetch: [HubListing<KeyEpoch>]) {
+        var items: [HubItem] = []
+        var toFetch: [HubListing<KeyEpoch>] = []
+        for entry in page {
+            let item = remembered[itemName(entry.name)]
+            if records.kept[entry.name.fileName] != nil {
+                // Records never change: one that did is not its epoch's any more, and the copy kept stands.
+                if item?.fingerprint != entry.fingerprint {
+                    items.append(HubItem(kind: .epoch, name: itemName(entry.name), fingerprint: entry.fingerprint, outcome: .taken))
+                    if item != nil { note(entry.name, "it was changed on the hub after it was written: the record as this journal first read it is kept") }
+                }
+                continue
+            }
+            if let item, item.fingerprint == entry.fingerprint {
+                if item.outcome == .refused { continue }
+                if item.outcome == .waiting, item.keys == heldBefore {
+                    if records.waited.count < recordsInHand { records.waited.append(entry) }
+                    continue
+                }
+            }
+            toFetch.append(entry)
+        }
+        return (items, toFetch)
+    }
+
+    /// Reads `listings` into `records`, with the keys held now.
+    private func fetch(
+        _ listings: [HubListing<KeyEpoch>], into records: inout EpochRecordsRead, report: inout SyncReport, leftInPlace: Set<HubEntry>
+    ) async throws {
+        let read = try await fetchRecords(listings, keys: records.settled.keys, parsed: records.parsed, inHand: records.fetched.count, into: &report, leftInPlace)
+        for (epoch, record) in read {
+            records.parsed[epoch] = record.record
+            records.fetched[epoch] = (record.bytes, record.fingerprint)
+        }
+    }
+
+    /// The cards new or changed on the hub, page by page, opened with the keys held. A card that
+    /// verifies is kept only when its device may be a member (`mayKeep`): a revoked device can make
+    /// any number of cards that verify under the keys it kept, and they must cost one reading each,
+    /// not the journal's room and every sync's time. Keys found through the cards read (a record's
+    /// maker known only by its card) open more, and settle `records`' chain.
+    private func readCards(
+        keptCards: [DeviceCard], records: inout EpochRecordsRead, into opened: inout CardsOpened, leftInPlace: Set<HubEntry>,
+        report: inout SyncReport
+    ) async throws {
+        // Whether a kept card's device is a member, before any card is read: a card under its id with
+        // other keys is refused when it is.
+        let members = Membership(chain: records.settled, cards: keptCards, device: store.deviceID)
+        let known = Dictionary(keptCards.map { ($0.device, $0) }, uniquingKeysWith: { _, last in last })
+        var mayKeep = CardKeeping(
+            known: Set(known.keys), named: Self.devicesNamed(chain: records.settled, cards: keptCards, membership: members),
+            admitting: records.settled.admitting)
+        let held = Self.keysDigest(records.settled.keys)
+        let settledKeys = records.settled.keys
+        try await walk(
+            .card, name: \.rawValue, list: { after in try await self.cardsOnHub { try await self.hub.cardList(after: after, limit: ListingPage.size) } },
+            visit: { page, remembered in
+                let toRead = page.filter { entry in Self.cardToRead(entry, remembered: remembered, known: known, held: held, own: store.deviceID) }
+                opened.merge(try await openCards(toRead, keys: settledKeys, known: known, members: members, mayKeep: mayKeep, into: &report, leftInPlace))
+            },
+            gone: { _ in })
+        while true {
+            let next = chain(records: records.parsed, cards: Self.latest(keptCards, opened.taken.values.map(\.card)), ownEpoch: records.ownEpoch)
+            let more = next.keys.count > records.settled.keys.count
+            records.settled = next
+            mayKeep.admitting = next.admitting
+            guard more, !opened.waiting.isEmpty else { break }
+            let retry = opened.waiting
+            opened.waiting = []
+            opened.merge(try await openCards(retry, keys: next.keys, known: known, members: members, mayKeep: mayKeep, into: &report, leftInPlace))
+        }
+        // Devices a member vouches for, or a record gives the key to, whose cards are not kept here (not
+        // members when last read): read again, whatever was remembered of them.
+        let latest = Self.latest(keptCards, opened.taken.values.map(\.card))
+        mayKeep.named = Self.devicesNamed(chain: records.settled, cards: latest, membership: Membership(chain: records.settled, cards: latest, device: store.deviceID))
+        let missing = mayKeep.named.subtracting(latest.map(\.device)).subtracting([store.deviceID]).sorted().prefix(Self.cardsInHand)
+        if !missing.isEmpty {
+            opened.merge(try await openCards(
+                missing.map { HubListing(name: $0, fingerprint: "") }, keys: records.settled.keys, known: known, members: members, mayKeep: mayKeep,
+                into: &report, leftInPlace))
+        }
+    }
+
+    /// True when the card `entry` lists is to be read: new or changed since it was read, waiting for a
+    /// key that is held now, or kept by an earlier journal that did not note the epoch it was sealed under.
+    private static func cardToRead(_ entry: HubListing<DeviceID>, remembered: [String: HubItem], known: [DeviceID: DeviceCard], held: String, own: DeviceID) -> Bool {
+        guard entry.name != own else { return false }
+        guard let item = remembered[entry.name.rawValue], item.fingerprint == entry.fingerprint else { return true }
+        switch item.outcome {
+        case .refused: return false
+        case .waiting: return item.keys != held
+        case .taken: return known[entry.name]?.sealedEpoch == nil
+        }
+    }
+
+    /// Keeps the records read now whose proof checked, and remembers what came of each
+    /// (`EpochRecordsRead.outcome`): refused ones are said once.
+    private func keepEpochRecords(_ records: EpochRecordsRead, leftInPlace: Set<HubEntry>, into report: inout SyncReport) async throws {
+        let held = Self.keysDigest(epochs.keys)
+        var keep: [String: [UInt8]] = [:]
+        var items: [HubItem] = []
+        var byRevoked = records.keptByRevoked(epochs)
+        for (epoch, (bytes, fingerprint)) in records.fetched.sorted(by: { $0.key < $1.key }) {
+            let name = Self.itemName(epoch)
+            switch records.outcome(of: epoch, in: epochs, byRevoked: &byRevoked) {
+            case .keep:
+                keep[epoch.fileName] = bytes
+                items.append(HubItem(kind: .epoch, name: name, fingerprint: fingerprint, outcome: .taken))
+            case .refuse(let reason):
+                items.append(HubItem(kind: .epoch, name: name, fingerprint: fingerprint, outcome: .refused, reason: reason))
+                note(epoch: epoch, reason, into: &report, leftInPlace)
+            case .wait:
+                items.append(HubItem(kind: .epoch, name: name, fingerprint: fingerprint, outcome: .waiting, keys: held))
+            }
+        }
+        try await store.keepEpochRecords(keep, hubID: hub.id)
+        try await store.recordHubItems(items, hubID: hub.id)
+        for (epoch, reason) in epochs.refused { note(epoch: epoch, reason, into: &report, leftInPlace) }
     }
 
     /// Devices that may be members whatever their cards are sealed under: those an admitted device

@@ -34,6 +34,9 @@ public actor SyncEngine {
     var chainMemos: [(memo: ChainMemo, chain: EpochChain)] = []
     /// Every device's name as the journal keeps its card, for messages.
     var knownNames: [DeviceID: String] = [:]
+    /// Every card the last reading of the hub knew of (kept, or read then), this device's own among
+    /// them: what tells why a new key left this device out.
+    var cardsKnown: [DeviceCard] = []
     /// A whole sync went through since this engine was made: what it knows of cards, key epochs and
     /// membership is the hub's as of then, and a log-only read may rely on it.
     var wholeSyncDone = false
@@ -125,7 +128,7 @@ public actor SyncEngine {
             // Before the pull: a card tells whose signature a segment must carry, and the key epochs which
             // key seals what. Before publishing: a device shut out publishes nothing.
             try await exchangeCards(.read, leftInPlace: leftInPlace, into: &report)
-            try await settleKey(at: report.at)
+            try await settleKey(into: &report)
             try await checkOwnKeys()
         case .checkOwnLog:
             try await checkOwnLog(ledger: &ledger, leftInPlace: leftInPlace, into: &report, progress: progress)

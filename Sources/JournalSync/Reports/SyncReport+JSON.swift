@@ -24,7 +24,7 @@ extension SyncReport {
                     ("kind", .string(record.kind)), ("index", .integer(Int64(record.index))), ("reason", .string(record.reason)),
                 ])
             })),
-            ("set_aside", .array(setAside.map(\.json))),
+            ("set_aside", .array((keptNotes + setAside).map(\.json))),
             ("republished", .array(republished.map { .string($0) })),
             ("unpublishable", .integer(Int64(unpublishable))),
             ("summary", .string(summary)),

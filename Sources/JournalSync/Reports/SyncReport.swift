@@ -27,6 +27,8 @@ public struct SyncReport: Sendable, Equatable {
     public var unpublishable = 0
     /// Files this device found in its own log and moved out of it.
     public var setAside: [SetAsideFile] = []
+    /// Notes said with the rest of `setAside`, which the journal kept already when it acted on them.
+    public var keptNotes: [SetAsideFile] = []
     /// Cards and key epoch records refused on the hub beyond those named in `setAside`: counted, not
     /// named, however many junk files or rows there are (`sync status` counts them all).
     public var moreSetAside = 0
@@ -81,7 +83,7 @@ public struct SyncReport: Sendable, Equatable {
                 + "`journal rm` takes it out again).")
         }
         for gap in waiting { sentences.append(gap.sentence(at: at)) }
-        sentences += Self.setAsideSentences(setAside)
+        sentences += Self.setAsideSentences(keptNotes + setAside)
         if moreSetAside > 0 {
             sentences.append("Refused \(plural(moreSetAside, "more card or key record", "more cards or key records")) on the hub that "
                 + "are no device's or epoch's of it (`journal sync status` counts them).")
@@ -129,7 +131,7 @@ public struct SyncReport: Sendable, Equatable {
         // Notes about the hub are said as they are.
         var sentences = files.filter { $0.outcome == .noted }.map { $0.reason.sentenceCased + "." }
         if !moved.isEmpty { sentences.append("Set aside \(count(moved)) from this device's log, which it did not write: \(list(moved, own: true)).") }
-        if !stuck.isEmpty { sentences.append("Left \(count(stuck)) where they are in this device's log: \(list(stuck, own: true)).") }
+        if !stuck.isEmpty { sentences.append("Left \(count(stuck)) in this device's log: \(list(stuck, own: true)).") }
         let logs = others.filter { $0.name != "card" && !$0.name.hasPrefix("epochs/") }
         let onHub = others.filter { $0.name == "card" || $0.name.hasPrefix("epochs/") }
         if !logs.isEmpty { sentences.append("Passed over \(count(logs)) that cannot be read in other devices' logs: \(list(logs, own: false)).") }

@@ -95,3 +95,14 @@ private struct VouchGraph {
         return order
     }
 }
+
+/// Why a new key did not reach this device.
+public enum LeftOutOfKey: Sendable, Equatable {
+    /// A member vouches for it, but its card had not reached the device that made the key.
+    case cardNotSeen
+    /// Only revoked devices (their names) vouched for it: left out on purpose, as such a device may
+    /// have made it up. `thisDevice` is its name, for `--keep`.
+    case vouchedOnlyByRevoked([String], thisDevice: String)
+    /// No member vouches for it: it joined with the key alone.
+    case unvouched(thisDevice: String)
+}

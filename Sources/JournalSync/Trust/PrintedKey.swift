@@ -43,8 +43,11 @@ public struct PrintedKey: Sendable {
         return text(of: key, hubID: hubID, invitationOrNone: invitation)
     }
 
-    /// The printed form of `key`, with `invitation` (`JK2`) or, for tests of what earlier journals
-    /// printed, without (`JK1`).
+    /// The printed form of `key` alone, without an invitation (`JK1`): a machine that joins with it is
+    /// admitted by the key, and vouched for by no one until a person keeps it (`--keep`).
+    public static func text(of key: SyncKey, hubID: HubID) -> String { text(of: key, hubID: hubID, invitationOrNone: nil) }
+
+    /// The printed form of `key`, with `invitation` (`JK2`) or without (`JK1`).
     static func text(of key: SyncKey, hubID: HubID, invitationOrNone invitation: [UInt8]?) -> String {
         let values = label(ofHub: hubID) + key.key.withUnsafeBytes { CrockfordBase32.values(of: $0) } + CrockfordBase32.values(of: invitation ?? [])
         let all = values + check(values)

@@ -30,6 +30,7 @@ struct SyncProgram: AsyncParsableCommand {
         case .now(let command): try await command.carryOut()
         case .initialize(let command): try await command.carryOut()
         case .key(let command): try await command.carryOut()
+        case .invitations(let command): try await command.carryOut()
         case .status(let command): try await command.carryOut()
         case .newDevice(let command): try await command.carryOut()
         case .migrateSQL(let command): try await command.carryOut()

@@ -8,14 +8,15 @@ extension SyncRename {
     func carryOut() async throws {
         let name = try DeviceName(name)
         let store = try await global.openStore()
-        try await SyncSetup.withEngine(for: store, hubs: .known) { engine in
+        let report = try await SyncSetup.withEngine(for: store, hubs: .known) { engine in
             // The others' names first, so that one taken meanwhile is refused here, not found later.
             _ = try await engine.readCards()
-            try await engine.rename(to: name)
+            return try await engine.rename(to: name)
         }
         if output.json {
             return Output.line(JSONValue.object([("device", .string(store.deviceID.rawValue)), ("name", .string(name.text))]).prettyText)
         }
         Output.line("This device is now called \(TerminalText.escaped(name.text)) on every device of the hub.")
+        for sentence in SyncReport.setAsideSentences(report.keptNotes) { Output.line(TerminalText.escaped(sentence)) }
     }
 }

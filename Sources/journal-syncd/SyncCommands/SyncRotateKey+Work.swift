@@ -19,6 +19,7 @@ extension SyncRotateKey {
             + KeyRotationText.devices(reached) + "; each takes it up at its next sync. `journal sync key` prints it, for a "
             + "machine that joins from now on; the old key admits no one.")
         KeyRotationText.leftOut(epoch.leftOut, command: "journal sync rotate-key")
+        for sentence in SyncReport.setAsideSentences(epoch.notes) { Output.line(TerminalText.escaped(sentence)) }
     }
 }
 
@@ -50,6 +51,7 @@ extension SyncRevoke {
             + "published from now on, and every device refuses what it publishes from now on. The new key reaches "
             + KeyRotationText.devices(reached) + "; each takes it up at its next sync.")
         KeyRotationText.leftOut(epoch.leftOut, command: "journal sync rotate-key")
+        for sentence in SyncReport.setAsideSentences(epoch.notes) { Output.line(TerminalText.escaped(sentence)) }
         if let steps = HubRegistry.known.driver(for: kind)?.stepsAfterRevoking(deviceName: TerminalText.escaped(name)) {
             Output.line("")
             Output.line(steps)

@@ -57,12 +57,13 @@ struct AddRequest: Equatable {
             let kind = try KindLookup.resolve(name, in: store)
             let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
             // The drink is recorded: what follows must not fail the command, and invite it again.
+            let stopped = json ? nil : try? store.syncStoppedNotice()
             guard let config, !json, let settings = try? config.inEffect(synced: store.syncedSettings()) else {
-                return AddOutcome(drink: added, night: nil, settings: nil)
+                return AddOutcome(drink: added, night: nil, settings: nil, syncStopped: stopped)
             }
             // The night is read only when there is a bedtime to speak of.
-            guard settings.bedtime != nil else { return AddOutcome(drink: added, night: nil, settings: settings) }
-            return AddOutcome(drink: added, night: try? store.status(settings: settings), settings: settings)
+            guard settings.bedtime != nil else { return AddOutcome(drink: added, night: nil, settings: settings, syncStopped: stopped) }
+            return AddOutcome(drink: added, night: try? store.status(settings: settings), settings: settings, syncStopped: stopped)
         }
         let (added, night, settings) = (outcome.drink, outcome.night, outcome.settings)
         if let unreadSettings {
@@ -71,6 +72,7 @@ struct AddRequest: Equatable {
         if json { return Output.line(DrinkExchange.json(added).prettyText) }
         Output.line("Added " + Output.describe(added))
         if let night, let settings, let warning = Self.bedtimeWarning(after: night, added: added, settings: settings) { Output.line(warning) }
+        if let stopped = outcome.syncStopped { Output.line("This journal no longer syncs: " + TerminalText.escaped(stopped) + ". The drink is kept here.") }
     }
 
     /// "This keeps you above 50 mg until 03:28, past your 23:00 bedtime (it was 00:53).", each time
@@ -103,4 +105,6 @@ struct AddOutcome: Sendable {
     let night: CaffeineStatus?
     /// The settings in effect, when they were read.
     let settings: JournalSettings?
+    /// Why the journal no longer syncs, said once.
+    let syncStopped: String?
 }
