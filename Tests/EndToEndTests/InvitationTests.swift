@@ -123,6 +123,29 @@ import TestSupport
         }
     }
 
+    /// `journal sync new-device` costs a device neither its name nor its vouch: its new identity's card
+    /// keeps the name and carries the old identity's signed hand-over, and the members that vouched for
+    /// the old one vouch for the new one, so a new key reaches it.
+    @Test func aNewDeviceKeepsItsNameAndItsVouch() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            try named(b, "laptop")
+            for machine in [b, a, b] { #expect(try machine.run("sync").status == 0) }
+            let old = try b.deviceID()
+            let renewed = try b.run("sync", "new-device")
+            #expect(renewed.status == 0 && renewed.stdout.contains("It keeps its name, laptop, and the machines that vouched for"), "\(renewed.stdout)")
+            for machine in [b, a] { #expect(try machine.run("sync").status == 0) }
+            let devices = try #require((try a.json("sync", "devices", "--json") as? [String: Any])?["devices"] as? [[String: Any]])
+            let new = try b.deviceID()
+            let listed = try #require(devices.first { $0["device"] as? String == new })
+            #expect(new != old && listed["name"] as? String == "laptop" && listed["standing"] as? String == "vouched", "\(devices)")
+            #expect(try a.run("sync", "rotate-key").status == 0)
+            let after = try b.run("sync")
+            #expect(after.status == 0, "the new key reached it: \(after.stderr)")
+        }
+    }
+
     /// A device only a revoked machine vouched for is left out of the new key on purpose, and told who
     /// left it out and what to run; a revoked machine's `add` says once that its journal no longer syncs.
     @Test func aDeviceLeftOutOrRevokedIsToldPlainly() async throws {

@@ -29,9 +29,43 @@ public struct DeviceCard: Sendable, Equatable, Codable {
     /// with it knows this device printed it, as only a holder of the printed secret can tell which claim
     /// is whose (`Invitations.claim`).
     public var invitations: [[UInt8]]?
+    /// The device this one took over from (`journal sync new-device`), with the proof, signed by that
+    /// device's key, that it handed over to this one: its members vouch for this one in its place.
+    public var succeeds: Succession?
     /// Not what the card says, but where this journal found it: the key epoch it was sealed under
     /// ("NUMBER-IDHEX"), nil when not known (this device's own, or a card kept by an earlier journal).
     public var sealedEpoch: String?
+
+    /// A device this one took over from, and the signature of that device's key over the hand-over.
+    public struct Succession: Sendable, Equatable, Codable {
+        public var device: DeviceID
+        public var signature: [UInt8]
+
+        public init(device: DeviceID, signature: [UInt8]) {
+            self.device = device
+            self.signature = signature
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case device, signature
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let id = try container.decode(String.self, forKey: .device)
+            guard UUIDText.isCanonical(id) else {
+                throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "not a device id")
+            }
+            device = DeviceID(rawValue: id)
+            signature = try HexField.decode(container, .signature)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(device.rawValue, forKey: .device)
+            try container.encode(Hex.encode(signature), forKey: .signature)
+        }
+    }
 
     /// A device vouched for, by its id and the signing key its card showed.
     public struct Vouch: Sendable, Equatable, Hashable, Codable {
@@ -98,7 +132,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
     public init(
         device: DeviceID, name: String, agreementKey: [UInt8], signingKey: [UInt8], epoch: Int64, writtenAt: Timestamp,
         publishedAt: Timestamp?, syncedAt: Timestamp?, signedFrom: Int64? = nil, vouches: [Vouch]? = nil,
-        admission: Admission? = nil, invitations: [[UInt8]]? = nil
+        admission: Admission? = nil, invitations: [[UInt8]]? = nil, succeeds: Succession? = nil
     ) {
         self.device = device
         self.name = name
@@ -112,6 +146,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         self.vouches = vouches
         self.admission = admission
         self.invitations = invitations
+        self.succeeds = succeeds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -122,7 +157,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         case publishedAt = "published_at"
         case syncedAt = "synced_at"
         case signedFrom = "signed_from"
-        case vouches, admission, invitations
+        case vouches, admission, invitations, succeeds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -144,6 +179,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
             }
             return bytes
         }
+        succeeds = try container.decodeIfPresent(Succession.self, forKey: .succeeds)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -160,6 +196,7 @@ public struct DeviceCard: Sendable, Equatable, Codable {
         try container.encodeIfPresent(vouches, forKey: .vouches)
         try container.encodeIfPresent(admission, forKey: .admission)
         try container.encodeIfPresent(invitations?.map { Hex.encode($0) }, forKey: .invitations)
+        try container.encodeIfPresent(succeeds, forKey: .succeeds)
     }
 }
 

@@ -151,6 +151,11 @@ extension JournalStore {
                 }
             }
             try connection.run("UPDATE meta SET value = ? WHERE key = 'device_id'", .text(new.rawValue))
+            // The device it takes over from: its first card says so, with a proof made with that
+            // device's key, so that the members that vouched for the one vouch for the other.
+            try connection.run(
+                "INSERT INTO meta (key, value) VALUES ('succeeds', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                .text(deviceID.rawValue))
             try JournalStore.recordFileIdentity(path: path, in: connection)
             try connection.run("UPDATE sync_hub SET published_through = 0")
             try connection.run("DELETE FROM sync_published")

@@ -140,8 +140,14 @@ extension SyncEngine {
     ) async throws {
         try checkKeys(of: previous)
         let keys = deviceKeys.publicKeys
+        // A device that took over from another (`new-device`) keeps its name, and says so, with a proof.
+        let handedOver = previous == nil ? try await handOver() : nil
         let chosenName: String
-        if let name { chosenName = name.text } else if let previous { chosenName = previous.name } else { chosenName = try await unusedHostName().text }
+        if let name { chosenName = name.text } else if let previous { chosenName = previous.name } else if let kept = handedOver?.name {
+            chosenName = kept
+        } else {
+            chosenName = try await unusedHostName().text
+        }
         let update = try await vouches(previous: previous, at: now)
         let claims = try await claimsShown(at: now)
         let card = DeviceCard(
@@ -151,12 +157,13 @@ extension SyncEngine {
             writtenAt: Timestamp(milliseconds: max(now.milliseconds, (previous?.writtenAt.milliseconds ?? 0) + 1)),
             publishedAt: published ? now : previous?.publishedAt, syncedAt: synced ? now : previous?.syncedAt,
             signedFrom: previous?.signedFrom ?? signedFrom, vouches: update.vouches, admission: try await store.ownAdmission(),
-            invitations: claims.isEmpty ? nil : claims)
+            invitations: claims.isEmpty ? nil : claims, succeeds: previous?.succeeds ?? handedOver?.succession)
         // A publish alone is no news until the card's word on it is old: with every publish a new card,
         // every add cost every other device a reading of all the cards.
         if let previous, previous.name == card.name, previous.signedFrom == card.signedFrom, previous.epoch == card.epoch,
             previous.publishedAt == card.publishedAt || Self.isFreshEnough(previous.publishedAt, at: now),
             previous.vouches == card.vouches, previous.admission == card.admission, previous.invitations == card.invitations,
+            previous.succeeds == card.succeeds,
             Self.isFreshEnough(previous.syncedAt, at: now)
         {
             return
@@ -182,6 +189,15 @@ extension SyncEngine {
             try await store.endSharedInvitation(publicKey: invitation.publicKey, note: note, hubID: hub.id)
             report.keptNotes.append(note)
         }
+    }
+
+    /// The name of the device this journal took over from (`new-device`), and the proof of the hand-over
+    /// when that device's key file is here; nil for a journal that took over from none.
+    private func handOver() async throws -> (name: String?, succession: DeviceCard.Succession?)? {
+        guard let old = try await store.succeededDevice() else { return nil }
+        let name = try await store.deviceCard(of: old, hubID: hub.id)?.name
+        guard let oldKeys = try? DeviceKeys.existing(at: JournalPaths.fromEnvironment().deviceKeys(of: old)) else { return (name, nil) }
+        return (name, try Succession.proof(by: oldKeys, old: old, to: store.deviceID, keys: deviceKeys.publicKeys, hubID: hub.id))
     }
 
     /// The most invitations' claims a card shows: a person prints a few a week (each ends in 7 days, at
@@ -243,6 +259,14 @@ extension SyncEngine {
             guard epochs.revoked[card.device] == nil, update.vouches.count < Self.maximumVouches else { return false }
             update.vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
             return true
+        }
+        // A device that took over from one this device vouches for, by that device's own proof.
+        for card in cards.sorted(by: { $0.device < $1.device }) {
+            guard let handedOver = card.succeeds, let old = byDevice[handedOver.device], epochs.revoked[old.device] == nil,
+                update.vouches.contains(where: { $0.device == old.device && $0.signingKey == old.signingKey }),
+                Succession.verifies(handedOver, of: card, oldSigningKey: old.signingKey, hubID: hub.id)
+            else { continue }
+            _ = add(card)
         }
         if let tag, let inviter = cards.sorted(by: { $0.device < $1.device }).first(where: { card in
             membership.admits(card.device) && card.invitations?.contains(Invitations.claim(tag: tag, device: card.device)) == true

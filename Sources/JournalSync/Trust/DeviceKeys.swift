@@ -63,6 +63,9 @@ public struct DeviceKeys: Sendable {
         return keys
     }
 
+    /// The keys in the file at `path`, when there is one: never made.
+    public static func existing(at path: String) throws -> DeviceKeys? { try load(from: path) }
+
     private static func load(from path: String) throws -> DeviceKeys? {
         guard let bytes = try PrivateFile.read(
             path, limit: 4096, what: "this device's keys", exposure: "anyone who reads it can sign as this device")
