@@ -175,8 +175,9 @@ struct DAVClient: Sendable {
                 return SyncError.hubUnavailable(hub: location.uri, reason: "the connection to \(location.server) failed (\(error.shortDescription))")
             }
         }
-        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof {
-            // A kept connection the server closed as the request was written to it: as a connection closed.
+        if let error = error as? ChannelError, error == .ioOnClosedChannel {
+            // A kept connection the server had closed before the request was written to it: as a connection
+            // closed. (Not an end of file, which may come after a server carried out a write.)
             return SyncError.hubUnavailable(hub: location.uri, reason: "the server \(location.server) closed the connection", code: Self.connectionClosed)
         }
         let refusal = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.lazy.compactMap { $0.error as? IOError }.first)

@@ -95,6 +95,7 @@ import TestSupport
                 ALTER TABLE sync_hub DROP COLUMN relay_through; ALTER TABLE sync_hub DROP COLUMN moved_changes;
                 ALTER TABLE sync_hub DROP COLUMN moved_devices; ALTER TABLE sync_hub DROP COLUMN moved_at;
                 ALTER TABLE sync_hub DROP COLUMN stopped_because; ALTER TABLE sync_hub DROP COLUMN stopped_said;
+                DROP TABLE sync_received_own; ALTER TABLE sync_devices DROP COLUMN succeeds;
                 DROP VIEW sleep; DROP TABLE nights; ALTER TABLE custom_drinks DROP COLUMN form;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_outcome; ALTER TABLE sync_hub DROP COLUMN last_sync_failure;
                 ALTER TABLE sync_hub DROP COLUMN last_sync_exit_status; DROP TABLE sync_refused_logs;

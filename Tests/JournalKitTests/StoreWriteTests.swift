@@ -242,3 +242,27 @@ extension JournalStore {
         }
     }
 }
+
+/// A record under this journal's own id that another device's log brought (a relay) is kept, and
+/// never published as this device's own change.
+@Suite(.onTestThreads) struct ReceivedOwnTests {
+    @Test func aRelayedRecordUnderThisDevicesIdIsNotPublishedByIt() async throws {
+        try await withTemporaryDirectory { folder in
+            let clock = ManualClock()
+            let store = try await JournalStore(path: folder + "/j.db", clock: clock, physicalClock: clock)
+            let other = try await JournalStore(path: folder + "/o.db", clock: clock, physicalClock: clock)
+            _ = try await store.add(espresso(at: clock.now()))
+            let mine = try await store.ownChanges(after: 0, limit: 10)
+            #expect(mine.records.count == 1)
+            // Another device made a record under this device's id and relayed it.
+            clock.advance(.seconds(1))
+            let forged = try await other.add(espresso(at: clock.now(), note: "not mine"))
+            let relayed = try await other.ownChanges(after: 0, limit: 10).records.map { $0.restamped(origin: store.deviceID) }
+            let outcome = try await store.applyReceived(relayed, from: other.deviceID, through: 1, hubID: "hub")
+            #expect(outcome.applied == 1)
+            #expect(try await store.drinks().contains { $0.id == forged.id })
+            #expect(try await store.ownChanges(after: mine.through, limit: 10).records.isEmpty)
+            #expect(try await store.unpublishedCount(hubID: "hub") == 1)
+        }
+    }
+}

@@ -60,12 +60,24 @@ import TestSupport
 
     /// Two different segments of this device at one position: another journal writes as it.
     @Test func aSegmentBesideOneThisJournalWroteShowsACopy() {
-        let log = DeviceLog(segments: [Self.entry(1, 2), Self.entry(3, 4), Self.entry(3, 5)])
+        let log = DeviceLog(segments: [Self.entry(1, 4), Self.entry(2, 3)], strays: ["junk"])
         let review = OwnLogReview.make(
-            published: [Self.written(1, 2), Self.written(3, 4)], publishedThrough: 4, log: log,
+            published: [Self.written(1, 4)], publishedThrough: 4, log: log,
+            findings: [SegmentName(first: 2, last: 3): .unknown([Self.someRecord])], canRemoveSegments: true)
+        #expect(review.copiedBy == ["000000000002-000000000003.seg"])
+        #expect(review.actions == [.setAside("junk", reason: StrayName.junkReason)])
+        // One that wholly covers a segment of ours is a compaction of ours, even with ours still there
+        // (brought back by a copy tool or the hub's operator): taken back.
+        let covering = OwnLogReview.make(
+            published: [Self.written(1, 2), Self.written(3, 4)], publishedThrough: 4,
+            log: DeviceLog(segments: [Self.entry(1, 2), Self.entry(3, 4), Self.entry(3, 5)]),
             findings: [SegmentName(first: 3, last: 5): .unknown([Self.someRecord])], canRemoveSegments: true)
-        #expect(review.copiedBy == ["000000000003-000000000005.seg"])
-        #expect(review.actions.isEmpty)
+        #expect(covering.copiedBy.isEmpty && covering.actions.first == .takeBack(SegmentName(first: 3, last: 5), fingerprint: "f", records: [Self.someRecord]))
+        // An unsigned one is nobody's to take back.
+        let unsigned = OwnLogReview.make(
+            published: [Self.written(1, 2)], publishedThrough: 2, log: DeviceLog(segments: [Self.entry(1, 2), Self.entry(3, 3)]),
+            findings: [SegmentName(first: 3, last: 3): .unsigned], canRemoveSegments: true)
+        #expect(unsigned.actions == [.leave("000000000003-000000000003.seg", reason: OwnLogReview.unsignedReason)])
         // A copy that overlaps a segment of ours it does not wholly cover, even once ours is gone.
         let partial = OwnLogReview.make(
             published: [Self.written(1, 4)], publishedThrough: 4, log: DeviceLog(segments: [Self.entry(3, 6)]),

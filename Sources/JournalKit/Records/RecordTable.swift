@@ -34,10 +34,12 @@ struct RecordTable<Payload>: Sendable {
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         upsert = "INSERT INTO \(name) (\(list)) VALUES (\(placeholders)) ON CONFLICT (\(columns[0])) DO UPDATE SET \(updates)"
         find = "\(select) WHERE \(columns[0]) = ?"
-        ownAfter = "\(select) WHERE origin = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
+        // This device's own changes are its rows but those another device's log brought (`sync_received_own`).
+        let own = "origin = ? AND seq NOT IN (SELECT seq FROM sync_received_own)"
+        ownAfter = "\(select) WHERE \(own) AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
         anyAfter = "\(select) WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
-        ownCountAfter = "SELECT count(*) FROM \(name) WHERE origin = ? AND seq > ?"
-        ownExistsAfter = "SELECT EXISTS (SELECT 1 FROM \(name) WHERE origin = ? AND seq > ?)"
+        ownCountAfter = "SELECT count(*) FROM \(name) WHERE \(own) AND seq > ?"
+        ownExistsAfter = "SELECT EXISTS (SELECT 1 FROM \(name) WHERE \(own) AND seq > ?)"
     }
 }
 

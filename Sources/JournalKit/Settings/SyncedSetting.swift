@@ -1,6 +1,7 @@
 /// One setting that describes the person, as it syncs: its name, and its value as `config.toml` writes
-/// it (`70`, `"23:00"`, `["smoker"]`). A setting a later journal knows and this one does not is kept
-/// as it came, and used by none of this journal's numbers.
+/// it (`70`, `"23:00"`, `["smoker"]`). A setting a later journal knows and this one does not, or a
+/// value this journal cannot read (a condition a later journal added), is kept as it came, the same on
+/// every device, and used by none of this journal's numbers (`known`).
 public struct SyncedSetting: Hashable, Sendable {
     public let name: String
     public let value: String
@@ -24,18 +25,14 @@ public struct SyncedSetting: Hashable, Sendable {
         return (key, value)
     }
 
-    /// A known setting's value must be one `config.toml` could hold; any other's name must read as a
-    /// setting's, and its value be short text without controls.
+    /// A name that reads as a setting's, and a value of short text without controls: refused otherwise,
+    /// the same way by every journal, whatever settings it knows.
     public func validate() throws(InvalidRecordError) {
         guard !name.isEmpty, name.utf8.count <= 64, name.utf8.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }) else {
             throw InvalidRecordError(problem: "'\(TerminalText.quoted(name))' cannot be a setting's name", kind: .badData)
         }
         guard value.utf8.count <= Self.longest, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw InvalidRecordError(problem: "the value of \(name) is not one a setting can have", kind: .badData)
-        }
-        guard let key = JournalSettings.Key(rawValue: name) else { return }
-        do { _ = try SettingsFile.value(value, of: key, quoted: true) } catch {
-            throw InvalidRecordError(problem: "\(name) cannot be \(TerminalText.quoted(value)): \(error.problem)", kind: .badData)
         }
     }
 }

@@ -63,11 +63,18 @@ extension JournalStore {
         guard let recorded = try connection.queryText("SELECT value FROM meta WHERE key = 'file_identity'") else { return nil }
         let current = FileIdentity.of(path)
         if recorded == current { return .original }
-        // A journal recorded before paths were counts as recorded where it is now.
-        let place = FileIdentity.place(of: path)
-        let recordedPlace = try connection.queryText("SELECT value FROM meta WHERE key = 'file_path'") ?? place
+        // A journal whose place was not recorded (made before places were) cannot tell a backup put back
+        // in place from a copy: a copy, as before.
+        guard let recordedPlace = try connection.queryText("SELECT value FROM meta WHERE key = 'file_path'") else { return .copied }
         let sameMachine = FileIdentity.machine(of: recorded) == FileIdentity.machine(of: current)
-        return sameMachine && recordedPlace == place ? .restoredInPlace : .copied
+        return sameMachine && recordedPlace == FileIdentity.place(of: path) ? .restoredInPlace : .copied
+    }
+
+    /// Records where the journal's file is, for a journal whose identity was recorded before places
+    /// were, while it is its original file: nothing when it is recorded.
+    public func recordPlaceIfMissing() throws {
+        guard try connection.queryText("SELECT value FROM meta WHERE key = 'file_path'") == nil else { return }
+        try recordFileIdentity()
     }
 
     /// Records the file as the journal's own from now on: a restored journal once it caught up.

@@ -119,6 +119,10 @@ extension JournalStore {
                     let merge = try record.merge(in: &context)
                     if merge.applied { outcome.applied += 1 } else { outcome.unchanged += 1 }
                     if merge.revived { outcome.revived.append(record.kind.noun) }
+                    if merge.applied, record.version.origin == deviceID {
+                        // Another device relayed this device's id: kept, and never published as this device's own.
+                        try connection.cached("INSERT OR IGNORE INTO sync_received_own (seq) VALUES (?)").run([.integer(context.lastSequenceWritten)])
+                    }
                     stamps.note(record.version, replacing: merge.replaced)
                 }
                 try connection.run(
@@ -167,7 +171,9 @@ extension JournalStore {
 extension StoredPayload {
     static var countOwn: String { table.ownCountAfter }
     static var anyOwn: String { table.ownExistsAfter }
-    static var countOwnIn: String { "SELECT count(*) FROM \(table.name) WHERE origin = ? AND seq BETWEEN ? AND ?" }
+    static var countOwnIn: String {
+        "SELECT count(*) FROM \(table.name) WHERE origin = ? AND seq NOT IN (SELECT seq FROM sync_received_own) AND seq BETWEEN ? AND ?"
+    }
     static var countAnyIn: String { "SELECT count(*) FROM \(table.name) WHERE seq BETWEEN ? AND ?" }
     static var tableName: String { table.name }
 }

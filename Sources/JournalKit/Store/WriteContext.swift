@@ -63,6 +63,9 @@ struct WriteContext {
         return written
     }
 
+    /// The sequence number the last record written here was given.
+    var lastSequenceWritten: Int64 { lastSequence }
+
     /// Gives the next writes sequence numbers past `position`, now and in every later transaction:
     /// positions up to it are taken on the hub by what this device published before its journal
     /// was restored from a backup.

@@ -25,6 +25,9 @@ struct OwnLogReview: Equatable {
         case unknown([AnyReplicated])
         /// Not this journal's, and said by an earlier sync, which left it in place: not read again.
         case saidBefore
+        /// Unsigned (from before its device signed), with changes this journal lacks: whoever held the
+        /// hub's first key could have written it, so nothing of it is taken back.
+        case unsigned
     }
 
     enum Action: Equatable {
@@ -89,8 +92,10 @@ struct OwnLogReview: Equatable {
                 review.actions.append(.leave(entry.name.fileName, reason: staleReason))
             case (_, .saidBefore):
                 continue
+            case (false, .unsigned):
+                review.actions.append(.leave(entry.name.fileName, reason: unsignedReason))
             case (false, .unknown(let records)):
-                guard !beside(range, ours: Array(ours.keys), log: log) else {
+                guard !beside(range, ours: Array(ours.keys)) else {
                     review.copiedBy.append(entry.name.fileName)
                     continue
                 }
@@ -112,13 +117,14 @@ struct OwnLogReview: Equatable {
     }
 
     /// True when `range`, a segment of this device's that this journal did not write, shares positions
-    /// with a segment this journal wrote that it does not wholly cover, or that is still on the hub:
-    /// two different segments of this device at one position.
-    static func beside(_ range: PublishedRange, ours: [PublishedRange], log: DeviceLog) -> Bool {
-        let listed = Set(log.segments.map { PublishedRange(first: $0.name.first, last: $0.name.last) })
-        return ours.contains { written in
-            written.first <= range.last && range.first <= written.last
-                && !(range.first <= written.first && written.last <= range.last && !listed.contains(written) && written.last > log.listedAfter)
+    /// with a segment this journal wrote that it does not wholly cover: two different segments of this
+    /// device at one position.
+    static func beside(_ range: PublishedRange, ours: [PublishedRange]) -> Bool {
+        // One that wholly covers a segment of ours is a compaction of this device's log by the journal
+        // before it was restored, whether or not the segment it replaced is still there (a copy tool, or
+        // the hub's operator, can always bring that one back).
+        ours.contains { written in
+            written.first <= range.last && range.first <= written.last && !(range.first <= written.first && written.last <= range.last)
         }
     }
 
@@ -145,6 +151,9 @@ struct OwnLogReview: Equatable {
         if through > publishedThrough { actions.append(.markPublished(through)) }
         return actions
     }
+
+    static let unsignedReason = "an unsigned segment under this device's id with changes this journal does not hold: whoever held the "
+        + "hub's first key could have written it, so nothing of it is taken back, and it is left there"
 
     static let staleReason = "an older copy of this device's own segment, which a copy tool brought back after the device had "
         + "replaced it: every change in it is in this journal, and readers take the segment that replaced it, so it is left there"

@@ -253,16 +253,21 @@ extension SyncEngine {
             byDevice[device].map { DeviceCard.Vouch(device: device, signingKey: $0.signingKey) }
         }
         var update = VouchUpdate(vouches: previous?.vouches ?? grandfathered)
-        update.vouches.removeAll { epochs.revoked[$0.device] != nil || byDevice[$0.device]?.signingKey != $0.signingKey }
+        // A revoked device goes, and so does every device it handed over to, in turn.
+        let shutOut = VouchGraph.withSuccessors(Set(epochs.revoked.keys), cards: cards)
+        update.vouches.removeAll { shutOut.contains($0.device) || byDevice[$0.device]?.signingKey != $0.signingKey }
         func add(_ card: DeviceCard) -> Bool {
             guard !update.vouches.contains(where: { $0.device == card.device }) else { return true }
             guard epochs.revoked[card.device] == nil, update.vouches.count < Self.maximumVouches else { return false }
             update.vouches.append(DeviceCard.Vouch(device: card.device, signingKey: card.signingKey))
             return true
         }
-        // A device that took over from one this device vouches for, by that device's own proof.
+        // A device that took over from one this device vouches for, by that device's own proof: one
+        // successor a device, as a hand-over two devices show vouches for neither.
+        let successors = Dictionary(grouping: cards.compactMap { card in card.succeeds.map { ($0.device, card.device) } }, by: \.0)
         for card in cards.sorted(by: { $0.device < $1.device }) {
-            guard let handedOver = card.succeeds, let old = byDevice[handedOver.device], epochs.revoked[old.device] == nil,
+            guard let handedOver = card.succeeds, successors[handedOver.device]?.count == 1, let old = byDevice[handedOver.device],
+                !shutOut.contains(old.device),
                 update.vouches.contains(where: { $0.device == old.device && $0.signingKey == old.signingKey }),
                 Succession.verifies(handedOver, of: card, oldSigningKey: old.signingKey, hubID: hub.id)
             else { continue }

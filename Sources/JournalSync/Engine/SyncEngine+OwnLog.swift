@@ -47,7 +47,8 @@ extension SyncEngine {
             do {
                 let content = try await open(entry.name, of: store.deviceID)
                 let lacking = written[range] != nil ? [] : try await store.notHeld(content.records)
-                findings[entry.name] = lacking.isEmpty ? .known : .unknown(lacking)
+                // Only what this device signed is its own past: an unsigned segment anyone with the first key wrote.
+                findings[entry.name] = lacking.isEmpty ? .known : content.format < SegmentSeal.signedFormat ? .unsigned : .unknown(lacking)
             } catch is SegmentContentError {
                 findings[entry.name] = .notOurs
             }

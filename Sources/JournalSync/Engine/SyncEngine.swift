@@ -113,6 +113,7 @@ public actor SyncEngine {
         var standing = start.fileStanding
         if standing == nil { standing = try await store.fileStanding() }
         guard standing != .copied else { throw SyncError.copiedFile(path: store.path) }
+        if standing == .original { try await store.recordPlaceIfMissing() }
         guard let ledger = start.ledger else { throw SyncError.notJoined }
         return (ledger, standing == .restoredInPlace)
     }

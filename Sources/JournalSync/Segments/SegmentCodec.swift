@@ -76,6 +76,8 @@ enum SegmentCodec {
 
 /// What a segment holds.
 struct SegmentContent: Decodable {
+    /// The segment format it was written in: signed from `SegmentSeal.signedFormat` on.
+    var format: UInt8 = 0
     var records: [AnyReplicated] = []
     /// Records that break the rules, with their place in the segment.
     var refused: [(kind: RecordKind, index: Int, reason: String)] = []
@@ -84,6 +86,7 @@ struct SegmentContent: Decodable {
         guard let format = decoder.userInfo[SegmentCodec.Listing.formatKey] as? UInt8,
             let device = decoder.userInfo[SegmentCodec.Listing.deviceKey] as? DeviceID
         else { throw SegmentContentError("its format is unknown") }
+        self.format = format
         // Before relaying, a log held only records its device made.
         let origin = format < SegmentCodec.relayFormat ? device : nil
         if format == 1 {

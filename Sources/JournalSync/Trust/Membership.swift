@@ -67,13 +67,25 @@ public enum MemberStanding: String, Sendable {
 }
 
 /// The vouches of the cards of devices not shut out, as edges to follow.
-private struct VouchGraph {
+struct VouchGraph {
     let cards: [DeviceID: DeviceCard]
 
     init(cards: [DeviceCard], shutOut: Set<DeviceID>) {
+        let shutOut = Self.withSuccessors(shutOut, cards: cards)
         var byDevice: [DeviceID: DeviceCard] = [:]
         for card in cards where !shutOut.contains(card.device) { byDevice[card.device] = card }
         self.cards = byDevice
+    }
+
+    /// `shutOut` and every device that took over, in turn, from one of them (`DeviceCard.succeeds`):
+    /// a hand-over is its maker's word, and goes with it when it is shut out.
+    static func withSuccessors(_ shutOut: Set<DeviceID>, cards: [DeviceCard]) -> Set<DeviceID> {
+        var all = shutOut
+        while true {
+            let more = cards.filter { card in card.succeeds.map { all.contains($0.device) } == true && !all.contains(card.device) }
+            if more.isEmpty { return all }
+            all.formUnion(more.map(\.device))
+        }
     }
 
     /// The devices `member` vouches for, each only by the keys its own card shows.
