@@ -56,4 +56,19 @@ import TestSupport
         let slow = CaffeineModel(halfLifeHours: 8).sleepReadyAt(threshold: 50, now: now, intakes: intakes)
         #expect(slow == now + .seconds(16 * 3600 + 60))
     }
+
+    /// The peak is when the level is highest, not the first moment it stops rising: an espresso had
+    /// 31 minutes ago peaks 3 minutes from now, the level falls for two minutes, and a double logged
+    /// 5 minutes ahead takes it to 255 mg 35 minutes from now ("rising: peaks at" said the 3 minutes).
+    @Test func thePeakIsWhereTheLevelIsHighest() throws {
+        let model = CaffeineModel(kind: .personal, halfLifeHours: 3)
+        let intakes = [
+            CaffeineIntake(caffeineMg: 100, consumedAt: now - .seconds(31 * 60)),
+            CaffeineIntake(caffeineMg: 200, consumedAt: now + .seconds(5 * 60)),
+        ]
+        let peak = try #require(model.peaksAt(now: now, intakes: intakes))
+        #expect(peak == now + .seconds(35 * 60))
+        let highest = stride(from: 0, through: 6 * 3600, by: 5).map { model.level(at: now + .seconds(Int64($0)), of: intakes) }.max()!
+        #expect(model.level(at: peak, of: intakes) >= highest - 0.01)
+    }
 }

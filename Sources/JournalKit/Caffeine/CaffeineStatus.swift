@@ -9,8 +9,8 @@ public struct CaffeineStatus: Sendable, Equatable {
     public var drinksToday: Int
     /// When the level is under the sleep threshold for good; nil when it already is.
     public var sleepReadyAt: Timestamp?
-    /// When the level peaks, while a drink is still being absorbed (by the personal model); nil once
-    /// it is falling.
+    /// When the level is highest, while a drink is still being absorbed (by the personal model); nil
+    /// once it is falling.
     public var peaksAt: Timestamp?
     /// The drinks that still count, for charting the level around now.
     public var intakes: [CaffeineIntake] = []

@@ -131,13 +131,21 @@ struct LevelCurve {
         return firstUnder(threshold, after: looks[last], by: looks[last + 1])
     }
 
-    /// When the level, rising at `now`, stops rising: the millisecond its slope turns; nil when it is
-    /// not rising.
+    /// When the level, rising at `now`, is highest, to the millisecond; nil when it is not rising. Past
+    /// `lastPeak` it only falls, so the highest is at a look up to then, or within a minute of one. Not
+    /// the first moment it stops rising: a drink logged a few minutes ahead starts between two looks,
+    /// and the level that pauses for seconds before it goes on rising to a peak of its own; an espresso
+    /// peaking beside a soft drink still being absorbed may fall a little and rise again.
     func peak(after now: Timestamp) -> Timestamp? {
         guard slope(at: now) > 0 else { return nil }
         let looks = Self.samples(from: now, through: max(now, lastPeak))
-        guard let falling = looks.firstIndex(where: { slope(at: $0) <= 0 }) else { return looks.last }
-        var (low, high) = (looks[falling - 1].milliseconds, looks[falling].milliseconds)
+        let levels = looks.map { level(at: $0) }
+        let best = levels.indices.max { levels[$0] < levels[$1] }!
+        // The highest lies where the slope turns beside the best look: after it while it still rises,
+        // else before it.
+        let rising = slope(at: looks[best]) > 0
+        guard rising ? best + 1 < looks.count : best > 0 else { return looks[best] }
+        var (low, high) = rising ? (looks[best].milliseconds, looks[best + 1].milliseconds) : (looks[best - 1].milliseconds, looks[best].milliseconds)
         while high - low > 1 {
             let middle = low + (high - low) / 2
             if slope(at: Timestamp(milliseconds: middle)) > 0 { low = middle } else { high = middle }

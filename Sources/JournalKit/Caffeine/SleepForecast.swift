@@ -32,8 +32,8 @@ extension CaffeineModel {
 }
 
 extension CaffeineModel {
-    /// When the level, rising at `now` because a drink is still being absorbed, peaks, to the nearest
-    /// minute; nil when it is not rising (always, by Coffee Tracker's model).
+    /// When the level, rising at `now` because a drink is still being absorbed, is highest, to the
+    /// nearest minute; nil when it is not rising (always, by Coffee Tracker's model).
     public func peaksAt(now: Timestamp, intakes: [CaffeineIntake]) -> Timestamp? {
         guard kind == .personal else { return nil }
         return LevelCurve(model: self, intakes: intakes, from: now).peak(after: now).map {
