@@ -4,10 +4,13 @@ import NIOHTTP1
 
 /// How the daemon learns of changes, what `sync status` says, and taking back a hub just made.
 extension WebDAVHub {
-    /// Polling: WebDAV has no push (`DAVPoller`).
+    /// How often the daemon looks: the default schedule (5 s while active, 40 s when quiet).
+    static let pollSchedule = PollSchedule()
+
+    /// Polling: WebDAV has no push (`DAVTopLook`).
     public func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges {
-        let poller = DAVPoller(hub: self, ownDevice: ownDevice, clock: clock)
-        return .notifications { sign in try await poller.run(sign) }
+        let top = DAVTopLook(hub: self, ownDevice: ownDevice, clock: clock)
+        return .polls(HubPoll(schedule: Self.pollSchedule) { try await top.look() })
     }
 
     public func lastNotification() async -> Timestamp? { state.with { $0.lastRing } }
@@ -29,9 +32,10 @@ extension WebDAVHub {
             tls = "certificate verified against the system's authorities"
         }
         facts.append(HubFact(label: "TLS", key: "tls", value: tls))
+        let schedule = Self.pollSchedule
         facts.append(HubFact(
             label: "Polled", key: "polled",
-            value: "every \(DAVPoller.activeInterval.components.seconds) s after a change, every \(DAVPoller.quietInterval.components.seconds) s when quiet"))
+            value: "every \(schedule.active.components.seconds) s within \(schedule.quietAfter.components.seconds / 60) min of a change, every \(schedule.quiet.components.seconds) s when quiet"))
         return HubDescription(facts: facts, rings: true)
     }
 

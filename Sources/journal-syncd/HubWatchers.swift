@@ -36,6 +36,7 @@ final class HubWatchers: Sendable {
         switch hub.changes(ownDevice: engine.store.deviceID, clock: engine.store.clock) {
         case .files(let folders): watchFiles(hub, folders: folders, events: events)
         case .notifications(let listen): ring(hub, listen: listen, events: events)
+        case .polls(let poll): ring(hub, listen: Self.polling(poll, clock: clock), polled: true, events: events)
         }
     }
 
@@ -58,12 +59,18 @@ final class HubWatchers: Sendable {
         }
     }
 
+    /// A polled hub's looks, as a doorbell's listening, on the service's clock.
+    private static func polling<Waiting: Clock<Duration>>(_ poll: HubPoll, clock: Waiting) -> ServerDoorbell.Listen {
+        let polling = HubPolling(poll: poll, clock: clock)
+        return { sign in try await polling.listen(sign) }
+    }
+
     /// Listens to a hub's doorbell, unless it already does.
-    private func ring(_ hub: any Hub, listen: @escaping ServerDoorbell.Listen, events: ChangeEvents) {
+    private func ring(_ hub: any Hub, listen: @escaping ServerDoorbell.Listen, polled: Bool = false, events: ChangeEvents) {
         current.withLock { current in
             if let current, current.hubID == hub.id, current.location == hub.location { return }
             current?.stop()
-            let doorbell = ServerDoorbell(listen: listen, logger: logger, clock: clock)
+            let doorbell = ServerDoorbell(listen: listen, logger: logger, clock: clock, polled: polled)
             current = start(hub, watcher: nil) { await doorbell.feed(events) }
         }
     }

@@ -17,7 +17,16 @@ struct LoopPolicy {
     /// A second look at `data_version` is scheduled.
     private(set) var recheckPending = false
 
+    /// The hub in use is polled (`HubChanges.polls`): its looks see every change there, so a tick
+    /// syncs only what the journal's watcher might have missed, and the housekeeping.
+    var hubPolled = false
+
     init(dataVersion: Int64) { self.dataVersion = dataVersion }
+
+    /// How often a daemon on a polled hub syncs with nothing changed: often enough that its card
+    /// tells the other devices it is alive (a device is called silent after a day), seldom enough
+    /// that a quiet hub costs its looks and little more (a sync is about 6 requests on WebDAV).
+    static let polledHousekeeping: Duration = .seconds(6 * 3600)
 
     /// How long after its start, or its last sync, the daemon lets go of its code pages: a burst of
     /// changes (a few drinks logged, an import, the tick's sync) is over well within it, so a burst
@@ -54,8 +63,8 @@ struct LoopPolicy {
 
     /// True when deciding about `reasons` needs `data_version`: a database hint does, alone (whether to
     /// sync at all) or with others (whether the sync has anything of this journal's to publish).
-    static func needsDataVersion(_ reasons: ChangeReasons) -> Bool {
-        !reasons.isDisjoint(with: [.database, .recheck])
+    func needsDataVersion(_ reasons: ChangeReasons) -> Bool {
+        !reasons.isDisjoint(with: hubPolled ? [.database, .recheck, .tick] : [.database, .recheck])
     }
 
     /// What a sync for `reasons` reads: only the logs the hub's rings named, when rings are all that
@@ -68,10 +77,11 @@ struct LoopPolicy {
 
     /// The plan for `reasons` and the logs their rings named, given `data_version` as read now (nil
     /// when it could not be read, or was not needed), and whether another process was writing as it
-    /// was read (`JournalStore.dataVersionReading`).
-    mutating func plan(_ reasons: ChangeReasons, rang: RangLogs = RangLogs(), dataVersion observed: Int64?, anotherProcessWasWriting: Bool = false)
-        -> Plan
-    {
+    /// was read (`JournalStore.dataVersionReading`), and how long ago the last sync ended (nil: none yet).
+    mutating func plan(
+        _ reasons: ChangeReasons, rang: RangLogs = RangLogs(), dataVersion observed: Int64?, anotherProcessWasWriting: Bool = false,
+        sinceSync: Duration? = nil
+    ) -> Plan {
         var plan = Plan(pingWatchdog: reasons.contains(.watchdog))
         if reasons.contains(.recheck) { recheckPending = false }
         if reasons.contains(.retry) { retryPending = false }
@@ -80,11 +90,13 @@ struct LoopPolicy {
         // the recheck looks for. An echo costs no recheck: another process's commit holds the write
         // lock from its first write until it shows in `data_version`.
         var standing = reasons.subtracting(.housekeeping)
-        if Self.needsDataVersion(reasons) {
+        if needsDataVersion(reasons) {
             // Unreadable counts as changed: a needless sync is cheap, a missed one is not.
             let version = observed ?? dataVersion &+ 1
             if version == dataVersion {
                 standing.subtract([.database, .recheck])
+                // A polled hub's tick: the looks cover the hub, and nothing changed here.
+                if hubPolled, let sinceSync, sinceSync < Self.polledHousekeeping { standing.remove(.tick) }
                 if reasons.contains(.database), anotherProcessWasWriting, !recheckPending {
                     recheckPending = true
                     plan.scheduleRecheck = true

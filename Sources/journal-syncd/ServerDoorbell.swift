@@ -15,6 +15,8 @@ struct ServerDoorbell: Sendable {
     let logger: Logger
     /// Times the waits between reconnects.
     var clock: any Clock<Duration> = EventLoopClock()
+    /// True for a hub the daemon looks at (`HubPolling`) rather than one that rings.
+    var polled = false
 
     /// Reconnects are tried sooner than failed syncs: the doorbell is what makes sync quick. A server
     /// out of reach (down, restarting, a network gone) is tried every second or two, so that its
@@ -48,7 +50,10 @@ struct ServerDoorbell: Sendable {
                         if sayListening {
                             logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
                         } else if first {
-                            logger.info("listening to the hub: another device's change is synced when the server rings")
+                            logger.info(
+                                polled
+                                    ? "looking at the hub: another device's change is synced when a look finds it"
+                                    : "listening to the hub: another device's change is synced when the server rings")
                         }
                     case .rang(let device):
                         if let device { rang = .log(device) }

@@ -49,19 +49,25 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         var started = false
         var quiet = QuietTime(at: clock.now)
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
+        policy.hubPolled = engine.map(Self.isPolled) ?? false
         var random = SystemRandomNumberGenerator()
+        var lastSync: C.Instant?
         for await wake in events {
             let reasons = wake.reasons
             // A journal deleted or replaced under the daemon: systemd starts it again on the new file.
             guard store.isStillAtItsPath() else { throw SyncLoopExit.journalReplaced(store.path) }
-            let reading = LoopPolicy.needsDataVersion(reasons) ? try? await store.dataVersionReading() : nil
+            let reading = policy.needsDataVersion(reasons) ? try? await store.dataVersionReading() : nil
             let plan = policy.plan(
-                reasons, rang: wake.rang, dataVersion: reading?.value, anotherProcessWasWriting: reading?.anotherConnectionWasWriting ?? false)
+                reasons, rang: wake.rang, dataVersion: reading?.value, anotherProcessWasWriting: reading?.anotherConnectionWasWriting ?? false,
+                sinceSync: lastSync.map { $0.duration(to: clock.now) })
             if plan.scheduleRecheck { alarms.ring(.recheck, after: .milliseconds(100)) }
             var synced: SyncReport?
             if plan.sync {
                 let result = await attempt(reasons, scope: plan.scope, engine: &engine, policy: &policy)
-                if case .success(let report) = result { synced = report }
+                if case .success(let report) = result {
+                    synced = report
+                    lastSync = clock.now
+                }
                 switch policy.next(after: result, random: &random) {
                 case .settled:
                     alarms.clear(.retry)
@@ -116,6 +122,11 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// True when the engine's hub is looked at rather than heard from.
+    private static func isPolled(_ engine: SyncEngine) -> Bool {
+        engine.hub.changes(ownDevice: engine.store.deviceID, clock: engine.store.clock).isPolled
+    }
+
     /// One sync of `scope`, with the engine made first when the policy says so.
     private func attempt(_ reasons: ChangeReasons, scope: SyncScope, engine: inout SyncEngine?, policy: inout LoopPolicy) async
         -> Result<SyncReport, any Error>
@@ -130,7 +141,10 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                     try? await SyncSetup.recordFailure(error, of: store)
                     throw error
                 }
-                if let engine { watchHub(engine) }
+                if let engine {
+                    policy.hubPolled = Self.isPolled(engine)
+                    watchHub(engine)
+                }
             }
             guard let engine else { throw SyncError.notJoined }
             policy.syncStarts(dataVersion: try? await store.dataVersion())

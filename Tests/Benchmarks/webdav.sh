@@ -2,8 +2,10 @@
 # make bench, the WebDAV hub: an nginx server of the benchmark's own (Debian's nginx with its DAV and
 # dav-ext modules, loopback, every request logged with its size), two machines with their daemons, and
 # its figures: the latency from `journal add` on A to the drink on B (B learns of it by polling); the
-# requests a daemon makes while changes come (one PROPFIND every 5 s); and those of a quiet hub, 10
-# minutes after the last change (one every 30 s), with their bytes, as a day of them costs. Called by
+# requests a daemon makes while changes come (one PROPFIND every 5 s); and those of a quiet hub, over
+# the 5 minutes from 10 minutes after the last change (one every 40 s; the daemons run with their
+# default safety-net tick, 5 minutes, which on a polled hub costs no request), with their bytes, as a
+# day of them costs. Called by
 # bench.sh with BIN, RUNS and WORK set; exits non-zero when a budget is missed.
 set -euo pipefail
 . "$(dirname "$0")/arrival.sh"
@@ -64,11 +66,11 @@ home() { local name=$1; shift; env HOME="$work/$name" XDG_DATA_HOME="$work/$name
 home a "$journal" sync init --hub "$hub" >/dev/null
 home a "$journal" sync key | home b "$journal" sync init --hub "$hub" --key-file - >/dev/null
 b_db="$work/b/data/journal/journal.db"
-home a "$daemon" --interval 1h 2>"$work/a.log" &
+home a "$daemon" 2>"$work/a.log" &
 daemons+=($!)
-home b "$daemon" --interval 1h 2>"$work/b.log" &
+home b "$daemon" 2>"$work/b.log" &
 daemons+=($!)
-until grep -q "listening to the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
+until grep -q "looking at the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
 
 median_ms() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] * 1000 }'; }
 max_ms() { sort -n "$1" | tail -1 | awk '{ printf "%.0f", $1 * 1000 }'; }
@@ -92,14 +94,14 @@ active=$(( ($(wc -l <"$work/access.log") - lines) / 2 ))
 printf '%-34s %9s /min (per daemon, within 10 minutes of a change; 12 expected) %s\n' "WebDAV: requests, active hub" "$active" \
     "$(judge "$active <= 15")"
 
-# A quiet hub: from 10 minutes after the last change, a minute's requests and bytes, per daemon.
+# A quiet hub: from 10 minutes after the last change, 5 minutes' requests and bytes, per daemon and minute.
 sleep 540
 lines=$(wc -l <"$work/access.log")
-sleep 60
+sleep 300
 tail -n +"$((lines + 1))" "$work/access.log" >"$work/quiet.log"
-quiet=$(( $(wc -l <"$work/quiet.log") / 2 ))
-bytes=$(awk '{ total += $3 + $4 } END { printf "%.0f", total / 2 }' "$work/quiet.log")
-printf '%-34s %9s /min (per daemon, 10 minutes after the last change; budget 2; %s bytes a minute, %s MB a quiet day) %s\n' \
+quiet=$(echo "scale=1; $(wc -l <"$work/quiet.log") / 10" | bc -l)
+bytes=$(awk '{ total += $3 + $4 } END { printf "%.0f", total / 10 }' "$work/quiet.log")
+printf '%-34s %9s /min (per daemon, over 5 minutes from 10 minutes after the last change; budget 2; %s bytes a minute, %s MB a quiet day) %s\n' \
     "WebDAV: requests, quiet hub" "$quiet" "$bytes" "$(echo "scale=1; $bytes * 1440 / 1000000" | bc -l)" "$(judge "$quiet <= 2")"
 failures=$((failures + $(wc -l <"$work/misses")))
 exit $((failures > 0 ? 1 : 0))

@@ -197,6 +197,49 @@ import TestSupport
         }
     }
 
+    /// What a daemon's look at the top finds, on each server: another device's segment or key epoch
+    /// is a change to sync, this device's own segment activity, a card's refresh housekeeping that
+    /// leaves a quiet hub quiet (it once kept every daemon looking every 5 s for good).
+    @Test(arguments: [HubFlavor.apache, .nginx])
+    func aLookTellsAChangeFromHousekeeping(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = try #require(try await flavor.newPlace(in: folder).make(key: SyncKey(), shared: false) as? WebDAVHub)
+            let own = DeviceID(rawValue: UUIDText.random()), other = DeviceID(rawValue: UUIDText.random())
+            _ = try await hub.write([1, 2, 3], as: SegmentName(first: 1, last: 1), of: own)
+            _ = try await hub.write([1, 2, 3], as: SegmentName(first: 1, last: 1), of: other)
+            try await hub.writeCard([4], of: other)
+            let top = DAVTopLook(hub: hub, ownDevice: own, clock: SystemClock())
+            // What was written within the last second is found until it settles.
+            _ = try await Self.findings(top)
+            #expect(try await Self.findings(top) == [])
+            try await hub.writeCard([5, 6], of: other)
+            try await hub.writeCard([5, 6], of: own)
+            #expect(try await Self.findings(top) == [.housekeeping])
+            _ = try await hub.write([1, 2, 3], as: SegmentName(first: 2, last: 2), of: other)
+            #expect(try await Self.findings(top) == [.others(device: other)])
+            _ = try await hub.write([1, 2, 3], as: SegmentName(first: 2, last: 2), of: own)
+            #expect(try await Self.findings(top) == [.own])
+            try await hub.writeEpochRecord([7], as: KeyEpoch(number: 1, id: Array(repeating: 7, count: 16)))
+            #expect(try await Self.findings(top) == [.others(device: nil)])
+            await hub.close()
+        }
+    }
+
+    /// The distinct findings of looks until one finds nothing: what moved within the server's second
+    /// is found again until it settles (2 s at most).
+    private static func findings(_ top: DAVTopLook) async throws -> [PolledChange] {
+        var found: [PolledChange] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let change = try await top.look()
+            if change == .nothing, ContinuousClock.now > deadline - .seconds(27) { return found }
+            if change != .nothing, !found.contains(change) { found.append(change) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the looks kept finding changes for 30 s: \(found)")
+        return found
+    }
+
     @Test func httpDatesAreRead() {
         #expect(HTTPDate.seconds("Sat, 28 Nov 2026 04:09:47 GMT") == 1_795_838_987)
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)

@@ -31,7 +31,7 @@ import TestSupport
 
     @Test(arguments: [ChangeReasons.hub, .tick, .request, .startup, [.tick, .watchdog]])
     func otherReasonsSyncWithoutAskingTheDatabase(reasons: ChangeReasons) {
-        #expect(!LoopPolicy.needsDataVersion(reasons))
+        #expect(!LoopPolicy(dataVersion: 0).needsDataVersion(reasons))
         var policy = LoopPolicy(dataVersion: 1)
         #expect(policy.plan(reasons, dataVersion: nil).sync)
         #expect(policy.dataVersion == 1)
@@ -40,7 +40,7 @@ import TestSupport
     @Test func theWatchdogAlonePingsAndNeverSwallowsAChange() {
         var policy = LoopPolicy(dataVersion: 1)
         #expect(policy.plan(.watchdog, dataVersion: nil) == .init(pingWatchdog: true))
-        #expect(LoopPolicy.needsDataVersion([.watchdog, .database]))
+        #expect(LoopPolicy(dataVersion: 0).needsDataVersion([.watchdog, .database]))
         #expect(policy.plan([.watchdog, .database], dataVersion: 2) == .init(sync: true, pingWatchdog: true))
     }
 
@@ -221,5 +221,28 @@ import TestSupport
         events.send(.hub, rang: .log(a))
         events.send(.hub)
         #expect(await iterator.next()?.rang.scope == .whole)
+    }
+}
+
+/// A daemon on a polled hub: its looks cover the hub, so its tick syncs only what this journal's
+/// watcher may have missed, and once in `polledHousekeeping` for the card that says it is alive.
+@Suite(.onTestThreads) struct PolledHubTickTests {
+    @Test func aTickOnAPolledHubSyncsOnlyForTheJournalOrTheHousekeeping() {
+        var policy = LoopPolicy(dataVersion: 4)
+        policy.hubPolled = true
+        #expect(policy.needsDataVersion(.tick))
+        #expect(!policy.plan(.tick, dataVersion: 4, sinceSync: .seconds(300)).sync)
+        #expect(policy.plan(.tick, dataVersion: 5, sinceSync: .seconds(300)).sync)
+        #expect(policy.plan(.tick, dataVersion: 5, sinceSync: LoopPolicy.polledHousekeeping).sync)
+        // None yet since the start: the tick syncs.
+        #expect(policy.plan(.tick, dataVersion: 5, sinceSync: nil).sync)
+        // A look that found another device's change, or a request, syncs as ever.
+        #expect(policy.plan([.tick, .hub], dataVersion: 5, sinceSync: .seconds(1)).sync)
+        #expect(policy.plan(.request, dataVersion: 5, sinceSync: .seconds(1)).sync)
+    }
+
+    @Test func aTickOnAHubThatRingsStillSyncs() {
+        var policy = LoopPolicy(dataVersion: 4)
+        #expect(policy.plan(.tick, dataVersion: 4, sinceSync: .seconds(300)).sync)
     }
 }

@@ -10,6 +10,16 @@ public enum HubChanges: Sendable {
     /// A server's notifications: `listen` gives the daemon each `DoorbellSign` until it is cancelled
     /// (it returns) or its connection is lost (it throws). A PostgreSQL hub's LISTEN.
     case notifications(listen: @Sendable (_ sign: @escaping @Sendable (DoorbellSign) -> Void) async throws -> Void)
+    /// Looks the daemon takes on a schedule (`HubPoll`), as the hub cannot push: a WebDAV hub. Each
+    /// look sees every change since the one before, so the daemon's safety-net tick has nothing to
+    /// add on the hub's side.
+    case polls(HubPoll)
+
+    /// True when the daemon finds the hub's changes by looking at it.
+    public var isPolled: Bool {
+        if case .polls = self { return true }
+        return false
+    }
 }
 
 /// A folder of a hub to watch, and the log whose folder it is (nil for the folders of cards, key

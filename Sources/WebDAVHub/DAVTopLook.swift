@@ -1,0 +1,60 @@
+import JournalKit
+import JournalSync
+import Synchronization
+
+/// One look at a WebDAV hub for the daemon's poll (`HubPoll`): it lists the hub's top (one PROPFIND,
+/// `Depth: 1`) and compares each member's fingerprint with the look before. A segment moves its
+/// device's folder, a key epoch `epochs/`, a new device the top's own list; a card's refresh moves
+/// `cards/` and a segment's claim `claims/`, which are the devices' housekeeping, not a person's change.
+final class DAVTopLook: Sendable {
+    let hub: WebDAVHub
+    let ownDevice: DeviceID
+    let clock: any JournalClock
+    /// The fingerprints of the last look; nil before the first.
+    private let seen = Mutex<[String: String]?>(nil)
+
+    init(hub: WebDAVHub, ownDevice: DeviceID, clock: any JournalClock) {
+        self.hub = hub
+        self.ownDevice = ownDevice
+        self.clock = clock
+    }
+
+    func look() async throws -> PolledChange {
+        let now = try await fingerprints()
+        let before = seen.withLock { seen in
+            defer { seen = now }
+            return seen
+        }
+        guard let before else { return .nothing }
+        let change = Self.change(from: before, to: now, ownDevice: ownDevice)
+        if case .others = change { hub.state.with { $0.lastRing = clock.now() } }
+        return change
+    }
+
+    /// What moved between two looks at the top, as a decision apart from the listing.
+    static func change(from before: [String: String], to now: [String: String], ownDevice: DeviceID) -> PolledChange {
+        let moved = Set(now.keys).union(before.keys).filter { now[$0] != before[$0] }
+        return moved.reduce(PolledChange.nothing) { found, name in found.merged(with: change(of: name, ownDevice: ownDevice)) }
+    }
+
+    /// What a move of the top's member `name` means.
+    static func change(of name: String, ownDevice: DeviceID) -> PolledChange {
+        switch name {
+        case "cards", "claims": return .housekeeping
+        case ownDevice.rawValue: return .own
+        default: return .others(device: UUIDText.isCanonical(name) ? DeviceID(rawValue: name) : nil)
+        }
+    }
+
+    /// Each member of the hub's top with its fingerprint; one that had not settled when listed gets a
+    /// mark of its own, so that the next listing sees it move again (a second change within the same
+    /// second leaves a time to the second as it was).
+    private func fingerprints() async throws -> [String: String] {
+        let top = try await hub.top(fresh: true)
+        var prints: [String: String] = [:]
+        for (name, entry) in top.members {
+            prints[name] = top.isSettled(entry) ? entry.fingerprint : "unsettled " + entry.fingerprint + " " + UUIDText.random()
+        }
+        return prints
+    }
+}
