@@ -4,12 +4,11 @@ import Glibc
 
 /// Why sync refused or failed, each with what to do about it. Never includes the key.
 public enum SyncError: JournalFailure, Equatable, SyncStopping {
-    case notJoined
+    /// The journal as opened cannot sync: what the daemon acts on (`JournalStanding`).
+    case journal(JournalStanding)
     case noKey(path: String)
     case keyUnreadable(path: String, reason: String)
     case keyRequiredToJoin(hub: String)
-    /// The key does not open the hub `hubID` at `hub`.
-    case wrongKey(hub: String, hubID: HubID)
     case malformedKey(source: String)
     /// A key in the printed form that does not check: mistyped, cut short, or from a newer journal.
     case mistypedKey(source: String, problem: KeyTypo)
@@ -23,7 +22,6 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
     case copiedDatabase(device: DeviceID, foreign: [String])
     case copiedFile(path: String)
     case segmentsFailed([SegmentFailure])
-    case deviceIdentityChanged
     case hubReplaced(hub: String)
     case noHubToJoin(hub: String)
     case permissionDenied(path: String)
@@ -70,12 +68,15 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
         case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .ambiguousDevice, .revokingSelf: return .usage
         case .notVouchedYet: return .failure
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind, .deviceRevoked, .notGivenNewKey: return .setup
-        case .hub(let failure): return failure.condition == .unusableEntry ? .badData : .failure
-        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .malformedKey, .wrongKey, .mistypedKey,
+        case .hub(let failure):
+            switch failure.condition {
+            case .unusableEntry, .wrongKey: return .badData
+            case .unreachable, .nameTaken, .gone: return .failure
+            }
+        case .corruptHub, .hubFormatTooNew, .segmentsFailed, .malformedKey, .mistypedKey,
             .keyForAnotherHub, .malformedDeviceKeys, .deviceKeysReplaced, .keyReplaced, .epochsInConflict, .epochRecordLost:
             return .badData
-        case .notJoined, .noKey, .keyUnreadable, .copiedDatabase, .copiedFile,
-            .deviceIdentityChanged, .hubReplaced, .unsupported, .epochsUnreadable:
+        case .journal, .noKey, .keyUnreadable, .copiedDatabase, .copiedFile, .hubReplaced, .unsupported, .epochsUnreadable:
             return .failure
         }
     }
@@ -89,13 +90,18 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
 
     public var remedy: Remedy? {
         switch self {
-        case .notJoined: return .joinHub
+        case .journal(.notJoined): return .joinHub
+        case .journal(.deviceIdentityChanged): return .restart
         case .noKey, .keyRequiredToJoin, .malformedKey, .mistypedKey: return .joinWithKey
-        case .wrongKey, .keyForAnotherHub: return .useTheHubsKey
+        case .keyForAnotherHub: return .useTheHubsKey
         case .copiedDatabase, .copiedFile, .malformedDeviceKeys, .deviceKeysReplaced: return .takeNewDeviceID
-        case .deviceIdentityChanged: return .restart
         case .hubReplaced: return .rejoinHub
-        case .hub(let failure): return failure.condition == .unreachable ? .syncWhenHubIsBack : nil
+        case .hub(let failure):
+            switch failure.condition {
+            case .unreachable: return .syncWhenHubIsBack
+            case .wrongKey: return .useTheHubsKey
+            case .nameTaken, .unusableEntry, .gone: return nil
+            }
         case .keyUnreadable, .hubFormatTooNew, .corruptHub, .segmentsFailed, .noHubToJoin,
             .hubDescriptorUnreadable, .unsupported, .unreachableKind, .invalidDeviceName, .deviceNameTaken, .deviceRevoked,
             .notGivenNewKey, .keyReplaced, .epochsUnreadable, .unknownDevice, .ambiguousDevice, .revokingSelf, .epochsInConflict,
@@ -107,16 +113,16 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
 
     public var description: String {
         switch self {
-        case .notJoined:
+        case .journal(.notJoined):
             return "this journal is not joined to a hub yet."
+        case .journal(.deviceIdentityChanged):
+            return "this journal was given a new device id after it was opened."
         case .noKey(let path):
             return "no sync key at \(path)."
         case .keyUnreadable(let path, let reason):
             return "cannot read the sync key at \(path): \(reason). Check the file's owner and permissions (0600)."
         case .keyRequiredToJoin(let hub):
             return "\(hub) is an existing hub, and joining it needs its key. Nothing was written."
-        case .wrongKey(let hub, _):
-            return "the sync key does not open \(hub): it belongs to another hub. Nothing was read or written."
         case .malformedKey(let source):
             return "\(source) does not hold a sync key: `journal sync key` prints one as `JK2-` and 21 groups of 4 letters "
                 + "and digits (older journals printed `JK1-` and 15 groups, or 64 hexadecimal characters). Nothing was written."
@@ -136,8 +142,6 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
             return "the hub holds changes published as this journal's device (\(device)) that this journal did not "
                 + "write (\(foreign.prefix(3).joined(separator: ", "))): this database was copied from, or to, another "
                 + "machine. Nothing was published."
-        case .deviceIdentityChanged:
-            return "this journal was given a new device id after it was opened."
         case .copiedFile(let path):
             return "\(path) is not the file this journal was made in: it was copied, moved or restored from a backup. "
                 + "Two copies syncing as one device would lose changes, so nothing was published."
@@ -230,6 +234,28 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
             return failures.map(\.description).joined(separator: "\n")
                 + "\nThose segments were not applied; everything else synced. They are retried on every sync."
         }
+    }
+}
+
+/// Why the journal, as a process opened it, cannot sync: facts control flow reads (the daemon waits
+/// for a join, or exits to be started afresh), said to a person by `SyncError.journal`.
+public enum JournalStanding: Sendable, Equatable {
+    /// The journal is not joined to a hub.
+    case notJoined
+    /// The journal was given a new device id after this process opened it.
+    case deviceIdentityChanged
+}
+
+extension SyncError {
+    /// The journal is not joined to a hub.
+    public static let notJoined = SyncError.journal(.notJoined)
+    /// The journal was given a new device id after it was opened.
+    public static let deviceIdentityChanged = SyncError.journal(.deviceIdentityChanged)
+
+    /// What the failure says of the journal as opened, if it is such a failure.
+    public var journalStanding: JournalStanding? {
+        if case .journal(let standing) = self { return standing }
+        return nil
     }
 }
 

@@ -130,9 +130,10 @@ struct LoopPolicy {
             return .settled
         case .failure(let error):
             if error is CancellationError { return .stop }
-            if let error = error as? SyncError {
-                if case .deviceIdentityChanged = error { return .exit(.deviceIdentityChanged) }
-                if case .notJoined = error { return .waitForJoin }
+            switch (error as? SyncError)?.journalStanding {
+            case .deviceIdentityChanged: return .exit(.deviceIdentityChanged)
+            case .notJoined: return .waitForJoin
+            case nil: break
             }
             // A newer journal migrated the file: let systemd start the new daemon.
             if let error = error as? JournalFileError, case .newerSchema = error { return .exit(.journalUpgraded(error.description)) }

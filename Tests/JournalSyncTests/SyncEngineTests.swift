@@ -114,8 +114,11 @@ import TestSupport
             let refused = #expect(throws: SyncError.self) {
                 _ = try FolderHub.open(folder: folder + "/hub", key: SyncKey())
             }
-            guard case .wrongKey(let hub, _)? = refused else { Issue.record("\(String(describing: refused))"); return }
-            #expect(hub == folder + "/hub")
+            guard case .hub(let failure)? = refused, case .wrongKey = failure.condition else {
+                Issue.record("\(String(describing: refused))")
+                return
+            }
+            #expect(failure.hub == folder + "/hub")
             #expect(snapshot(folder + "/hub") == before)
         }
     }

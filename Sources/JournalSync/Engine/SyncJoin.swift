@@ -77,11 +77,12 @@ public enum SyncJoin {
         let hub: any Hub
         do {
             hub = try await place.open(key: key, expecting: nil)
-        } catch SyncError.wrongKey(let location, let hubID) {
+        } catch SyncError.hub(let failure) {
             // A key printed for another hub is said as such: the person holds the wrong one, not a mistyped one.
+            guard case .wrongKey(let hubID) = failure.condition, let label else { throw SyncError.hub(failure) }
             let actual = PrintedKey.labelText(ofHub: hubID)
-            if let label, label != actual { throw SyncError.keyForAnotherHub(hub: location, given: label, actual: actual) }
-            throw SyncError.wrongKey(hub: location, hubID: hubID)
+            if label != actual { throw SyncError.keyForAnotherHub(hub: failure.hub, given: label, actual: actual) }
+            throw SyncError.hub(failure)
         }
         let records = (try? await hub.allEpochRecords()) ?? [:]
         if let replaced = EpochRecord.standing(ofKey: key, records: records, hubID: hub.id, firstKeyCheck: hub.firstKeyCheck).replacedAt {

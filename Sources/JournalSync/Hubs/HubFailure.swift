@@ -18,6 +18,8 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
         /// An entry listed a moment ago is gone (its device compacted it into a larger one, a sync tool
         /// is at work): the hub moved on, and listing it again finds what replaced it.
         case gone
+        /// The key given does not open the hub, whose id is this: it belongs to another hub.
+        case wrongKey(HubID)
     }
 
     public let condition: Condition
@@ -41,6 +43,7 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .nameTaken: "\(reason) is already on the hub; another copy of this journal wrote it."
         case .unusableEntry: "a file in the hub \(hub) cannot be used: \(reason). Nothing was lost."
         case .gone: "a file in the hub \(hub) went away while it was being read: \(reason). Nothing was lost."
+        case .wrongKey: "the sync key does not open \(hub): it belongs to another hub. Nothing was read or written."
         }
     }
 }
@@ -64,6 +67,11 @@ public enum TransportCode: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SyncError {
+    /// The key does not open the hub `hubID` at `hub`.
+    public static func wrongKey(hub: String, hubID: HubID) -> SyncError {
+        .hub(HubFailure(.wrongKey(hubID), hub: hub, reason: "the key opens another hub"))
+    }
+
     /// The hub cannot be reached now.
     public static func hubUnavailable(hub: String, reason: String, code: TransportCode? = nil) -> SyncError {
         .hub(HubFailure(.unreachable, hub: hub, reason: reason, code: code))
