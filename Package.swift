@@ -118,9 +118,21 @@ let package = Package(
             dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: fuzzCoverage
         ),
+        // Each kind of hub's words on the command line (help, its own subcommands), which `journal`
+        // links without the kind's driver, and their one registration.
+        .target(name: "FolderHubWords", dependencies: ["CommandLineSupport"]),
+        .target(
+            name: "PostgresHubWords",
+            dependencies: ["CommandLineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(name: "WebDAVHubWords", dependencies: ["CommandLineSupport"]),
+        .target(
+            name: "KnownHubWords",
+            dependencies: ["CommandLineSupport", "FolderHubWords", "PostgresHubWords", "WebDAVHubWords"]
+        ),
         .target(
             name: "SyncCommandLine",
-            dependencies: ["CommandLineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CommandLineSupport", "KnownHubWords", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "journal",

@@ -1,29 +1,28 @@
 import JournalKit
 
 /// What the shells complete from the journal itself (drink names and aliases, drinks' ids, device
-/// names): read with one read-only query of the file, which is never made or changed by a completion,
-/// and nothing at all when it cannot be read. swift-argument-parser calls these with the words of the
+/// names), read by `CompletionSource`. swift-argument-parser calls these with the words of the
 /// command line, the index of the word completed, and its start.
 public enum CompletionWords {
     /// Every drink's name and alias, the catalog's and the person's own.
     @Sendable public static func drinks(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         let catalog = DrinkCatalog.builtIn.kinds.flatMap { [$0.name] + $0.aliases }
-        return matching(catalog + query("SELECT name FROM custom_drinks WHERE deleted = 0", words), prefix)
+        return matching(catalog + journalWords(.ownDrinkNames, words), prefix)
     }
 
     /// The drinks of one's own (`drinks rm`).
     @Sendable public static func ownDrinks(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        matching(query("SELECT name FROM custom_drinks WHERE deleted = 0", words), prefix)
+        matching(journalWords(.ownDrinkNames, words), prefix)
     }
 
     /// The ids of the latest drinks, as `list` shows them (`rm`, `edit`).
     @Sendable public static func drinkIDs(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        matching(query("SELECT substr(id, 1, 8) FROM drinks WHERE deleted = 0 ORDER BY consumed_at DESC LIMIT 100", words), prefix)
+        matching(journalWords(.latestDrinkIDs, words), prefix)
     }
 
     /// The names of the hub's devices this journal knows (`sync revoke`, `--keep`).
     @Sendable public static func deviceNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        matching(query("SELECT name FROM sync_devices ORDER BY name", words), prefix)
+        matching(journalWords(.deviceNames, words), prefix)
     }
 
     private static func matching(_ candidates: [String], _ prefix: String) -> [String] {
@@ -48,20 +47,14 @@ public enum CompletionWords {
         }
     }
 
-    /// The first column of `sql`'s rows, on the journal the command line names (`--db`), or none.
-    private static func query(_ sql: String, _ words: [String]) -> [String] {
+    /// `source`'s words, from the journal the command line names (`--db`), or the default one.
+    private static func journalWords(_ source: CompletionSource, _ words: [String]) -> [String] {
         var explicit: String?
         for (index, word) in words.enumerated() {
             if word == "--db", index + 1 < words.count { explicit = words[index + 1] }
             if word.hasPrefix("--db=") { explicit = String(word.dropFirst(5)) }
         }
-        guard let path = try? JournalPaths.database(explicit: explicit), FileSystem.exists(path) else { return [] }
-        var found: [String] = []
-        try? UserSQL.run(sql, on: path) { event in
-            if case .row(let values) = event, case .text(let text)? = values.first {
-                found.append(text)
-            }
-        }
-        return found
+        guard let path = try? JournalPaths.database(explicit: explicit) else { return [] }
+        return source.words(inJournalAt: path)
     }
 }

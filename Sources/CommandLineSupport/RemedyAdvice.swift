@@ -45,9 +45,8 @@ extension Remedy {
             return "Run the command again."
         case .syncWhenHubIsBack:
             return "Run `journal sync` again when it is back; a running journal-syncd tries again by itself."
-        case .givePassword:
-            return "Run `journal sync init` on a terminal to be asked for it (it is kept 0600 beside the sync key), or "
-                + "add a line HOST:PORT:DATABASE:USER:PASSWORD to ~/.pgpass (mode 0600)."
+        case .givePassword(let orElse):
+            return "Run `journal sync init` on a terminal to be asked for it (it is kept 0600 beside the sync key), or \(orElse)."
         }
     }
 }

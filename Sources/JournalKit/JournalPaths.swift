@@ -36,10 +36,9 @@ public struct JournalPaths: Sendable, Equatable {
     public var settings: String { configFolder + "/config.toml" }
     /// The hub's key: `sync.key`, 0600.
     public var syncKey: String { configFolder + "/sync.key" }
-    /// A PostgreSQL hub's password, asked for at `sync init`: `postgres.pgpass`, 0600, beside the key.
-    public var serverPassword: String { configFolder + "/postgres.pgpass" }
-    /// A WebDAV hub's login, asked for at `sync init`: `webdav.netrc`, 0600, beside the key.
-    public var webDAVLogin: String { configFolder + "/webdav.netrc" }
+    /// A hub's login, asked for at `sync init` and kept 0600 beside the key, in the file its kind names
+    /// (`NAME` is the hub module's: a password file, a `.netrc`).
+    public func hubLogin(_ name: String) -> String { configFolder + "/" + name }
     /// A device's own private keys (to receive hub keys, and to sign what it writes): 0600, beside the
     /// hub's key, one file per device id, so two journals of one user are two devices.
     public func deviceKeys(of device: DeviceID) -> String { configFolder + "/device-" + device.rawValue + ".key" }
@@ -52,17 +51,25 @@ public struct JournalPaths: Sendable, Equatable {
     public static let sqliteCompanionSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Every file of the journal at `database` and of this environment's configuration: what a backup
-    /// must never be written over, each with what it is for a message.
+    /// must never be written over, each with what it is for a message. Whatever else is in the
+    /// configuration folder (each device's keys, a hub's login, whatever its kind) is kept by
+    /// `protectedFolders`.
     public static func files(ofDatabase database: String) -> [(path: String, what: String)] {
         var files = [(database, "the journal")]
             + [(database + "-wal", "the journal's write-ahead log"), (database + "-shm", "the journal's shared-memory index"),
                (database + "-journal", "the journal's rollback journal")]
             + [(syncLock(forDatabase: database), "the journal's sync lock"), (daemonLock(forDatabase: database), "the sync daemon's lock")]
         if let paths = try? fromEnvironment() {
-            files += [(paths.syncKey, "the sync key"), (paths.serverPassword, "the PostgreSQL hub's password"),
-                      (paths.webDAVLogin, "the WebDAV hub's login"), (paths.settings, "the settings")]
+            files += [(paths.syncKey, "the sync key"), (paths.settings, "the settings")]
         }
         return files
+    }
+
+    /// Folders no backup is written into, each with what it is for a message: the configuration
+    /// folder holds the keys and the hubs' logins, by names this library does not know.
+    public static func protectedFolders() -> [(path: String, what: String)] {
+        guard let paths = try? fromEnvironment() else { return [] }
+        return [(paths.configFolder, "the journal's configuration folder, with its keys and logins")]
     }
 
     /// The database `--db`, else `JOURNAL_DB`, else the default names.

@@ -27,7 +27,7 @@ public struct PasswordFile: Sendable {
 
     /// `$XDG_CONFIG_HOME/journal/postgres.pgpass`, beside the sync key.
     static func journalsOwn() -> PasswordFile? {
-        (try? JournalPaths.fromEnvironment()).map { PasswordFile(path: $0.serverPassword) }
+        (try? JournalPaths.fromEnvironment()).map { PasswordFile(path: $0.hubLogin("postgres.pgpass")) }
     }
 
     /// The password of the first line matching `location`, if the file has one.

@@ -109,7 +109,7 @@ public enum PostgresHubError: JournalFailure, ServerRefusal, Equatable {
     public var remedy: Remedy? {
         switch self {
         case .noHub, .madeMeanwhile: return .joinWithKey
-        case .passwordInConnectionString, .passwordRequired: return .givePassword
+        case .passwordInConnectionString, .passwordRequired: return .givePassword(orElse: "add a line HOST:PORT:DATABASE:USER:PASSWORD to ~/.pgpass (mode 0600)")
         default: return nil
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import KnownHubWords
 
 /// The grammar of `journal sync ...`, shared by the two programs that know it: `journal`, whose help
 /// and completions cover it and which hands the command line over, and the sync program (the
@@ -15,7 +16,8 @@ public enum SyncRequest: Sendable {
     case invitations(SyncInvitations)
     case status(SyncStatus)
     case newDevice(SyncNewDevice)
-    case migrateSQL(SyncMigrateSQL)
+    /// A subcommand a kind of hub brings (`HubKindWords.subcommands`).
+    case hubKind(any HubKindSubcommand)
     case devices(SyncDevices)
     case rename(SyncRename)
     case rotateKey(SyncRotateKey)
@@ -29,6 +31,19 @@ public protocol SyncSubcommand: AsyncParsableCommand {
     var request: SyncRequest { get }
 }
 
+extension SyncRequest {
+    /// The request `command` makes, when it is a sync command: one of this grammar's, or a kind's own.
+    public init?(_ command: any ParsableCommand) {
+        if let command = command as? any SyncSubcommand {
+            self = command.request
+        } else if let command = command as? any HubKindSubcommand {
+            self = .hubKind(command)
+        } else {
+            return nil
+        }
+    }
+}
+
 extension SyncSubcommand {
     public func run() async throws { throw UnroutedCommand(command: "sync " + Self._commandName) }
 }
@@ -37,7 +52,7 @@ extension SyncSubcommand {
 public struct SyncCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Keep this journal the same on all your machines, through a shared folder or a PostgreSQL server.",
+        abstract: "Keep this journal the same on all your machines, through a hub: \(KnownHubWords.places).",
         discussion: """
             Start with `journal sync init --hub HUB` (a folder's path, or a server's URL) on one machine, then on each other \
             machine with the key that `journal sync key` prints there. Everything on the hub is end-to-end \
@@ -46,8 +61,7 @@ public struct SyncCommand: AsyncParsableCommand {
         subcommands: [
             SyncNow.self, SyncInit.self, SyncKeyCommand.self, SyncInvitations.self, SyncStatus.self, SyncDevices.self, SyncRename.self, SyncRotateKey.self, SyncRevoke.self,
             SyncNewDevice.self,
-            SyncMigrateSQL.self,
-        ],
+        ] + KnownHubWords.subcommands,
         defaultSubcommand: SyncNow.self)
 
     public init() {}

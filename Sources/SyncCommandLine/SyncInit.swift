@@ -1,18 +1,13 @@
 import ArgumentParser
 import CommandLineSupport
+import KnownHubWords
 import JournalKit
 
 public struct SyncInit: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Join this journal to a hub: a folder, a PostgreSQL server or a WebDAV server (a new hub, or one another machine made).",
-        discussion: """
-            HUB names the hub: a folder by its path (local, NFS, Syncthing, Dropbox) or file:///PATH; a \
-            PostgreSQL server by libpq's URL, postgresql://USER@HOST:PORT/DATABASE?sslmode=verify-full, its \
-            password from ~/.pgpass (or PGPASSFILE), or asked for and kept 0600 beside the sync key; a WebDAV \
-            server (Nextcloud, ownCloud, a NAS, Apache, nginx) by davs://USER@HOST/PATH (dav:// on this machine \
-            only; ?sslrootcert=FILE for a private certificate authority), its login from ~/.netrc (or NETRC), or \
-            asked for and kept 0600 beside the sync key. \
+        abstract: "Join this journal to a hub: \(KnownHubWords.places) (a new hub, or one another machine made).",
+        discussion: "HUB names the hub: " + KnownHubWords.all.map { $0.naming }.joined(separator: "; ") + ". " + """
             A new hub gets this machine's sync key (made now if there is none). Joining an existing hub needs \
             its key: run `journal sync key` on a machine that syncs, and pass it here with --key-file FILE, or \
             --key-file - to paste it. The key is checked against the hub before anything is written. With a key \

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import KnownHubWords
 
 public struct SyncRevoke: SyncSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
@@ -12,9 +13,8 @@ public struct SyncRevoke: SyncSubcommand, Sendable {
             this one reaches through the members' vouches (`journal sync devices` shows them); so every device \
             only the revoked machine vouched for, which it could have made up, is shut out with it, and so is a \
             device that joined with the key alone (not with a key `journal sync key` printed), which anyone who \
-            held the key could have made: name it with --keep if it is yours. On a PostgreSQL hub, this also \
-            prints the SQL that takes the machine's role off the server, for when each machine has a role of its own.
-            """)
+            held the key could have made: name it with --keep if it is yours.
+            """ + KnownHubWords.all.compactMap { $0.onRevoke }.map { " " + $0 }.joined())
 
     @OptionGroup public var global: GlobalOptions
 

@@ -56,7 +56,7 @@ final class DAVCredentials: Sendable {
 
     /// `$XDG_CONFIG_HOME/journal/webdav.netrc`, where a password asked for at `sync init` is kept.
     static func journalsOwn() -> String? {
-        (try? JournalPaths.fromEnvironment()).map(\.webDAVLogin)
+        (try? JournalPaths.fromEnvironment()).map { $0.hubLogin("webdav.netrc") }
     }
 
     /// The login to send: the one in use, else the one the files have; nil when none has one (the

@@ -96,7 +96,7 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
     public var remedy: Remedy? {
         switch self {
         case .madeMeanwhile: .joinWithKey
-        case .passwordInURL, .credentialsRequired: .givePassword
+        case .passwordInURL, .credentialsRequired: .givePassword(orElse: "add a line `machine HOST login USER password PASSWORD` to ~/.netrc (mode 0600)")
         default: nil
         }
     }

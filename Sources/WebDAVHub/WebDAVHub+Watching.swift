@@ -36,7 +36,7 @@ extension WebDAVHub {
         facts.append(HubFact(
             label: "Polled", key: "polled",
             value: "every \(schedule.active.components.seconds) s within \(schedule.quietAfter.components.seconds / 60) min of a change, every \(schedule.quiet.components.seconds) s when quiet"))
-        return HubDescription(facts: facts, rings: true)
+        return HubDescription(facts: facts, heard: .looking)
     }
 
     /// Takes back the hub's folder when nothing but hub.json is in it: another device that came

@@ -35,7 +35,7 @@ enum JournalProgram {
         // queue dispatchMain() runs. What another program carries out is handed to it, parsed.
         Task { @MainActor in
             await Journal.runAsMain(program: "journal", executor: Executors.main) { command in
-                if command is any SyncSubcommand { try Handoff.sync() }
+                if SyncRequest(command) != nil { try Handoff.sync() }
                 if let command = command as? Import, command.from.isForTheImporter { try Handoff.importer() }
                 return false
             }

@@ -171,17 +171,22 @@ import TestSupport
         try await withTemporaryDirectory { folder in
             let joined = try JoinedMachines(in: folder, names: ["a", "b"])
             let (a, b) = (joined.machines[0], joined.machines[1])
-            let dropIn = folder + "/a/.config/systemd/user/journal-sync.service.d/postgres-hub.conf"
+            let dropIn = folder + "/a/.config/systemd/user/journal-sync.service.d/network-hub.conf"
+            // The name an earlier release gave it: it gives way to the new one, so that one drop-in stands.
+            let earlier = folder + "/a/.config/systemd/user/journal-sync.service.d/postgres-hub.conf"
             try a.run("add", "espresso", "--note", "before the move")
             try b.run("add", "cola", "--note", "from b")
             for machine in [a, b, a] { #expect(try machine.run("sync").status == 0) }
             #expect(!FileManager.default.fileExists(atPath: dropIn))
 
+            try FileManager.default.createDirectory(atPath: (earlier as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try "[Service]\nPrivateNetwork=no\n".write(toFile: earlier, atomically: true, encoding: .utf8)
             let server = try HubFlavor.postgres.newHub(in: folder + "/server")
             let moved = try a.run("sync", "init", "--postgres", server)
             #expect(moved.status == 0, "\(moved.stderr)")
             #expect(moved.stdout.contains("may now reach the network"), "\(moved.stdout)")
             #expect(FileManager.default.fileExists(atPath: dropIn))
+            #expect(!FileManager.default.fileExists(atPath: earlier))
             try a.run("add", "tea", "--note", "after the move")
             #expect(try a.run("sync").status == 0)
             let key = try a.run("sync", "key").stdout

@@ -80,7 +80,7 @@ import TestSupport
             let machine = JournalCLI(home: folder)
             let joined = try machine.run(["sync", "init", "--postgres", try HubFlavor.postgres.newHub(in: folder + "/server")])
             #expect(joined.status == 0, "\(joined.stderr)")
-            let dropIn = units + "/journal-sync.service.d/postgres-hub.conf"
+            let dropIn = units + "/journal-sync.service.d/network-hub.conf"
             #expect(try String(contentsOfFile: dropIn, encoding: .utf8).contains("PrivateNetwork=no"))
             #expect(try analyze(["--user", "verify", unit], runtime: folder).stderr.isEmpty)
             let score = try exposure(unit, runtime: folder)

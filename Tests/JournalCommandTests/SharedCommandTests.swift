@@ -13,17 +13,19 @@ import TestSupport
         let subcommands = SyncCommand.configuration.subcommands
         #expect(!subcommands.isEmpty)
         for subcommand in subcommands {
-            #expect(subcommand is any SyncSubcommand.Type, "\(subcommand) is not routed to the sync program")
+            #expect(
+                subcommand is any SyncSubcommand.Type || subcommand is any HubKindSubcommand.Type,
+                "\(subcommand) is not routed to the sync program")
         }
     }
 
     @Test(arguments: [["sync"], ["sync", "now"], ["sync", "init", "--folder", "/tmp/hub"], ["sync", "key"], ["sync", "status"], ["sync", "new-device"], ["sync", "migrate-sql"]])
     func aParsedSyncCommandLineIsARequest(_ arguments: [String]) throws {
         let command = try Journal.parseAsRoot(arguments)
-        let request = try #require((command as? any SyncSubcommand)?.request)
+        let request = try #require(SyncRequest(command))
         switch (request, arguments.dropFirst().first ?? "now") {
         case (.now, "now"), (.initialize, "init"), (.key, "key"), (.status, "status"), (.newDevice, "new-device"),
-            (.migrateSQL, "migrate-sql"):
+            (.hubKind, "migrate-sql"):
             break
         default: Issue.record("\(arguments) parsed as \(request)")
         }

@@ -89,6 +89,7 @@ public enum Remedy: Sendable, Equatable {
     case restart
     /// Sync again once the hub can be reached (the daemon does by itself).
     case syncWhenHubIsBack
-    /// Give the server's password the ways libpq does, never in the connection string.
-    case givePassword
+    /// Give the hub's password when `sync init` asks, or in the file its kind reads (`orElse`: the hub
+    /// module's words for that file, "add a line ... to ~/.pgpass (mode 0600)"), never in a URL.
+    case givePassword(orElse: String)
 }

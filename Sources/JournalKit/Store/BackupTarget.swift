@@ -13,9 +13,9 @@ public struct BackupTarget: Sendable, Equatable {
     public var path: String { (folder == "/" ? "" : folder) + "/" + name }
 
     /// Resolves `destination` and checks it against `protected`, the journal's files.
-    public static func resolve(_ destination: String, protecting protected: [(path: String, what: String)]) throws(BackupError)
-        -> BackupTarget
-    {
+    public static func resolve(
+        _ destination: String, protecting protected: [(path: String, what: String)], inside folders: [(path: String, what: String)] = []
+    ) throws(BackupError) -> BackupTarget {
         let absolute = FileSystem.absolute(destination)
         let last = String(absolute[absolute.index(after: absolute.lastIndex(of: "/") ?? absolute.startIndex)...])
         guard !last.isEmpty, last != ".", last != ".." else { throw BackupError.notAFile(path: destination, type: .folder) }
@@ -43,6 +43,9 @@ public struct BackupTarget: Sendable, Equatable {
         // -wal that the next write makes.
         for file in protected where resolvedName(file.path) == target.path {
             throw BackupError.isJournalFile(path: destination, what: file.what)
+        }
+        for folder in folders where realPath(folder.path) == target.folder {
+            throw BackupError.isJournalFile(path: destination, what: "in " + folder.what)
         }
         return target
     }

@@ -56,13 +56,24 @@ public struct HubDescription: Sendable {
     public var facts: [HubFact]
     /// What a person should do something about: hub files others can read, a link inside the hub.
     public var warnings: [String]
-    /// True for a hub that rings when another device publishes: `sync status` says when it last did.
-    public var rings: Bool
+    /// How the daemon hears of another device's change: `sync status` says when it last did, for a
+    /// hub that rings or is looked at.
+    public var heard: HeardBy
 
-    public init(facts: [HubFact] = [], warnings: [String] = [], rings: Bool) {
+    /// How a daemon hears of another device's change on a hub.
+    public enum HeardBy: Sendable, Equatable {
+        /// Its own watch of the hub's files: nothing to record.
+        case watching
+        /// The server's notification.
+        case ring
+        /// Its looks at the hub (`HubChanges.polls`).
+        case looking
+    }
+
+    public init(facts: [HubFact] = [], warnings: [String] = [], heard: HeardBy) {
         self.facts = facts
         self.warnings = warnings
-        self.rings = rings
+        self.heard = heard
     }
 }
 

@@ -18,8 +18,8 @@ struct SyncProgram: AsyncParsableCommand {
     /// it traps without) and its once-a-second pool monitor.
     @MainActor static func start() async {
         await runAsMain(program: "journal", executor: Executors.main) { command in
-            guard let command = command as? any SyncSubcommand else { return false }
-            try await carryOut(command.request)
+            guard let request = SyncRequest(command) else { return false }
+            try await carryOut(request)
             return true
         }
     }
@@ -33,7 +33,7 @@ struct SyncProgram: AsyncParsableCommand {
         case .invitations(let command): try await command.carryOut()
         case .status(let command): try await command.carryOut()
         case .newDevice(let command): try await command.carryOut()
-        case .migrateSQL(let command): try await command.carryOut()
+        case .hubKind(let command): try await HubKindCommand.carryOut(command)
         case .devices(let command): try await command.carryOut()
         case .rename(let command): try await command.carryOut()
         case .rotateKey(let command): try await command.carryOut()

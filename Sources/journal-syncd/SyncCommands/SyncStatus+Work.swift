@@ -24,9 +24,15 @@ extension SyncStatus {
         for fact in overview.description?.facts ?? [] {
             Output.line(fact.label + String(repeating: " ", count: max(1, 13 - fact.label.count)) + TerminalText.escaped(fact.value))
         }
-        if overview.description?.rings == true {
+        switch overview.description?.heard {
+        case .ring:
             Output.line("Notified     " + (overview.lastNotificationAt.map { "\(LocalTime.display($0)), when another device last published" }
                 ?? "never yet (journal-syncd listens for the server's notifications)"))
+        case .looking:
+            Output.line("Seen         " + (overview.lastNotificationAt.map { "\(LocalTime.display($0)), when a look last found another device's change" }
+                ?? "never yet (journal-syncd looks at the hub for other devices' changes)"))
+        case .watching, nil:
+            break
         }
         Output.line("This device  \(overview.device)")
         Output.line("Waiting      \(pending) change\(pending == 1 ? "" : "s") to publish")

@@ -22,7 +22,7 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await global.openStore()
-        let target = try BackupTarget.resolve(file, protecting: JournalPaths.files(ofDatabase: store.path))
+        let target = try BackupTarget.resolve(file, protecting: JournalPaths.files(ofDatabase: store.path), inside: JournalPaths.protectedFolders())
         let summary = try await store.backup(to: target)
         if output.json {
             return Output.line(JSONValue.object([

@@ -3,8 +3,15 @@ import JournalKit
 import JournalSync
 import SyncCommandLine
 
-extension SyncMigrateSQL {
-    func carryOut() async throws {
+/// A kind's own subcommand (`HubKindSubcommand`) carried out on the journal's hub, whatever its kind.
+enum HubKindCommand {
+    static func carryOut(_ command: any HubKindSubcommand) async throws {
+        switch command.action {
+        case .printMigrationScript: try await printMigrationScript(command.global)
+        }
+    }
+
+    private static func printMigrationScript(_ global: GlobalOptions) async throws {
         let (place, _) = try await SyncSetup.place(of: try await global.openStore(), hubs: .known)
         // Up to date, it still says so as SQL: piped to psql, it runs nothing.
         let script = try await place.migrationScript()

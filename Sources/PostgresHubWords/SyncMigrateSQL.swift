@@ -1,7 +1,9 @@
 import ArgumentParser
 import CommandLineSupport
 
-public struct SyncMigrateSQL: SyncSubcommand, Sendable {
+/// `journal sync migrate-sql`: what a database administrator runs once the hub's schema was handed to
+/// another role.
+public struct SyncMigrateSQL: HubKindSubcommand, Sendable {
     public static let configuration = CommandConfiguration(
         commandName: "migrate-sql",
         abstract: "Print the SQL that brings a handed-over PostgreSQL hub's schema up to this journal's version.",
@@ -16,5 +18,5 @@ public struct SyncMigrateSQL: SyncSubcommand, Sendable {
 
     public init() {}
 
-    public var request: SyncRequest { .migrateSQL(self) }
+    public var action: HubKindAction { .printMigrationScript }
 }
