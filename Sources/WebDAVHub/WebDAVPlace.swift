@@ -37,7 +37,9 @@ public struct WebDAVPlace: HubPlace {
         case 207: break
         case 404: return false
         case 403: throw DAVHubError.forbidden(url: client.location.url([], collection: true))
-        default: throw DAVHubError.notWebDAV(url: client.location.url([], collection: true), status: folder.status)
+        case 200..<300, 400, 405, 501: throw DAVHubError.notWebDAV(url: client.location.url([], collection: true), status: folder.status)
+        // A server down, busy or limiting its clients is said as such, not as no WebDAV server.
+        default: throw unopened.failure(folder, .PROPFIND, [])
         }
         if try await unopened.look(["hub.json"]) != nil { return true }
         if try await unopened.look([], collection: true) != nil {

@@ -142,7 +142,8 @@ struct LoopPolicy {
             if failureKind(error) == .setup, !(error is any ServerRefusal) { return .exit(.setupFailure(failureMessage(error))) }
             retryPending = true
             waitingForHub = error.hubCondition == .unreachable
-            return .retry(after: backoff.fail(using: &random))
+            // A server that asked to be left alone for a while is: its own word outlasts the backoff.
+            return .retry(after: max(backoff.fail(using: &random), error.hubRetryAfter ?? .zero))
         }
     }
 

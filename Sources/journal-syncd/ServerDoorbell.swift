@@ -77,7 +77,9 @@ struct ServerDoorbell: Sendable {
                     downSaid = false
                 }
                 let outOfReach = error.hubCondition == .unreachable
-                let delay = outOfReach ? unreachable.fail(using: &random) : refused.fail(using: &random)
+                let backedOff = outOfReach ? unreachable.fail(using: &random) : refused.fail(using: &random)
+                // A server that limits its clients (429, 503 with Retry-After) is not asked again sooner.
+                let delay = max(backedOff, error.hubRetryAfter ?? .zero)
                 // A cause that comes back at every reconnect (idle_session_timeout) is said once an hour.
                 // A server out of reach is one cause, whichever words the lost connection comes with this time.
                 let line = failures.line(

@@ -240,6 +240,33 @@ import TestSupport
         return found
     }
 
+    /// A server that limits its clients says for how long (429 or 503 with `Retry-After`): the failure
+    /// carries it, so the daemon does not ask again sooner, whatever its backoff says.
+    @Test func aServerThatAsksToWaitIsWaitedFor() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = try CarelessDAVServer(folder: folder)
+            defer { server.stop() }
+            for (path, wait) in [("busy", Duration.seconds(90)), ("down", RetryAfter.longest)] {
+                let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/\(path)", loginFiles: [])
+                let refused = await #expect(throws: SyncError.self) { _ = try await place.hubExists() }
+                #expect(refused?.hubCondition == .unreachable, "\(String(describing: refused))")
+                #expect(refused?.hubRetryAfter == wait, "\(String(describing: refused))")
+                #expect(refused?.description.contains("asks to be left alone for \(wait.spoken)") == true, "\(String(describing: refused))")
+            }
+        }
+    }
+
+    @Test func retryAfterIsReadAsSecondsOrADate() {
+        #expect(RetryAfter.wait("120", serverDate: nil, now: 0) == .seconds(120))
+        #expect(RetryAfter.wait(" 5 ", serverDate: nil, now: 0) == .seconds(5))
+        #expect(RetryAfter.wait("99999999999999999999", serverDate: nil, now: 0) == RetryAfter.longest)
+        #expect(RetryAfter.wait("Sun, 06 Nov 1994 08:50:37 GMT", serverDate: "Sun, 06 Nov 1994 08:49:37 GMT", now: 0) == .seconds(60))
+        // Without the server's Date, this machine's clock; a date past is no wait.
+        #expect(RetryAfter.wait("Sun, 06 Nov 1994 08:50:37 GMT", serverDate: nil, now: 784_111_777) == .seconds(60))
+        #expect(RetryAfter.wait("Sun, 06 Nov 1994 08:50:37 GMT", serverDate: nil, now: 784_200_000) == .zero)
+        for nothing in [nil, "", "soon", "-5", "1.5"] { #expect(RetryAfter.wait(nothing, serverDate: nil, now: 0) == nil, "\(String(describing: nothing))") }
+    }
+
     @Test func httpDatesAreRead() {
         #expect(HTTPDate.seconds("Sat, 28 Nov 2026 04:09:47 GMT") == 1_795_838_987)
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
@@ -274,10 +301,25 @@ struct CarelessDAVServer {
                 def log_message(self, *args): pass
                 def answer(self, status, body=b''):
                     self.rfile.read(int(self.headers.get('Content-Length') or 0))
-                    self.send_response(status)
+                    # Its own headers only (send_response adds a Date of this machine's clock).
+                    self.send_response_only(status)
+                    # A server that limits its clients: /busy/ by seconds, /down/ by a date an hour past
+                    # its own clock (this machine's may be anything).
+                    if self.path.startswith('/busy'): self.send_header('Retry-After', '90')
+                    if self.path.startswith('/down'):
+                        self.send_header('Date', 'Sun, 06 Nov 1994 08:49:37 GMT')
+                        self.send_header('Retry-After', 'Sun, 06 Nov 1994 09:49:37 GMT')
                     self.send_header('Content-Length', str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)
+                def handle_one_request(self):
+                    try: return super().handle_one_request()
+                    except OSError: pass
+                def parse_request(self):
+                    if not super().parse_request(): return False
+                    if self.path.startswith('/busy'): self.answer(429); return False
+                    if self.path.startswith('/down'): self.answer(503); return False
+                    return True
                 def do_PROPFIND(self):
                     if self.path.rstrip('/') == '/slow':
                         sent = 0

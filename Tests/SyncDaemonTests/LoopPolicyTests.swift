@@ -246,3 +246,18 @@ import TestSupport
         #expect(policy.plan(.tick, dataVersion: 4, sinceSync: .seconds(300)).sync)
     }
 }
+
+/// A server that asked to be left alone (429 or 503 with `Retry-After`) is, whatever the backoff says.
+@Suite(.onTestThreads) struct RetryAfterPolicyTests {
+    @Test func aRetryWaitsAtLeastAsLongAsTheServerAsked() {
+        var random = SystemRandomNumberGenerator()
+        var policy = LoopPolicy(dataVersion: 1)
+        let busy = SyncError.hub(HubFailure(.unreachable, hub: "davs://h/hub", reason: "429", retryAfter: .seconds(600)))
+        #expect(policy.next(after: .failure(busy), random: &random) == .retry(after: .seconds(600)))
+        // A backoff that has grown past what the server asked keeps its own wait.
+        for _ in 0..<12 { _ = policy.next(after: .failure(SyncError.hubUnavailable(hub: "davs://h/hub", reason: "down")), random: &random) }
+        guard case .retry(let wait) = policy.next(after: .failure(busy), random: &random) else { Issue.record("no retry"); return }
+        #expect(wait > .seconds(600))
+    }
+}
+

@@ -29,12 +29,16 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
     /// The transport's own code, where it gave one.
     public let code: TransportCode?
+    /// How long the server asked to be left alone (an HTTP `Retry-After` with 429 or 503): a retry
+    /// waits at least this long, whatever its backoff says.
+    public let retryAfter: Duration?
 
-    public init(_ condition: Condition, hub: String, reason: String, code: TransportCode? = nil) {
+    public init(_ condition: Condition, hub: String, reason: String, code: TransportCode? = nil, retryAfter: Duration? = nil) {
         self.condition = condition
         self.hub = hub
         self.reason = reason
         self.code = code
+        self.retryAfter = retryAfter
     }
 
     public var description: String {
@@ -96,4 +100,10 @@ extension SyncError {
 extension Error {
     /// The condition of what a hub reported, when this is such a failure.
     public var hubCondition: HubFailure.Condition? { (self as? SyncError)?.hubCondition }
+
+    /// How long the hub's server asked to be left alone, when it did.
+    public var hubRetryAfter: Duration? {
+        guard case .hub(let failure)? = self as? SyncError else { return nil }
+        return failure.retryAfter
+    }
 }
