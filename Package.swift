@@ -108,6 +108,11 @@ let package = Package(
             ],
             swiftSettings: fuzzCoverage
         ),
+        // A hub on S3-compatible object storage: so far its request signing (AWS Signature Version 4).
+        .target(
+            name: "S3Hub",
+            dependencies: ["JournalKit", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The registration of every kind of hub the sync program reaches.
         .target(
             name: "KnownHubs",
@@ -201,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "WebDAVHub", "KnownHubs", "HubTestSupport", "TestSupport",
+                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "WebDAVHub", "S3Hub", "KnownHubs", "HubTestSupport", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
