@@ -51,9 +51,9 @@ public struct JournalPaths: Sendable, Equatable {
     public static let sqliteCompanionSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Every file of the journal at `database` and of this environment's configuration: what a backup
-    /// must never be written over, each with what it is for a message. Whatever else is in the
-    /// configuration folder (each device's keys, a hub's login, whatever its kind) is kept by
-    /// `protectedFolders`.
+    /// must never be written over, each with what it is for a message: the configuration folder's
+    /// every file (each device's keys, a hub's login, whatever its kind), and, by `protectedFolders`,
+    /// any name in it yet to be made.
     public static func files(ofDatabase database: String) -> [(path: String, what: String)] {
         var files = [(database, "the journal")]
             + [(database + "-wal", "the journal's write-ahead log"), (database + "-shm", "the journal's shared-memory index"),
@@ -61,6 +61,11 @@ public struct JournalPaths: Sendable, Equatable {
             + [(syncLock(forDatabase: database), "the journal's sync lock"), (daemonLock(forDatabase: database), "the sync daemon's lock")]
         if let paths = try? fromEnvironment() {
             files += [(paths.syncKey, "the sync key"), (paths.settings, "the settings")]
+            // Whatever else is there, by its inode too: a link to it elsewhere is refused as well.
+            let named = Set(files.map(\.0))
+            for name in (try? FileSystem.list(paths.configFolder)) ?? [] where !named.contains(paths.configFolder + "/" + name) {
+                files.append((paths.configFolder + "/" + name, "a file of the journal's configuration (\(name))"))
+            }
         }
         return files
     }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import JournalKit
+import Synchronization
 import JournalSync
 import NIOCore
 import NIOHTTP1
@@ -15,6 +16,12 @@ struct DAVResponse: Sendable {
     let body: [UInt8]
 
     var succeeded: Bool { (200..<300).contains(status) }
+
+    /// How long a server that limits its clients (429, 503) asked to be left alone, if it said.
+    var retryAfter: Duration? {
+        guard status == 429 || status == 503 else { return nil }
+        return RetryAfter.wait(headers.first(name: "Retry-After"), serverDate: headers.first(name: "Date"), now: SystemClock().now().milliseconds / 1000)
+    }
 }
 
 /// The requests of a WebDAV hub to its server: HTTP/1.1 or 2 through AsyncHTTPClient, TLS verified
@@ -48,6 +55,19 @@ struct DAVClient: Sendable {
     /// The code of a connection the server closed before it answered.
     static let connectionClosed = TransportCode.errno(ECONNRESET)
 
+    /// Until when each server (`host:port`) asked to be left alone: no request of this process goes
+    /// to it before, the looks of a polled hub and the syncs alike.
+    private static let leftAlone = Mutex<[String: ContinuousClock.Instant]>([:])
+
+    /// Refuses, without a request, to reach a server that asked to be left alone a while longer.
+    private func checkLeftAlone() throws {
+        let until = Self.leftAlone.withLock { $0[location.server] }
+        guard let until, case let remaining = ContinuousClock.now.duration(to: until), remaining > .zero else { return }
+        throw SyncError.hub(HubFailure(
+            .unreachable, hub: location.uri, reason: "the server asked to be left alone for \(remaining.spoken) more", code: .httpStatus(429),
+            retryAfter: remaining))
+    }
+
     /// How often a request that met a kept connection the server had closed is sent again, each time on
     /// another: on a busy event loop the pool's idle timer can fire late, and several connections the
     /// server closed may be picked in turn (seen in whole test runs, with dozens of syncs in flight).
@@ -69,6 +89,7 @@ struct DAVClient: Sendable {
         _ method: HTTPMethod, _ components: [String], collection: Bool = false, headers: [(String, String)] = [], body: [UInt8]? = nil,
         limit: Int = 64 * 1024
     ) async throws -> DAVResponse {
+        try checkLeftAlone()
         var login = try credentials.known()
         // A login refused is tried again once with what the files say now (a password changed there
         // while the daemon ran), or once with a password asked for.
@@ -86,6 +107,10 @@ struct DAVClient: Sendable {
                 continue
             }
             if response.status < 400 { try credentials.succeeded() }
+            if let wait = response.retryAfter, wait > .zero {
+                let until = ContinuousClock.now.advanced(by: wait)
+                Self.leftAlone.withLock { $0[location.server] = until }
+            }
             return response
         }
         throw credentials.refusedForGood()

@@ -5,13 +5,16 @@ import Synchronization
 /// One look at a WebDAV hub for the daemon's poll (`HubPoll`): it lists the hub's top (one PROPFIND,
 /// `Depth: 1`) and compares each member's fingerprint with the look before. A segment moves its
 /// device's folder, a key epoch `epochs/`, a new device the top's own list; a card's refresh moves
-/// `cards/` and a segment's claim `claims/`, which are the devices' housekeeping, not a person's change.
+/// `cards/` and a segment's claim `claims/`, which are the devices' housekeeping, not a person's change,
+/// but for a card of a new name: a device that joined, whose inviter vouches for it at its next sync.
 final class DAVTopLook: Sendable {
     let hub: WebDAVHub
     let ownDevice: DeviceID
     let clock: any JournalClock
     /// The fingerprints of the last look; nil before the first.
     private let seen = Mutex<[String: String]?>(nil)
+    /// The names in `cards/` when it last moved (or at the first look).
+    private let cardNames = Mutex<Set<String>>([])
 
     init(hub: WebDAVHub, ownDevice: DeviceID, clock: any JournalClock) {
         self.hub = hub
@@ -25,10 +28,23 @@ final class DAVTopLook: Sendable {
             defer { seen = now }
             return seen
         }
-        guard let before else { return .nothing }
-        let change = Self.change(from: before, to: now, ownDevice: ownDevice)
+        var change = before.map { Self.change(from: $0, to: now, ownDevice: ownDevice) } ?? .nothing
+        if before == nil || before?["cards"] != now["cards"] {
+            let names = Set(try await hub.list(["cards"])?.members.keys.map { $0 } ?? [])
+            let known = cardNames.withLock { known in
+                defer { known = names }
+                return known
+            }
+            if before != nil { change = change.merged(with: Self.change(ofCards: known, to: names)) }
+        }
         if case .others = change { hub.state.with { $0.lastRing = clock.now() } }
         return change
+    }
+
+    /// What a move of `cards/` means: a card of a new name is a device that joined; cards rewritten,
+    /// or gone, are housekeeping.
+    static func change(ofCards before: Set<String>, to now: Set<String>) -> PolledChange {
+        now.isSubset(of: before) ? .housekeeping : .others(device: nil)
     }
 
     /// What moved between two looks at the top, as a decision apart from the listing.

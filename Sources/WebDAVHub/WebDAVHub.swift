@@ -192,9 +192,7 @@ public struct WebDAVHub: Hub {
             return SyncError.hubUnavailable(hub: location, reason: "the server has no room left (507 Insufficient Storage)", code: code)
         case 429, 503:
             // A server that limits its clients (Nextcloud's brute-force protection, a proxy) says for how long.
-            let wait = RetryAfter.wait(
-                response.headers.first(name: "Retry-After"), serverDate: response.headers.first(name: "Date"),
-                now: SystemClock().now().milliseconds / 1000)
+            let wait = response.retryAfter
             let status = response.status == 429 ? "429 Too Many Requests" : "503 Service Unavailable"
             let asked = wait.map { ", and asks to be left alone for \($0.spoken)" } ?? ""
             return SyncError.hub(HubFailure(

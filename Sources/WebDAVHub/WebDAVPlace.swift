@@ -37,9 +37,10 @@ public struct WebDAVPlace: HubPlace {
         case 207: break
         case 404: return false
         case 403: throw DAVHubError.forbidden(url: client.location.url([], collection: true))
-        case 200..<300, 400, 405, 501: throw DAVHubError.notWebDAV(url: client.location.url([], collection: true), status: folder.status)
-        // A server down, busy or limiting its clients is said as such, not as no WebDAV server.
-        default: throw unopened.failure(folder, .PROPFIND, [])
+        // A server down, busy, locked or limiting its clients is said as such, not as no WebDAV server.
+        case 408, 423, 429, 500..<600: throw unopened.failure(folder, .PROPFIND, [])
+        case 300..<400: throw unopened.failure(folder, .PROPFIND, [])
+        default: throw DAVHubError.notWebDAV(url: client.location.url([], collection: true), status: folder.status)
         }
         if try await unopened.look(["hub.json"]) != nil { return true }
         if try await unopened.look([], collection: true) != nil {

@@ -36,7 +36,7 @@ final class HubWatchers: Sendable {
         switch hub.changes(ownDevice: engine.store.deviceID, clock: engine.store.clock) {
         case .files(let folders): watchFiles(hub, folders: folders, events: events)
         case .notifications(let listen): ring(hub, listen: listen, events: events)
-        case .polls(let poll): ring(hub, listen: Self.polling(poll, clock: clock), polled: true, events: events)
+        case .polls(let poll): ring(hub, listen: Self.polling(poll, clock: clock), polled: poll.schedule, events: events)
         }
     }
 
@@ -66,7 +66,7 @@ final class HubWatchers: Sendable {
     }
 
     /// Listens to a hub's doorbell, unless it already does.
-    private func ring(_ hub: any Hub, listen: @escaping ServerDoorbell.Listen, polled: Bool = false, events: ChangeEvents) {
+    private func ring(_ hub: any Hub, listen: @escaping ServerDoorbell.Listen, polled: PollSchedule? = nil, events: ChangeEvents) {
         current.withLock { current in
             if let current, current.hubID == hub.id, current.location == hub.location { return }
             current?.stop()

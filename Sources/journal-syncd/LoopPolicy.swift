@@ -20,6 +20,9 @@ struct LoopPolicy {
     /// The hub in use is polled (`HubChanges.polls`): its looks see every change there, so a tick
     /// syncs only what the journal's watcher might have missed, and the housekeeping.
     var hubPolled = false
+    /// When the last whole sync succeeded, in the loop's time (from its start): the one that writes
+    /// this device's card, which a log-only sync does not.
+    private(set) var lastWholeSync: Duration?
 
     init(dataVersion: Int64) { self.dataVersion = dataVersion }
 
@@ -77,10 +80,10 @@ struct LoopPolicy {
 
     /// The plan for `reasons` and the logs their rings named, given `data_version` as read now (nil
     /// when it could not be read, or was not needed), and whether another process was writing as it
-    /// was read (`JournalStore.dataVersionReading`), and how long ago the last sync ended (nil: none yet).
+    /// was read (`JournalStore.dataVersionReading`), at `now` in the loop's time (nil: not known).
     mutating func plan(
         _ reasons: ChangeReasons, rang: RangLogs = RangLogs(), dataVersion observed: Int64?, anotherProcessWasWriting: Bool = false,
-        sinceSync: Duration? = nil
+        at now: Duration? = nil
     ) -> Plan {
         var plan = Plan(pingWatchdog: reasons.contains(.watchdog))
         if reasons.contains(.recheck) { recheckPending = false }
@@ -96,7 +99,7 @@ struct LoopPolicy {
             if version == dataVersion {
                 standing.subtract([.database, .recheck])
                 // A polled hub's tick: the looks cover the hub, and nothing changed here.
-                if hubPolled, let sinceSync, sinceSync < Self.polledHousekeeping { standing.remove(.tick) }
+                if hubPolled, !housekeepingDue(at: now) { standing.remove(.tick) }
                 if reasons.contains(.database), anotherProcessWasWriting, !recheckPending {
                     recheckPending = true
                     plan.scheduleRecheck = true
@@ -114,10 +117,23 @@ struct LoopPolicy {
         return plan
     }
 
-    /// Takes `data_version` just before a sync: a commit by another process during the sync still
-    /// changes it afterwards, so that commit's event is not taken for the sync's own echo.
-    mutating func syncStarts(dataVersion observed: Int64?) {
-        if let observed { dataVersion = observed }
+    /// True when a polled hub's tick is to sync for the card: no whole sync since `polledHousekeeping`.
+    private func housekeepingDue(at now: Duration?) -> Bool {
+        guard let now, let lastWholeSync else { return true }
+        return now - lastWholeSync >= Self.polledHousekeeping
+    }
+
+    /// Takes `data_version` just before a whole sync: a commit by another process during the sync still
+    /// changes it afterwards, so that commit's event is not taken for the sync's own echo. A log-only
+    /// sync publishes nothing: a commit it started after is still to be published, so the version the
+    /// loop last published from stands.
+    mutating func syncStarts(_ scope: SyncScope, dataVersion observed: Int64?) {
+        if scope == .whole, let observed { dataVersion = observed }
+    }
+
+    /// A sync of `scope` succeeded at `now`, in the loop's time.
+    mutating func synced(_ scope: SyncScope, at now: Duration) {
+        if scope == .whole { lastWholeSync = now }
     }
 
     /// What follows a sync that ended with `result`.

@@ -3,8 +3,8 @@ import JournalSync
 import Logging
 import Synchronization
 
-/// A hub's doorbell (a PostgreSQL hub's LISTEN on its channel): sends `.hub` when another device
-/// published. What rang while it was not listening (a dropped connection, a server restart) is covered
+/// A hub's doorbell (a server's notifications, or the daemon's own looks at a hub that cannot push,
+/// `HubPolling`): sends `.hub` when another device published. What rang while it was not listening (a dropped connection, a server restart) is covered
 /// by a sync each time it starts listening, and by the periodic sync; reconnecting backs off, and a
 /// server restart never ends the daemon.
 struct ServerDoorbell: Sendable {
@@ -15,8 +15,8 @@ struct ServerDoorbell: Sendable {
     let logger: Logger
     /// Times the waits between reconnects.
     var clock: any Clock<Duration> = EventLoopClock()
-    /// True for a hub the daemon looks at (`HubPolling`) rather than one that rings.
-    var polled = false
+    /// The schedule of a hub the daemon looks at (`HubPolling`); nil for one that rings.
+    var polled: PollSchedule?
 
     /// Reconnects are tried sooner than failed syncs: the doorbell is what makes sync quick. A server
     /// out of reach (down, restarting, a network gone) is tried every second or two, so that its
@@ -29,7 +29,10 @@ struct ServerDoorbell: Sendable {
 
     func feed(_ events: ChangeEvents) async {
         var refused = Backoff(maximum: Self.longestWait)
-        var unreachable = Backoff(initial: .milliseconds(500), maximum: Self.longestWaitForAServerOutOfReach)
+        // A polled hub's failed look is a request to a server that may be struggling: not sooner than
+        // an active hub's next look would be.
+        var unreachable = polled.map { Backoff(initial: $0.active, maximum: Self.longestWait) }
+            ?? Backoff(initial: .milliseconds(500), maximum: Self.longestWaitForAServerOutOfReach)
         var random = SystemRandomNumberGenerator()
         var failures = RepeatedLine()
         // The log said the doorbell is not listening, and has not said since that it listens again:
@@ -51,7 +54,7 @@ struct ServerDoorbell: Sendable {
                             logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
                         } else if first {
                             logger.info(
-                                polled
+                                polled != nil
                                     ? "looking at the hub: another device's change is synced when a look finds it"
                                     : "listening to the hub: another device's change is synced when the server rings")
                         }

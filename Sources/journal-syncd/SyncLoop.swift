@@ -51,7 +51,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
         var policy = LoopPolicy(dataVersion: (try? await store.dataVersion()) ?? 0)
         policy.hubPolled = engine.map(Self.isPolled) ?? false
         var random = SystemRandomNumberGenerator()
-        var lastSync: C.Instant?
+        let start = clock.now
         for await wake in events {
             let reasons = wake.reasons
             // A journal deleted or replaced under the daemon: systemd starts it again on the new file.
@@ -59,14 +59,14 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
             let reading = policy.needsDataVersion(reasons) ? try? await store.dataVersionReading() : nil
             let plan = policy.plan(
                 reasons, rang: wake.rang, dataVersion: reading?.value, anotherProcessWasWriting: reading?.anotherConnectionWasWriting ?? false,
-                sinceSync: lastSync.map { $0.duration(to: clock.now) })
+                at: start.duration(to: clock.now))
             if plan.scheduleRecheck { alarms.ring(.recheck, after: .milliseconds(100)) }
             var synced: SyncReport?
             if plan.sync {
                 let result = await attempt(reasons, scope: plan.scope, engine: &engine, policy: &policy)
                 if case .success(let report) = result {
                     synced = report
-                    lastSync = clock.now
+                    policy.synced(plan.scope, at: start.duration(to: clock.now))
                 }
                 switch policy.next(after: result, random: &random) {
                 case .settled:
@@ -147,7 +147,7 @@ struct SyncLoop<C: Clock> where C.Duration == Duration {
                 }
             }
             guard let engine else { throw SyncError.notJoined }
-            policy.syncStarts(dataVersion: try? await store.dataVersion())
+            policy.syncStarts(scope, dataVersion: try? await store.dataVersion())
             let report = try await database.ignoringWrites(sendingTo: events) { try await sync(engine, scope: scope) }
             // A log-only read found no new folder: a device joining rings the devices folder, a whole sync.
             if scope == .whole { watchHub(engine) }

@@ -208,6 +208,7 @@ import TestSupport
             _ = try await hub.write([1, 2, 3], as: SegmentName(first: 1, last: 1), of: own)
             _ = try await hub.write([1, 2, 3], as: SegmentName(first: 1, last: 1), of: other)
             try await hub.writeCard([4], of: other)
+            try await hub.writeCard([4], of: own)
             let top = DAVTopLook(hub: hub, ownDevice: own, clock: SystemClock())
             // What was written within the last second is found until it settles.
             _ = try await Self.findings(top)
@@ -215,6 +216,9 @@ import TestSupport
             try await hub.writeCard([5, 6], of: other)
             try await hub.writeCard([5, 6], of: own)
             #expect(try await Self.findings(top) == [.housekeeping])
+            // A card of a new name: a device joined, whose inviter is to vouch for it.
+            try await hub.writeCard([8], of: DeviceID(rawValue: UUIDText.random()))
+            #expect(try await Self.findings(top).first == .others(device: nil))
             _ = try await hub.write([1, 2, 3], as: SegmentName(first: 2, last: 2), of: other)
             #expect(try await Self.findings(top) == [.others(device: other)])
             _ = try await hub.write([1, 2, 3], as: SegmentName(first: 2, last: 2), of: own)
@@ -241,18 +245,23 @@ import TestSupport
     }
 
     /// A server that limits its clients says for how long (429 or 503 with `Retry-After`): the failure
-    /// carries it, so the daemon does not ask again sooner, whatever its backoff says.
-    @Test func aServerThatAsksToWaitIsWaitedFor() async throws {
+    /// carries it, so the daemon does not ask again sooner, whatever its backoff says, and no request
+    /// of this process goes to that server meanwhile (a polled hub's looks included).
+    @Test(arguments: [("busy", Duration.seconds(90)), ("down", RetryAfter.longest)])
+    func aServerThatAsksToWaitIsWaitedFor(_ path: String, _ wait: Duration) async throws {
         try await withTemporaryDirectory { folder in
             let server = try CarelessDAVServer(folder: folder)
             defer { server.stop() }
-            for (path, wait) in [("busy", Duration.seconds(90)), ("down", RetryAfter.longest)] {
-                let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/\(path)", loginFiles: [])
-                let refused = await #expect(throws: SyncError.self) { _ = try await place.hubExists() }
-                #expect(refused?.hubCondition == .unreachable, "\(String(describing: refused))")
-                #expect(refused?.hubRetryAfter == wait, "\(String(describing: refused))")
-                #expect(refused?.description.contains("asks to be left alone for \(wait.spoken)") == true, "\(String(describing: refused))")
-            }
+            let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/\(path)", loginFiles: [])
+            let refused = await #expect(throws: SyncError.self) { _ = try await place.hubExists() }
+            #expect(refused?.hubCondition == .unreachable, "\(String(describing: refused))")
+            #expect(refused?.hubRetryAfter == wait, "\(String(describing: refused))")
+            #expect(refused?.description.contains("asks to be left alone for \(wait.spoken)") == true, "\(String(describing: refused))")
+            // The server's folder that answers: not asked while the wait lasts.
+            let other = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/hub", loginFiles: [])
+            let waiting = await #expect(throws: SyncError.self) { _ = try await other.hubExists() }
+            #expect(waiting?.description.contains("asked to be left alone for") == true, "\(String(describing: waiting))")
+            #expect((waiting?.hubRetryAfter ?? .zero) > wait - .seconds(60), "\(String(describing: waiting))")
         }
     }
 

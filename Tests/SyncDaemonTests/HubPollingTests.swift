@@ -14,10 +14,19 @@ import TestSupport
         let answers: Mutex<[PolledChange]>
         let looks = Mutex(0)
         let signs = Mutex<[DoorbellSign]>([])
-        init(_ answers: [PolledChange]) { self.answers = Mutex(answers) }
+        /// The look (counted from 1) that fails, as a server out of reach.
+        let failing: Int?
+        init(_ answers: [PolledChange], failing: Int? = nil) {
+            self.answers = Mutex(answers)
+            self.failing = failing
+        }
 
-        func look() -> PolledChange {
-            looks.withLock { $0 += 1 }
+        func look() throws -> PolledChange {
+            let number = looks.withLock { count in
+                count += 1
+                return count
+            }
+            if number == failing { throw SyncError.hubUnavailable(hub: "dav://test/hub", reason: "down") }
             return answers.withLock { $0.isEmpty ? .nothing : $0.removeFirst() }
         }
     }
@@ -25,7 +34,7 @@ import TestSupport
     /// Starts the polling and returns, each time the test lets the clock reach the next look, the
     /// wait that came before it.
     private func run(_ script: Script, clock: ManualClock, looks: Int) async -> [Duration] {
-        let polling = HubPolling(poll: HubPoll { script.look() }, clock: clock)
+        let polling = HubPolling(poll: HubPoll { try script.look() }, clock: clock)
         let task = Task { try await polling.listen { sign in script.signs.withLock { $0.append(sign) } } }
         var waits: [Duration] = []
         for look in 1...looks {
@@ -69,6 +78,26 @@ import TestSupport
         #expect(waits[241..<243].allSatisfy { $0 == .seconds(40) }, "\(waits)")
         #expect(waits[243...].allSatisfy { $0 == .seconds(5) }, "\(waits)")
         #expect(script.signs.withLock { $0 } == [.listening, .rang(device: device)])
+    }
+
+    /// A look that fails ends the listening (the doorbell tries again); the looks after it go on where
+    /// the schedule was: a server that fails now and then does not make a quiet hub active.
+    @Test func aFailedLookDoesNotMakeAQuietHubActive() async throws {
+        let clock = ManualClock()
+        let script = Script([], failing: 123)
+        let polling = HubPolling(poll: HubPoll { try script.look() }, clock: clock)
+        let first = Task { try await polling.listen { _ in } }
+        // 121 looks bring the hub to its quiet time (600 s), the 122nd is 40 s later, the 123rd fails.
+        for _ in 0..<122 {
+            await clock.waitForSleepers(1)
+            clock.advance(by: clock.wakeTimes[0] - clock.now.offset)
+        }
+        await #expect(throws: SyncError.self) { try await first.value }
+        let again = Task { try await polling.listen { _ in } }
+        await clock.waitForSleepers(1)
+        #expect(clock.wakeTimes[0] - clock.now.offset == .seconds(40))
+        again.cancel()
+        _ = await again.result
     }
 
     @Test func findingsMergeStrongestFirst() {

@@ -130,10 +130,20 @@ import TestSupport
         var policy = LoopPolicy(dataVersion: 1)
         #expect(policy.plan(.tick, dataVersion: nil).sync)
         // Read just before the sync; a commit by another process during the sync moves it on.
-        policy.syncStarts(dataVersion: 4)
+        policy.syncStarts(.whole, dataVersion: 4)
         #expect(policy.plan(.database, dataVersion: 5).sync)
-        policy.syncStarts(dataVersion: 5)
+        policy.syncStarts(.whole, dataVersion: 5)
         #expect(!policy.plan(.database, dataVersion: 5).sync)
+    }
+
+    /// A log-only sync publishes nothing: a commit made before it started is still to be published,
+    /// by the next database wake or tick.
+    @Test func aLogOnlySyncLeavesACommitToPublish() {
+        var policy = LoopPolicy(dataVersion: 4)
+        policy.hubPolled = true
+        policy.syncStarts(.logs([DeviceID(rawValue: UUIDText.random())]), dataVersion: 5)
+        policy.synced(.whole, at: .seconds(0))
+        #expect(policy.plan(.tick, dataVersion: 5, at: .seconds(300)).sync)
     }
 
     @Test func theEngineIsMadeAnewWhenTheJournalJoinsAnotherHubOrPlace() {
@@ -231,19 +241,31 @@ import TestSupport
         var policy = LoopPolicy(dataVersion: 4)
         policy.hubPolled = true
         #expect(policy.needsDataVersion(.tick))
-        #expect(!policy.plan(.tick, dataVersion: 4, sinceSync: .seconds(300)).sync)
-        #expect(policy.plan(.tick, dataVersion: 5, sinceSync: .seconds(300)).sync)
-        #expect(policy.plan(.tick, dataVersion: 5, sinceSync: LoopPolicy.polledHousekeeping).sync)
-        // None yet since the start: the tick syncs.
-        #expect(policy.plan(.tick, dataVersion: 5, sinceSync: nil).sync)
+        // No whole sync yet since the start: the tick syncs.
+        #expect(policy.plan(.tick, dataVersion: 4, at: .seconds(300)).sync)
+        policy.synced(.whole, at: .seconds(300))
+        #expect(!policy.plan(.tick, dataVersion: 4, at: .seconds(600)).sync)
+        #expect(policy.plan(.tick, dataVersion: 5, at: .seconds(600)).sync)
+        #expect(policy.plan(.tick, dataVersion: 5, at: .seconds(300) + LoopPolicy.polledHousekeeping).sync)
         // A look that found another device's change, or a request, syncs as ever.
-        #expect(policy.plan([.tick, .hub], dataVersion: 5, sinceSync: .seconds(1)).sync)
-        #expect(policy.plan(.request, dataVersion: 5, sinceSync: .seconds(1)).sync)
+        #expect(policy.plan([.tick, .hub], dataVersion: 5, at: .seconds(601)).sync)
+        #expect(policy.plan(.request, dataVersion: 5, at: .seconds(602)).sync)
+    }
+
+    /// A device that only receives syncs log by log, which writes no card: its housekeeping comes all
+    /// the same, or the others would call it silent after a day.
+    @Test func logOnlySyncsDoNotPutOffTheHousekeeping() {
+        var policy = LoopPolicy(dataVersion: 4)
+        policy.hubPolled = true
+        policy.synced(.whole, at: .zero)
+        for hour in 1...5 { policy.synced(.logs([DeviceID(rawValue: UUIDText.random())]), at: .seconds(hour * 3600)) }
+        #expect(policy.plan(.tick, dataVersion: 4, at: LoopPolicy.polledHousekeeping).sync)
     }
 
     @Test func aTickOnAHubThatRingsStillSyncs() {
         var policy = LoopPolicy(dataVersion: 4)
-        #expect(policy.plan(.tick, dataVersion: 4, sinceSync: .seconds(300)).sync)
+        policy.synced(.whole, at: .seconds(299))
+        #expect(policy.plan(.tick, dataVersion: 4, at: .seconds(300)).sync)
     }
 }
 

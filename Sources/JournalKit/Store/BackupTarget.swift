@@ -44,7 +44,8 @@ public struct BackupTarget: Sendable, Equatable {
         for file in protected where resolvedName(file.path) == target.path {
             throw BackupError.isJournalFile(path: destination, what: file.what)
         }
-        for folder in folders where realPath(folder.path) == target.folder {
+        for folder in folders {
+            guard let protected = realPath(folder.path), target.folder == protected || target.folder.hasPrefix(protected + "/") else { continue }
             throw BackupError.isJournalFile(path: destination, what: "in " + folder.what)
         }
         return target

@@ -8,7 +8,8 @@ public struct HubRecord: Sendable, Equatable {
     public var lastSyncAt: Timestamp?
     /// What the last sync attempt came to.
     public var lastSync: SyncOutcome?
-    /// When the hub last rang the daemon (a PostgreSQL hub's notification), if ever.
+    /// When the daemon last heard of another device's change (a server's notification, or a look at a
+    /// polled hub), if ever.
     public var lastNotificationAt: Timestamp?
     /// When a sync last succeeded, if ever (the last attempt may have failed since).
     public var lastSucceededAt: Timestamp?

@@ -5,7 +5,9 @@ extension SyncEngine {
     /// long: a daemon syncing at every add, or every few minutes, writes its card to the hub (which a
     /// sync tool then copies everywhere, and whose every new card makes every other device read the
     /// cards again) at most this often. So a card's times are at most this much older than what they
-    /// tell (`DeviceList.ago`). A device is called silent after a day.
+    /// tell (`DeviceList.ago`), on a hub that rings; on a polled hub a quiet daemon syncs only every
+    /// few hours (`LoopPolicy.polledHousekeeping`), and its card says so. A device is called silent
+    /// after a day.
     static let cardRefreshInterval: Int64 = 10 * 60_000
 
     /// True when `instant`, a time a card tells, is recent enough at `now` not to be written again

@@ -11,8 +11,9 @@ public enum HubChanges: Sendable {
     /// (it returns) or its connection is lost (it throws). A PostgreSQL hub's LISTEN.
     case notifications(listen: @Sendable (_ sign: @escaping @Sendable (DoorbellSign) -> Void) async throws -> Void)
     /// Looks the daemon takes on a schedule (`HubPoll`), as the hub cannot push: a WebDAV hub. Each
-    /// look sees every change since the one before, so the daemon's safety-net tick has nothing to
-    /// add on the hub's side.
+    /// look sees every change of another device's since the one before (a card rewritten is left to
+    /// the next sync), so the daemon's safety-net tick syncs only for the journal, and for this
+    /// device's card now and then (`LoopPolicy.polledHousekeeping`).
     case polls(HubPoll)
 
     /// True when the daemon finds the hub's changes by looking at it.

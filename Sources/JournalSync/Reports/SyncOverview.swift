@@ -21,7 +21,8 @@ public struct SyncOverview: Sendable {
     /// What the hub says of itself (a server's version, TLS; warnings for a person), when it could be
     /// reached.
     public let description: HubDescription?
-    /// When the hub last rang the daemon, if ever (a PostgreSQL hub's notification).
+    /// When the daemon last heard of another device's change, if ever (a server's notification, or
+    /// a look at a polled hub).
     public let lastNotificationAt: Timestamp?
     /// The hub's kind, as the journal recorded it.
     public let kind: String
