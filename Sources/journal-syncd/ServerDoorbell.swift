@@ -45,31 +45,7 @@ struct ServerDoorbell: Sendable {
             let sayListening = downSaid
             do {
                 try await listen { sign in
-                    var rang = RangLogs.unnamedRing
-                    switch sign {
-                    case .listening:
-                        let first = everListened.mark()
-                        listened.mark()
-                        if sayListening {
-                            logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
-                        } else if first {
-                            logger.info(
-                                polled != nil
-                                    ? "looking at the hub: another device's change is synced when a look finds it"
-                                    : "listening to the hub: another device's change is synced when the server rings")
-                        }
-                    case .rang(let device):
-                        if let device { rang = .log(device) }
-                    case .unheard(let interval):
-                        // Said when it starts, not at every poll.
-                        if unheardSaid.mark() {
-                            logger.warning("\(Self.unheard) syncing every \(interval.spoken) until they do")
-                        }
-                    case .heardAgain:
-                        unheardSaid.clear()
-                        logger.info("notifications arrive again: syncing when the server rings")
-                    }
-                    events.send(.hub, rang: rang)
+                    take(sign, saying: Said(listened: listened, again: sayListening, everListened: everListened, unheard: unheardSaid), to: events)
                 }
                 return
             } catch {
@@ -94,6 +70,45 @@ struct ServerDoorbell: Sendable {
                 do { try await clock.sleep(for: delay) } catch { return }
             }
         }
+    }
+
+    /// What the doorbell said so far, for what a sign is to say: whether this connection listened,
+    /// whether it listens again after it said it did not, whether it ever listened, whether a silence
+    /// of notifications was said.
+    private struct Said {
+        let listened: Flag
+        let again: Bool
+        let everListened: Flag
+        let unheard: Flag
+    }
+
+    /// Says `sign` in the log where it is news, and wakes the loop for it.
+    private func take(_ sign: DoorbellSign, saying said: Said, to events: ChangeEvents) {
+        var rang = RangLogs.unnamedRing
+        switch sign {
+        case .listening:
+            let first = said.everListened.mark()
+            said.listened.mark()
+            if said.again {
+                logger.info("listening to the hub again; syncing what it may have rung for meanwhile")
+            } else if first {
+                logger.info(
+                    polled != nil
+                        ? "looking at the hub: another device's change is synced when a look finds it"
+                        : "listening to the hub: another device's change is synced when the server rings")
+            }
+        case .rang(let device):
+            if let device { rang = .log(device) }
+        case .unheard(let interval):
+            // Said when it starts, not at every poll.
+            if said.unheard.mark() {
+                logger.warning("\(Self.unheard) syncing every \(interval.spoken) until they do")
+            }
+        case .heardAgain:
+            said.unheard.clear()
+            logger.info("notifications arrive again: syncing when the server rings")
+        }
+        events.send(.hub, rang: rang)
     }
 
     /// A flag set from the doorbell's callbacks: whether a connection got as far as listening (one
