@@ -96,8 +96,10 @@ let package = Package(
             ],
             plugins: ["EmbedMigrations"]
         ),
+        // What the hubs reached over HTTP share: one request and its answer (AsyncHTTPClient, TLS, a
+        // deadline, Retry-After), HTTP dates, and a reader of the XML their servers answer in.
         .target(
-            name: "WebDAVHub",
+            name: "HTTPHubSupport",
             dependencies: [
                 "JournalKit", "JournalSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -108,15 +110,31 @@ let package = Package(
             ],
             swiftSettings: fuzzCoverage
         ),
-        // A hub on S3-compatible object storage: so far its request signing (AWS Signature Version 4).
+        .target(
+            name: "WebDAVHub",
+            dependencies: [
+                "JournalKit", "JournalSync", "HTTPHubSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: fuzzCoverage
+        ),
+        // A hub on S3-compatible object storage: a `HubStorage` signed with AWS Signature Version 4.
         .target(
             name: "S3Hub",
-            dependencies: ["JournalKit", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "JournalKit", "JournalSync", "HTTPHubSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // The registration of every kind of hub the sync program reaches.
         .target(
             name: "KnownHubs",
-            dependencies: ["JournalSync", "FolderHub", "PostgresHub", "WebDAVHub"]
+            dependencies: ["JournalSync", "FolderHub", "PostgresHub", "WebDAVHub", "S3Hub"]
         ),
         .target(
             name: "AppleHealth",
@@ -131,9 +149,10 @@ let package = Package(
             dependencies: ["CommandLineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "WebDAVHubWords", dependencies: ["CommandLineSupport"]),
+        .target(name: "S3HubWords", dependencies: ["CommandLineSupport"]),
         .target(
             name: "KnownHubWords",
-            dependencies: ["CommandLineSupport", "FolderHubWords", "PostgresHubWords", "WebDAVHubWords"]
+            dependencies: ["CommandLineSupport", "FolderHubWords", "PostgresHubWords", "WebDAVHubWords", "S3HubWords"]
         ),
         .target(
             name: "SyncCommandLine",
@@ -206,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "WebDAVHub", "S3Hub", "KnownHubs", "HubTestSupport", "TestSupport",
+                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "WebDAVHub", "HTTPHubSupport", "S3Hub", "KnownHubs", "HubTestSupport", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,14 +1,15 @@
 import CommandLineSupport
 import FolderHubWords
 import PostgresHubWords
+import S3HubWords
 import WebDAVHubWords
 
 /// The registration of every kind of hub's words on the command line, in the order help lists them;
 /// `KnownHubs` registers their drivers.
 public enum KnownHubWords {
-    public static let all: [any HubKindWords.Type] = [FolderHubWords.self, PostgresHubWords.self, WebDAVHubWords.self]
+    public static let all: [any HubKindWords.Type] = [FolderHubWords.self, PostgresHubWords.self, WebDAVHubWords.self, S3HubWords.self]
 
-    /// "a folder, a PostgreSQL server or a WebDAV server".
+    /// "a folder, a PostgreSQL server, a WebDAV server or an S3 bucket".
     public static var places: String {
         let places = all.map { $0.place }
         guard let last = places.last, places.count > 1 else { return places.first ?? "" }

@@ -21,8 +21,6 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
     case notWebDAV(url: String, status: Int)
     /// The server cannot create a name exclusively: making a folder that is there succeeded.
     case noExclusiveCreate(server: String, feature: String)
-    case certificateRejected(server: String, reason: String)
-    case rootCertificateMissing(path: String)
     /// Another machine made a hub in this folder while this one was making its own.
     case madeMeanwhile(url: String)
     /// The server refused a segment as too large (413): its upload limit is below a segment's size.
@@ -36,8 +34,7 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
     public var kind: FailureKind {
         switch self {
         case .badURL, .passwordInURL, .plainTextElsewhere: .usage
-        case .credentialsRequired, .credentialsRefused, .forbidden, .noSuchFolder, .notWebDAV, .noExclusiveCreate, .certificateRejected,
-            .rootCertificateMissing, .uploadTooLarge, .redirected, .listedElsewhere:
+        case .credentialsRequired, .credentialsRefused, .forbidden, .noSuchFolder, .notWebDAV, .noExclusiveCreate, .uploadTooLarge, .redirected, .listedElsewhere:
             .setup
         case .madeMeanwhile: .failure
         }
@@ -74,11 +71,6 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
             return "the server \(server) cannot create a name exclusively (\(feature)), which journal needs so that two "
                 + "devices never write over each other. The empty folder journal-hub-v1 it made is left there (on such a "
                 + "server it could be another's): remove it. Use Apache mod_dav, nginx with dav-ext, Nextcloud or ownCloud."
-        case .certificateRejected(let server, let reason):
-            return "the certificate of \(server) was not accepted: \(reason). Nothing was sent. Check the host name, "
-                + "and ?sslrootcert=FILE in the URL for a private certificate authority."
-        case .rootCertificateMissing(let path):
-            return "the certificate to trust, \(path), is missing: verifying the server needs it (?sslrootcert=FILE)."
         case .madeMeanwhile(let url):
             return "another machine made a hub in \(url) while this one was making its own; nothing of this one was kept."
         case .uploadTooLarge(let server):

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTTPHubSupport
 import JournalKit
 
 /// A WebDAV hub's server and folder, read from `davs://USER@HOST:PORT/PATH?sslrootcert=FILE`
@@ -17,14 +18,14 @@ struct DAVLocation: Sendable, Equatable {
     /// The certificate authority to trust (a PEM file), in place of the system's.
     let rootCertificate: String?
 
+    /// The server, as the requests reach it.
+    var http: HTTPServer { HTTPServer(secure: secure, host: host, port: port, rootCertificate: rootCertificate) }
+
     /// True for this machine: "localhost", 127.0.0.0/8, ::1.
-    var isLoopback: Bool { NetworkHost.isLoopback(host) }
+    var isLoopback: Bool { http.isLoopback }
 
     /// The server as messages name it: "cloud.example.org", "127.0.0.1:8080".
-    var server: String {
-        let name = host.contains(":") ? "[\(host)]" : host
-        return port == (secure ? 443 : 80) ? name : name + ":\(port)"
-    }
+    var server: String { http.name }
 
     /// The URL as the journal records and shows it.
     var uri: String {
@@ -36,7 +37,7 @@ struct DAVLocation: Sendable, Equatable {
 
     /// The HTTP URL of `components` under the hub's folder; a collection's ends in "/".
     func url(_ components: [String], collection: Bool) -> String {
-        (secure ? "https://" : "http://") + server + path(components, collection: collection)
+        http.url(path(components, collection: collection))
     }
 
     /// The path part of `url`, as a server's listing names it (escaped).

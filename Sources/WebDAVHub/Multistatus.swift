@@ -1,3 +1,4 @@
+import HTTPHubSupport
 /// One resource a PROPFIND listed: a member of the listed collection, or the collection itself.
 struct DAVEntry: Sendable, Equatable {
     /// The href's path, decoded, as components.
@@ -27,9 +28,7 @@ struct DAVEntry: Sendable, Equatable {
 /// prefix (Apache says `lp1:`, nginx `D:`, sabre `d:`). The answer is the server's: anything it holds
 /// that is not well formed is refused as a whole, and nothing in it is followed or fetched.
 struct Multistatus {
-    struct Malformed: Error, Equatable {
-        let reason: String
-    }
+    typealias Malformed = XMLMalformed
 
     static let davNamespace = "DAV:"
     /// Deeper nesting than any listing has: refused, so a crafted answer costs no more than its size.

@@ -32,10 +32,7 @@ extension WebDAVHub {
             tls = "certificate verified against the system's authorities"
         }
         facts.append(HubFact(label: "TLS", key: "tls", value: tls))
-        let schedule = Self.pollSchedule
-        facts.append(HubFact(
-            label: "Polled", key: "polled",
-            value: "every \(schedule.active.components.seconds) s within \(schedule.quietAfter.components.seconds / 60) min of a change, every \(schedule.quiet.components.seconds) s when quiet"))
+        facts.append(HubFact(label: "Polled", key: "polled", value: Self.pollSchedule.spoken))
         return HubDescription(facts: facts, heard: .looking)
     }
 

@@ -1,3 +1,4 @@
+import HTTPHubSupport
 import JournalKit
 import JournalSync
 import NIOHTTP1
@@ -62,7 +63,7 @@ public struct WebDAVHub: Hub {
     }
 
     /// The entries of a 207 answer; one that cannot be read is the server's failure, never an empty folder.
-    func readListing(_ response: DAVResponse, of path: [String]) throws -> [DAVEntry] {
+    func readListing(_ response: HTTPAnswer, of path: [String]) throws -> [DAVEntry] {
         do { return try Multistatus.entries(response.body) } catch {
             throw SyncError.hubUnavailable(hub: location, reason: "the server's listing of \(path.joined(separator: "/")) cannot be read: \(error.reason)")
         }
@@ -85,7 +86,7 @@ public struct WebDAVHub: Hub {
     /// The bytes of the file at `components`, at most `limit`; nil when it is not there.
     func get(_ components: [String], limit: Int, what: String) async throws -> [UInt8]? {
         let path = Self.inHub(components)
-        let response: DAVResponse
+        let response: HTTPAnswer
         do { response = try await client.send(.GET, path, limit: limit) } catch let error as SyncError where error.hubCondition == .unusableEntry {
             throw SyncError.unusableFile(hub: location, reason: "\(what) \(path.joined(separator: "/")) is larger than \(limit) bytes")
         }
@@ -156,7 +157,7 @@ public struct WebDAVHub: Hub {
     }
 
     /// What an answer that is not the one asked for means, by its status, in the words every hub uses.
-    func failure(_ response: DAVResponse, _ method: HTTPMethod, _ path: [String]) -> any Error {
+    func failure(_ response: HTTPAnswer, _ method: HTTPMethod, _ path: [String]) -> any Error {
         let what = "\(method.rawValue) \(path.joined(separator: "/"))"
         let code = TransportCode.httpStatus(response.status)
         switch response.status {
@@ -165,7 +166,7 @@ public struct WebDAVHub: Hub {
             // the cause (423 on the locked folder) said rather than its consequence (424 on the target).
             let statuses = ((try? Multistatus.entries(response.body)) ?? []).compactMap(\.status).filter { !(200..<300).contains($0) }
             let refusal = statuses.first { $0 != 424 } ?? statuses.first
-            if let refusal { return failure(DAVResponse(status: refusal, headers: response.headers, body: []), method, path) }
+            if let refusal { return failure(HTTPAnswer(status: refusal, headers: response.headers, body: []), method, path) }
             return SyncError.hubUnavailable(hub: location, reason: "the server answered \(what) with a multistatus that says no failure", code: code)
         case 403 where method == .GET:
             return SyncError.unusableFile(hub: location, reason: "the server refused \(what) (403 Forbidden)", code: code)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPHubSupport
 import JournalKit
 import JournalSync
 import Testing

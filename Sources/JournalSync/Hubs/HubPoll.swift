@@ -67,6 +67,11 @@ public struct PollSchedule: Sendable, Equatable {
         self.quietAfter = quietAfter
     }
 
+    /// The schedule as `sync status` says it: "every 5 s within 10 min of a change, every 40 s when quiet".
+    public var spoken: String {
+        "every \(active.components.seconds) s within \(quietAfter.components.seconds / 60) min of a change, every \(quiet.components.seconds) s when quiet"
+    }
+
     /// The wait before the next look, `sinceChange` after the last person's change (or the start).
     public func wait(sinceChange: Duration) -> Duration {
         sinceChange >= quietAfter ? quiet : active

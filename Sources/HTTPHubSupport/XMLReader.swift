@@ -1,23 +1,23 @@
-/// The events of an XML document, read from its bytes: enough of XML 1.0 for a server's PROPFIND
-/// answer (elements, attributes, character data with the five named and the numeric references,
+/// The events of an XML document, read from its bytes: enough of XML 1.0 for a server's answers (a
+/// WebDAV PROPFIND's, an S3 listing's) (elements, attributes, character data with the five named and the numeric references,
 /// CDATA; the declaration, comments, processing instructions and a DOCTYPE without an internal subset
 /// skipped). Anything else is refused as malformed; nothing is fetched or expanded.
-struct XMLReader {
-    enum Event {
+public struct XMLReader {
+    public enum Event {
         case start(name: Substring, attributes: [(String, String)], empty: Bool)
         case text(String)
         case end(name: Substring)
     }
 
     /// More attributes on one element than any server writes: refused.
-    static let mostAttributes = 64
+    public static let mostAttributes = 64
 
     private let bytes: [UInt8]
     private var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func next() throws(Multistatus.Malformed) -> Event? {
+    public mutating func next() throws(XMLMalformed) -> Event? {
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "<") else {
                 let start = index
@@ -37,7 +37,7 @@ struct XMLReader {
                 // A DOCTYPE: one with an internal subset ([...]) could declare entities, and is refused.
                 let start = index
                 try skip(past: ">")
-                if bytes[start..<index].contains(UInt8(ascii: "[")) { throw Multistatus.Malformed(reason: "it declares a document type") }
+                if bytes[start..<index].contains(UInt8(ascii: "[")) { throw XMLMalformed(reason: "it declares a document type") }
             } else if starts(with: "</") {
                 index += 2
                 let name = try self.name()
@@ -50,7 +50,7 @@ struct XMLReader {
                 var attributes: [(String, String)] = []
                 while true {
                     skipSpace()
-                    guard index < bytes.count else { throw Multistatus.Malformed(reason: "it ends inside a tag") }
+                    guard index < bytes.count else { throw XMLMalformed(reason: "it ends inside a tag") }
                     if starts(with: "/>") {
                         index += 2
                         return .start(name: name, attributes: attributes, empty: true)
@@ -60,20 +60,20 @@ struct XMLReader {
                         return .start(name: name, attributes: attributes, empty: false)
                     }
                     guard attributes.count < Self.mostAttributes else {
-                        throw Multistatus.Malformed(reason: "an element has more than \(Self.mostAttributes) attributes")
+                        throw XMLMalformed(reason: "an element has more than \(Self.mostAttributes) attributes")
                     }
                     let key = try self.name()
                     skipSpace()
                     try expect("=")
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
-                        throw Multistatus.Malformed(reason: "an attribute's value is not quoted")
+                        throw XMLMalformed(reason: "an attribute's value is not quoted")
                     }
                     let quote = bytes[index]
                     index += 1
                     let start = index
                     while index < bytes.count, bytes[index] != quote { index += 1 }
-                    guard index < bytes.count else { throw Multistatus.Malformed(reason: "it ends inside an attribute") }
+                    guard index < bytes.count else { throw XMLMalformed(reason: "it ends inside an attribute") }
                     attributes.append((String(key), try Self.decoded(bytes[start..<index])))
                     index += 1
                 }
@@ -89,7 +89,7 @@ struct XMLReader {
         return true
     }
 
-    private mutating func skip(past text: StaticString) throws(Multistatus.Malformed) {
+    private mutating func skip(past text: StaticString) throws(XMLMalformed) {
         while index < bytes.count {
             if starts(with: text) {
                 index += text.utf8CodeUnitCount
@@ -97,12 +97,12 @@ struct XMLReader {
             }
             index += 1
         }
-        throw Multistatus.Malformed(reason: "it ends inside markup")
+        throw XMLMalformed(reason: "it ends inside markup")
     }
 
-    private mutating func expect(_ character: Unicode.Scalar) throws(Multistatus.Malformed) {
+    private mutating func expect(_ character: Unicode.Scalar) throws(XMLMalformed) {
         guard index < bytes.count, bytes[index] == UInt8(character.value) else {
-            throw Multistatus.Malformed(reason: "\"\(character)\" was expected at byte \(index)")
+            throw XMLMalformed(reason: "\"\(character)\" was expected at byte \(index)")
         }
         index += 1
     }
@@ -112,26 +112,26 @@ struct XMLReader {
     }
 
     /// A name: anything up to space, `=`, `/`, `>`; never empty.
-    private mutating func name() throws(Multistatus.Malformed) -> Substring {
+    private mutating func name() throws(XMLMalformed) -> Substring {
         let start = index
         while index < bytes.count, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "<")]
             .contains(bytes[index])
         {
             index += 1
         }
-        guard index > start else { throw Multistatus.Malformed(reason: "a tag has no name at byte \(start)") }
+        guard index > start else { throw XMLMalformed(reason: "a tag has no name at byte \(start)") }
         return Substring(String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
     /// Character data with its references replaced.
-    static func decoded(_ raw: ArraySlice<UInt8>) throws(Multistatus.Malformed) -> String {
+    public static func decoded(_ raw: ArraySlice<UInt8>) throws(XMLMalformed) -> String {
         guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
         var text = ""
         var rest = raw[...]
         while let amp = rest.firstIndex(of: UInt8(ascii: "&")) {
             text += String(decoding: rest[..<amp], as: UTF8.self)
             guard let semicolon = rest[amp...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
-                throw Multistatus.Malformed(reason: "a reference (&) is not ended")
+                throw XMLMalformed(reason: "a reference (&) is not ended")
             }
             let reference = String(decoding: rest[(amp + 1)..<semicolon], as: UTF8.self)
             switch reference {
@@ -145,7 +145,7 @@ struct XMLReader {
                     reference.hasPrefix("#x") ? UInt32(reference.dropFirst(2), radix: 16)
                     : reference.hasPrefix("#") ? UInt32(reference.dropFirst(), radix: 10) : nil
                 guard let number, let scalar = Unicode.Scalar(number), number != 0 else {
-                    throw Multistatus.Malformed(reason: "&\(reference); is no reference XML has")
+                    throw XMLMalformed(reason: "&\(reference); is no reference XML has")
                 }
                 text.unicodeScalars.append(scalar)
             }
@@ -153,4 +153,11 @@ struct XMLReader {
         }
         return text + String(decoding: rest, as: UTF8.self)
     }
+}
+
+/// Why a server's XML answer was refused: it is not XML this reader takes.
+public struct XMLMalformed: Error, Equatable {
+    public let reason: String
+
+    public init(reason: String) { self.reason = reason }
 }

@@ -1,0 +1,78 @@
+import JournalKit
+
+/// What a hub is made of where the storage is a store of named objects (S3 and those that answer as
+/// it does): list under a prefix, read, create only where nothing is, replace only what is unchanged,
+/// delete. Cards, key epochs, segments and how changes are noticed live once above it
+/// (`StorageHub`); a kind of storage provides only this, and its words.
+///
+/// Names are relative to the hub's root, "/"-separated ("logs/<device>/<segment>"); the storage puts
+/// them under its own prefix.
+public protocol HubStorage: Sendable {
+    /// The hub as messages name it, and the journal records it.
+    var location: String { get }
+    /// The names under `prefix`, past `after` in byte order, at most `limit`, each with its size and
+    /// version tag: one page of a listing.
+    func list(prefix: String, after: String?, limit: Int) async throws -> [StoredObject]
+    /// The bytes at `name`, at most `limit` (more is `HubFailure.Condition.unusableEntry`); nil when
+    /// nothing is there.
+    func read(_ name: String, limit: Int) async throws -> [UInt8]?
+    /// Puts `bytes` at `name` only where nothing is: its version tag, or nil when something was there.
+    func create(_ name: String, _ bytes: [UInt8]) async throws -> String?
+    /// Puts `bytes` at `name` only in place of the version `tag`: its new tag, or nil when what is
+    /// there is another version, or nothing.
+    func replace(_ name: String, _ bytes: [UInt8], ifUnchanged tag: String) async throws -> String?
+    /// Removes `name`; nothing there is no failure.
+    func delete(_ name: String) async throws
+    /// Lines of fact for `journal sync status`: the service, its region, TLS.
+    func facts() async throws -> [HubFact]
+    /// What refuses a store that cannot write conditionally (`what` says what its probe found): its
+    /// kind's words, with the stores that can.
+    func lacksConditionalWrites(_ what: String) -> any Error
+}
+
+/// An object as a storage lists it.
+public struct StoredObject: Sendable, Equatable {
+    /// Its whole name, relative to the hub's root.
+    public let name: String
+    public let size: Int64
+    /// What changes with every write of it: an ETag.
+    public let tag: String
+
+    public init(name: String, size: Int64, tag: String) {
+        self.name = name
+        self.size = size
+        self.tag = tag
+    }
+}
+
+extension HubStorage {
+    /// Every name under `prefix`, read in pages.
+    public func listAll(prefix: String) async throws -> [StoredObject] {
+        var all: [StoredObject] = []
+        var after: String?
+        while true {
+            let page = try await list(prefix: prefix, after: after, limit: ListingPage.size)
+            all += page
+            guard page.count == ListingPage.size, let last = page.last else { return all }
+            after = last.name
+        }
+    }
+
+    /// The version tag of `name`, nil when nothing is there.
+    public func tag(of name: String) async throws -> String? {
+        try await list(prefix: name, after: nil, limit: 1).first { $0.name == name }?.tag
+    }
+
+    /// Puts `bytes` at `name` in place of what is there, or where nothing is, never over a version
+    /// written meanwhile unseen: each try reads the version it replaces. A device's card, its head.
+    public func put(_ name: String, _ bytes: [UInt8]) async throws {
+        for _ in 0..<4 {
+            if let tag = try await tag(of: name) {
+                if try await replace(name, bytes, ifUnchanged: tag) != nil { return }
+            } else if try await create(name, bytes) != nil {
+                return
+            }
+        }
+        throw SyncError.hubUnavailable(hub: location, reason: "\(name) changed under every write of it, four times")
+    }
+}

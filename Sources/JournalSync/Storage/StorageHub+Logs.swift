@@ -1,0 +1,93 @@
+import JournalKit
+
+/// The devices' logs: an object a segment, under `logs/<device-id>/`.
+extension StorageHub {
+    /// Lists every log afresh, in pages of the store's listing (compaction keeps them short), and
+    /// rewrites any head owed since a segment was written.
+    public func refresh(after positions: [DeviceID: Int64]) async throws {
+        let prefix = Self.name("logs/")
+        var logs: [DeviceID: DeviceLog] = [:]
+        for object in try await storage.listAll(prefix: prefix) {
+            let parts = object.name.dropFirst(prefix.count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, UUIDText.isCanonical(String(parts[0])) else { continue }
+            let device = DeviceID(rawValue: String(parts[0]))
+            if let segment = SegmentName(fileName: String(parts[1])) {
+                logs[device, default: DeviceLog()].segments.append(SegmentEntry(name: segment, fingerprint: Self.fingerprint(object)))
+            } else {
+                logs[device, default: DeviceLog()].strays.append(String(parts[1]))
+            }
+        }
+        for device in logs.keys {
+            logs[device]?.segments.sort { $0.name < $1.name }
+            logs[device]?.strays.sort()
+        }
+        state.withLock { $0.logs = logs }
+        try await rewriteOwedHeads()
+    }
+
+    public func devices() async throws -> [DeviceID] { state.withLock { $0.logs.keys.sorted() } }
+
+    public func log(of device: DeviceID) async throws -> DeviceLog { state.withLock { $0.logs[device] ?? DeviceLog() } }
+
+    public func read(_ segment: SegmentName, of device: DeviceID) async throws -> [UInt8] {
+        guard let bytes = try await storage.read(Self.segmentName(segment, of: device), limit: SegmentName.maximumBytes) else {
+            // Listed a moment ago: its device merged it into a larger segment.
+            throw SyncError.hub(HubFailure(.gone, hub: location, reason: "segment \(segment.fileName) of device \(device)", code: .httpStatus(404)))
+        }
+        return bytes
+    }
+
+    /// Creates the segment, then rewrites its device's head so that the others' looks see it. Once the
+    /// segment is there the write has happened: a head that fails is rewritten at the next refresh.
+    public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) async throws -> String {
+        let name = Self.segmentName(segment, of: device)
+        guard let tag = try await storage.create(name, bytes) else {
+            throw SyncError.segmentExists(segment.fileName, hub: location, code: .httpStatus(412))
+        }
+        await rewriteHead(Self.headName(device), saying: "\(segment.last)")
+        return Self.fingerprint(StoredObject(name: name, size: Int64(bytes.count), tag: tag))
+    }
+
+    public func remove(_ segment: SegmentName, of device: DeviceID) async throws {
+        try await storage.delete(Self.segmentName(segment, of: device))
+    }
+
+    /// Copies a name this device did not write to `set-aside/<device>/` (under a name of its own when
+    /// one of that name is there), then removes it from the log.
+    public func setAside(_ name: String, of device: DeviceID) async throws {
+        let source = Self.logPrefix(device) + name
+        guard let bytes = try await storage.read(source, limit: SegmentName.maximumBytes) else { return }
+        var kept = false
+        for attempt in 0..<3 where !kept {
+            let target = Self.name("set-aside/\(device.rawValue)/") + name + (attempt == 0 ? "" : "." + UUIDText.random().prefix(8))
+            kept = try await storage.create(target, bytes) != nil
+        }
+        guard kept else {
+            throw SyncError.unusableFile(hub: location, reason: "\(name) could not be set aside: names for it are taken in set-aside/\(device)")
+        }
+        try await storage.delete(source)
+    }
+
+    /// Nothing is left half done: an object appears whole or not at all. Owed heads are rewritten.
+    public func removeLeftovers(of device: DeviceID) async throws {
+        try await rewriteOwedHeads()
+    }
+
+    /// Rewrites the head `name` with `text`; a failure is remembered, and the head rewritten at the next
+    /// refresh.
+    func rewriteHead(_ name: String, saying text: String) async {
+        do {
+            try await storage.put(name, Array(text.utf8))
+            _ = state.withLock { $0.owedHeads.remove(name) }
+        } catch {
+            _ = state.withLock { $0.owedHeads.insert(name) }
+        }
+    }
+
+    private func rewriteOwedHeads() async throws {
+        for name in state.withLock({ $0.owedHeads }) {
+            try await storage.put(name, Array("owed".utf8))
+            _ = state.withLock { $0.owedHeads.remove(name) }
+        }
+    }
+}

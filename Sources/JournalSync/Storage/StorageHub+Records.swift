@@ -1,0 +1,77 @@
+import JournalKit
+
+/// The cards and the key epochs' records: an object each, listed in pages.
+extension StorageHub {
+    public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
+        let prefix = Self.name("cards/")
+        return try await listing(prefix: prefix, after: after, limit: limit) { name in
+            guard name.hasSuffix(".card") else { return nil }
+            let id = String(name.dropLast(".card".count))
+            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
+        }
+    }
+
+    public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
+        try await read(devices, limit: CardSeal.maximumBytes, what: "device card", named: Self.cardName)
+    }
+
+    /// Puts the card in place of the one there (a device's card is its own to replace), in the version
+    /// read. A device's first card makes its head too: the others' looks see a device that joined.
+    public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
+        let name = Self.cardName(device)
+        if try await storage.create(name, bytes) != nil {
+            await rewriteHead(Self.headName(device), saying: "joined")
+            return
+        }
+        try await storage.put(name, bytes)
+    }
+
+    public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
+        try await listing(prefix: Self.name("epochs/"), after: after, limit: limit) { name in
+            KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil }
+        }
+    }
+
+    public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
+        try await read(epochs, limit: EpochRecord.maximumBytes, what: "key epoch record", named: Self.epochName)
+    }
+
+    /// Creates the record, never over one there, then rewrites `heads/epochs`: the others' looks see a
+    /// new key.
+    public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
+        guard try await storage.create(Self.epochName(epoch), bytes) != nil else {
+            throw SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(412)))
+        }
+        await rewriteHead(Self.epochsHead, saying: epoch.fileName)
+    }
+
+    /// The names under `prefix` that `parse` takes, past `after` in their order, at most `limit`. The
+    /// whole prefix is listed (cards are a device's each, records a rotation's): a store lists in the
+    /// byte order of names, which is not an epoch's order ("10-…" before "2-…").
+    private func listing<Name: Comparable & Sendable>(
+        prefix: String, after: Name?, limit: Int, _ parse: (String) -> Name?
+    ) async throws -> [HubListing<Name>] {
+        let listed = try await storage.listAll(prefix: prefix).compactMap { object -> HubListing<Name>? in
+            let name = String(object.name.dropFirst(prefix.count))
+            guard !name.contains("/"), let parsed = parse(name), after.map({ parsed > $0 }) ?? true else { return nil }
+            return HubListing(name: parsed, fingerprint: Self.fingerprint(object))
+        }
+        return Array(listed.sorted { $0.name < $1.name }.prefix(limit))
+    }
+
+    /// The bytes of `names`' objects: one that cannot be read is its own failure; one gone is left out.
+    private func read<Name: Hashable>(
+        _ names: [Name], limit: Int, what: String, named: (Name) -> String
+    ) async throws -> [Name: Result<[UInt8], SyncError>] {
+        var found: [Name: Result<[UInt8], SyncError>] = [:]
+        for name in names {
+            do {
+                guard let bytes = try await storage.read(named(name), limit: limit) else { continue }
+                found[name] = .success(bytes)
+            } catch let error as SyncError where error.hubCondition == .unusableEntry {
+                found[name] = .failure(error)
+            }
+        }
+        return found
+    }
+}

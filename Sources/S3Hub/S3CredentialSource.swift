@@ -1,0 +1,57 @@
+import JournalKit
+
+/// Where an S3 hub's credentials and region come from, as every AWS tool looks: the URL's `?profile=`
+/// in the AWS files; else `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`);
+/// else the profile `AWS_PROFILE` names, or `default`. Looked up at each request, so that a key or
+/// token renewed in the files or environment is used at once; nothing found is a failure that says
+/// where it looked, never with a secret in it.
+struct S3CredentialSource: Sendable {
+    let location: S3Location
+    /// The environment, as `JournalPaths.environment` reads it; a test passes its own.
+    let environment: @Sendable (String) -> String?
+
+    init(location: S3Location, environment: @escaping @Sendable (String) -> String? = { JournalPaths.environment($0) }) {
+        self.location = location
+        self.environment = environment
+    }
+
+    var credentialsFile: String? { file("AWS_SHARED_CREDENTIALS_FILE", default: "/.aws/credentials") }
+    var configFile: String? { file("AWS_CONFIG_FILE", default: "/.aws/config") }
+
+    private func file(_ variable: String, default name: String) -> String? {
+        if let path = environment(variable), path.hasPrefix("/") { return path }
+        return environment("HOME").flatMap { $0.hasPrefix("/") ? $0 + name : nil }
+    }
+
+    /// The profile the files are read for.
+    var profile: String { location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 } ?? "default" }
+
+    /// The credentials to sign with.
+    func credentials() throws -> S3Credentials {
+        if location.profile == nil, let id = environment("AWS_ACCESS_KEY_ID"), !id.isEmpty, let secret = environment("AWS_SECRET_ACCESS_KEY"), !secret.isEmpty {
+            return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: environment("AWS_SESSION_TOKEN").flatMap { $0.isEmpty ? nil : $0 })
+        }
+        let settings = try AWSProfiles.settings(of: profile, credentialsFile: credentialsFile, configFile: configFile)
+        guard let id = settings["aws_access_key_id"], !id.isEmpty, let secret = settings["aws_secret_access_key"], !secret.isEmpty else {
+            throw S3HubError.credentialsMissing(profile: profile, looked: [credentialsFile, configFile].compactMap { $0 })
+        }
+        return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: settings["aws_session_token"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The region to sign for: the URL's, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's, or us-east-1
+    /// (R2 takes "auto", and any store with an endpoint takes us-east-1).
+    func region() throws -> String {
+        if let region = location.region { return region }
+        var found: (region: String, source: String)?
+        for variable in ["AWS_REGION", "AWS_DEFAULT_REGION"] where found == nil {
+            if let region = environment(variable), !region.isEmpty { found = (region, variable) }
+        }
+        if found == nil, let region = try AWSProfiles.settings(of: profile, credentialsFile: nil, configFile: configFile)["region"], !region.isEmpty {
+            found = (region, configFile ?? "the config file")
+        }
+        guard let found else { return "us-east-1" }
+        // It names the server requests go to: nothing but a region's letters.
+        guard S3Location.isRegion(found.region) else { throw S3HubError.badRegion(found.region, source: found.source) }
+        return found.region
+    }
+}
