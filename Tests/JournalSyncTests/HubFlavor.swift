@@ -2,16 +2,17 @@ import Foundation
 import FolderHub
 import JournalSync
 import PostgresHub
+import S3Hub
 import Testing
 import TestSupport
 
 @testable import WebDAVHub
 
 /// The kinds of hub every contract test runs against: a folder, a database of its own on the tests'
-/// PostgreSQL server, and a folder of its own on each of the tests' WebDAV servers (Apache over TLS,
-/// nginx).
+/// PostgreSQL server, a folder of its own on each of the tests' WebDAV servers (Apache over TLS,
+/// nginx), and a bucket of its own on the tests' S3 server (moto).
 enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case folder, postgres, apache, nginx
+    case folder, postgres, apache, nginx, s3
 
     var testDescription: String { rawValue }
 
@@ -21,6 +22,7 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .folder: .folder
         case .postgres: .postgres
         case .apache, .nginx: .webdav
+        case .s3: .s3
         }
     }
 
@@ -33,6 +35,7 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .folder: .errno(EEXIST)
         case .postgres: .sqlState("23505")
         case .apache, .nginx: .httpStatus(405)
+        case .s3: .httpStatus(412)
         }
     }
 
@@ -46,7 +49,8 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func newPlace(in folder: String) throws -> any HubPlace { try newPlaceAndDatabase(in: folder).place }
 
     /// A new place as `newPlace` makes it, and where a test writes as someone with the right to could:
-    /// for a PostgreSQL place the name of its database, for a WebDAV place its folder on the server's disk.
+    /// for a PostgreSQL place the name of its database, for a WebDAV place its folder on the server's disk,
+    /// for an S3 place its bucket and prefix ("BUCKET/journal").
     func newPlaceAndDatabase(in folder: String) throws -> (place: any HubPlace, database: String?) {
         switch self {
         case .folder:
@@ -59,6 +63,9 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let server = davServer
             let url = try server.newFolder()
             return (try WebDAVPlace(url: url, loginFiles: [WebDAVServer.netrcPath]), server.onDisk(url))
+        case .s3:
+            let bucket = try S3Server.shared.newBucket()
+            return (try S3Place(url: "s3://\(bucket)/journal?endpoint=\(S3Server.shared.endpoint)", environment: { S3Server.environment[$0] }), bucket + "/journal")
         }
     }
 
@@ -85,6 +92,10 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try Data([1, 2, 3, 4]).write(to: URL(fileURLWithPath: epochs + "/2-" + String(format: "%032x", index + 1) + ".epoch"))
             }
             try davServer.makeFolder(epochs)
+        case .s3:
+            for index in 0..<count {
+                try plantInBucket(Data([1, 2, 3, 4]), at: "epochs/2-" + String(format: "%032x", index + 1) + ".epoch", database: database)
+            }
         }
     }
 
@@ -112,7 +123,17 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try Data(repeating: 7, count: size).write(to: URL(fileURLWithPath: cards + "/" + Self.junkDevice(index) + ".card"))
             }
             try davServer.makeFolder(cards)
+        case .s3:
+            for index in 0..<count {
+                try plantInBucket(Data(repeating: 7, count: size), at: "cards/" + Self.junkDevice(index) + ".card", database: database)
+            }
         }
+    }
+
+    /// Puts `bytes` at `name` in the hub of an S3 place (`database` is its "BUCKET/PREFIX").
+    private func plantInBucket(_ bytes: Data, at name: String, database: String?) throws {
+        let parts = (database ?? "").split(separator: "/", maxSplits: 1).map(String.init)
+        try S3Server.shared.put(bytes, bucket: parts[0], key: parts[1] + "/journal-hub-v1/" + name)
     }
 
     /// A made-up device id that sorts before any random one.
