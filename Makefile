@@ -12,7 +12,7 @@ FISHDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/fish/completions
 # Debian packages the build needs (make install), and those the packages (`make dist`), the tests and
 # the benchmarks need besides.
 BUILD_PACKAGES := libsqlite3-dev pkg-config patchelf zlib1g-dev binutils
-TEST_PACKAGES := sqlite3 bc python3 systemd strace util-linux postgresql postgresql-client openssl valgrind man-db zip time pgbouncer gcc libc6-dev \
+TEST_PACKAGES := sqlite3 bc python3 python3-pip systemd strace util-linux postgresql postgresql-client openssl valgrind man-db zip time pgbouncer gcc libc6-dev \
 	apache2-bin apache2-utils nginx libnginx-mod-http-dav-ext curl \
 	dpkg-dev lintian xz-utils
 
@@ -48,6 +48,9 @@ deps:
 
 test-deps:
 	@$(MAKE) --no-print-directory apt-packages PACKAGES="$(BUILD_PACKAGES) $(TEST_PACKAGES)"
+	@# The tests' S3 server, moto_server, from PyPI (Debian packages no moto[server]).
+	@command -v moto_server >/dev/null || [ -x "$$HOME/.local/bin/moto_server" ] || { echo "Installing: moto[server] (PyPI)"; \
+		python3 -m pip install --quiet --user 'moto[server]>=5' 2>/dev/null || python3 -m pip install --quiet --user --break-system-packages 'moto[server]>=5'; }
 
 apt-packages:
 	@missing=$$(for package in $(PACKAGES); do dpkg -s $$package >/dev/null 2>&1 || echo $$package; done); \

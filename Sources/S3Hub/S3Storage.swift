@@ -20,6 +20,9 @@ struct S3Storage: HubStorage {
 
     var location: String { place.uri }
 
+    /// The most an answer is read to, whatever the object asked for: an error's XML fits.
+    static let errorLimit = 64 * 1024
+
     /// How often a write the store answered with 409 `ConditionalRequestConflict` is sent again.
     static let conflictRetries = 3
 
@@ -47,9 +50,10 @@ struct S3Storage: HubStorage {
     }
 
     func read(_ name: String, limit: Int) async throws -> [UInt8]? {
-        let answer = try await send(.GET, name, limit: limit)
+        let answer = try await send(.GET, name, limit: max(limit, Self.errorLimit))
         if answer.status == 404, code(answer) != "NoSuchBucket" { return nil }
         guard answer.status == 200 else { throw failure(answer, "read \(name)") }
+        guard answer.body.count <= limit else { throw SyncError.unusableFile(hub: location, reason: "\(name) is larger than \(limit) bytes") }
         return answer.body
     }
 
@@ -111,7 +115,7 @@ struct S3Storage: HubStorage {
     /// Sends `method` to the object `name` (the bucket for nil), signed; the answer, whatever its status.
     func send(
         _ method: HTTPMethod, _ name: String?, query: [(String, String)] = [], headers: [(String, String)] = [], body: [UInt8]? = nil,
-        limit: Int = 64 * 1024
+        limit: Int = errorLimit
     ) async throws -> HTTPAnswer {
         let credentials = try source.credentials()
         let region = try source.region()

@@ -16,9 +16,9 @@ import TestSupport
     /// earlier releases, and the name an earlier release gave the network drop-in.
     static let allowed: [(file: String, line: String)] = [
         ("KnownHubs/KnownHubs.swift", "import "),
-        ("KnownHubs/KnownHubs.swift", "HubRegistry([FolderDriver(), PostgresDriver(), WebDAVDriver()])"),
+        ("KnownHubs/KnownHubs.swift", "HubRegistry([FolderDriver(), PostgresDriver(), WebDAVDriver(), S3Driver()])"),
         ("KnownHubWords/KnownHubWords.swift", "import "),
-        ("KnownHubWords/KnownHubWords.swift", "[FolderHubWords.self, PostgresHubWords.self, WebDAVHubWords.self]"),
+        ("KnownHubWords/KnownHubWords.swift", "[FolderHubWords.self, PostgresHubWords.self, WebDAVHubWords.self, S3HubWords.self]"),
         ("SyncCommandLine/SyncInit.swift", "A PostgreSQL server, as libpq's connection string."),
         ("SyncCommandLine/SyncInit.swift", "public var postgres: String?"),
         ("SyncCommandLine/SyncInit.swift", "postgres.map { ($0, \"postgresql\") }"),

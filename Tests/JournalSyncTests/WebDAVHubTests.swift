@@ -368,7 +368,7 @@ struct CarelessDAVServer {
 
     /// The next line the server prints, read a byte at a time so that nothing after it is taken. The
     /// limit only guards against a hang: Python starting on a loaded machine takes its time.
-    private static func line(from output: FileHandle, limit: Duration = .seconds(600)) throws -> String {
+    static func line(from output: FileHandle, limit: Duration = .seconds(600)) throws -> String {
         let deadline = ContinuousClock.now + limit
         var line = Data()
         while true {

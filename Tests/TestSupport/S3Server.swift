@@ -37,7 +37,8 @@ public final class S3Server: Sendable {
 
     /// `moto_server` on PATH, or where pip puts it for root.
     static func motoServer() -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/local/bin", "/root/.local/bin"]
+        let environment = ProcessInfo.processInfo.environment
+        let path = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/local/bin", (environment["HOME"] ?? "/root") + "/.local/bin"]
         return path.map { $0 + "/moto_server" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

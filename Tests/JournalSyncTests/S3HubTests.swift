@@ -1,0 +1,134 @@
+import Foundation
+import JournalKit
+import JournalSync
+import Testing
+import TestSupport
+
+@testable import S3Hub
+
+/// An S3 hub's own promises, on the tests' S3 server (moto) and a front that answers as stores in the
+/// wild do: what its contract shares with every hub is HubContractTests'.
+@Suite(.onTestThreads) struct S3HubTests {
+    static let environment: @Sendable (String) -> String? = { S3Server.environment[$0] }
+
+    /// A storage on `bucket` through `endpoint`.
+    static func storage(_ bucket: String, endpoint: String = S3Server.shared.endpoint) throws -> S3Storage {
+        let place = try S3Place(url: "s3://\(bucket)/journal?endpoint=\(endpoint)", environment: environment)
+        return place.storage
+    }
+
+    @Test func sixteenWritersOfOneNameCreateItOnce() async throws {
+        let storage = try Self.storage(try S3Server.shared.newBucket())
+        let made = try await withThrowingTaskGroup(of: String?.self) { group in
+            for writer in 0..<16 { group.addTask { try await storage.create("contested", Array("writer \(writer)".utf8)) } }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(made.compactMap { $0 }.count == 1)
+        let kept = try #require(try await storage.read("contested", limit: 100))
+        #expect(String(decoding: kept, as: UTF8.self).hasPrefix("writer "))
+    }
+
+    @Test func aReplaceOfAVersionNotThereIsRefusedAndOfTheOneThereTakes() async throws {
+        let storage = try Self.storage(try S3Server.shared.newBucket())
+        let first = try #require(try await storage.create("card", [1]))
+        #expect(try await storage.replace("card", [2], ifUnchanged: "\"0123456789abcdef0123456789abcdef\"") == nil)
+        let second = try #require(try await storage.replace("card", [3], ifUnchanged: first))
+        #expect(try await storage.replace("card", [4], ifUnchanged: first) == nil)
+        #expect(try await storage.read("card", limit: 10) == [3])
+        // A 404 to If-Match: nothing there is a version not there, not a failure.
+        #expect(try await storage.replace("gone", [5], ifUnchanged: second) == nil)
+    }
+
+    @Test func aStoreWithoutConditionalWritesIsRefusedAndLeftAsItWas() async throws {
+        try await withTemporaryDirectory { folder in
+            let front = try S3Front(folder: folder)
+            defer { front.stop() }
+            let bucket = try front.newBucket("careless")
+            let place = try S3Place(url: "s3://\(bucket)/journal?endpoint=\(front.endpoint)", environment: Self.environment)
+            let refused = await #expect(throws: S3HubError.self) { _ = try await place.make(key: SyncKey(), shared: false) }
+            guard case .noConditionalWrites(_, let found)? = refused else { Issue.record("\(String(describing: refused))"); return }
+            #expect(found.contains("If-None-Match"))
+            #expect(refused?.description.contains("cannot write conditionally") == true)
+            #expect(try S3Server.shared.keys(bucket: bucket).isEmpty)
+        }
+    }
+
+    /// Each refusal a store answers with is said as what it is; a busy store is out of reach for as
+    /// long as it asks; a body cut short is a failure to reach, never a short read taken for whole.
+    @Test func whatAStoreAnswersIsSaidAsWhatItIs() async throws {
+        try await withTemporaryDirectory { folder in
+            let front = try S3Front(folder: folder)
+            defer { front.stop() }
+            func storage(_ behaviour: String) throws -> S3Storage { try Self.storage(try front.newBucket(behaviour), endpoint: front.endpoint) }
+            let forbidden = try storage("forbidden")
+            await #expect { _ = try await forbidden.read("x", limit: 10) } throws: { error in
+                if case S3HubError.forbidden = error { return true } else { return false }
+            }
+            let badKey = try storage("badkey")
+            await #expect { _ = try await badKey.list(prefix: "", after: nil, limit: 10) } throws: { error in
+                (error as? S3HubError) == .credentialsRefused(accessKey: "journal-test", store: "127.0.0.1:\(front.port)", code: "InvalidAccessKeyId")
+            }
+            let expired = try storage("expired")
+            await #expect(throws: S3HubError.tokenExpired(accessKey: "journal-test")) { _ = try await expired.create("x", [1]) }
+            let conflict = try storage("conflict")
+            #expect(try await conflict.create("x", [1]) != nil)
+            let liar = try storage("liar")
+            _ = try await liar.create("x", [1])
+            let cut = await #expect(throws: SyncError.self) { _ = try await liar.read("x", limit: 1_000_000) }
+            #expect(cut?.hubCondition == .unreachable, "\(String(describing: cut))")
+            // Last: the store is then left alone for the 7 s it asked for.
+            let slow = try storage("slowdown")
+            let busy = await #expect(throws: SyncError.self) { _ = try await slow.read("x", limit: 10) }
+            #expect(busy?.hubCondition == .unreachable && busy?.hubRetryAfter == .seconds(7), "\(String(describing: busy))")
+            #expect(busy?.description.contains("SlowDown") == true, "\(String(describing: busy))")
+        }
+    }
+
+    @Test func aHubsURLIsReadAndRecordedWithoutSecrets() throws {
+        let plain = try S3Location.parse("s3://my-bucket/journal/alice")
+        #expect(plain.bucket == "my-bucket" && plain.prefix == "journal/alice" && plain.endpoint == nil)
+        #expect(plain.uri == "s3://my-bucket/journal/alice")
+        #expect(plain.path("cards/x.card") == "/my-bucket/journal/alice/cards/x.card")
+        #expect(plain.server(region: "eu-west-1").name == "s3.eu-west-1.amazonaws.com")
+        let r2 = try S3Location.parse("s3://journal/?endpoint=https://ACCOUNT.r2.cloudflarestorage.com&region=auto")
+        #expect(r2.prefix == "" && r2.region == "auto" && r2.endpoint?.name == "account.r2.cloudflarestorage.com")
+        #expect(r2.uri == "s3://journal/?endpoint=https://account.r2.cloudflarestorage.com&region=auto")
+        #expect(try S3Location.parse(r2.uri) == r2)
+        #expect(throws: S3HubError.secretInURL) { _ = try S3Location.parse("s3://AKIA:secret@bucket/x") }
+        #expect(throws: S3HubError.plainTextElsewhere(endpoint: "http://minio.example.org:9000")) {
+            _ = try S3Location.parse("s3://bucket/x?endpoint=http://minio.example.org:9000")
+        }
+        for bad in ["s3://B/x", "s3://ab/x", "s3:///x", "s3://bucket/x?secret=1", "s3://bucket/../x", "s3://bucket/x?region=eu.west", "s3://bucket/x?endpoint=https://h/path"] {
+            #expect(throws: S3HubError.self, "\(bad)") { _ = try S3Location.parse(bad) }
+        }
+    }
+
+    @Test func credentialsComeFromTheEnvironmentOrAPrivateProfile() async throws {
+        try await withTemporaryDirectory { folder in
+            let aws = folder + "/.aws"
+            try FileManager.default.createDirectory(atPath: aws, withIntermediateDirectories: true)
+            try "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = s1\n\n[work]\naws_access_key_id=AKIAWORK\naws_secret_access_key=s2\naws_session_token = t2\n"
+                .write(toFile: aws + "/credentials", atomically: true, encoding: .utf8)
+            try "[profile work]\nregion = eu-central-1\n".write(toFile: aws + "/config", atomically: true, encoding: .utf8)
+            chmod(aws + "/credentials", 0o600)
+            chmod(aws + "/config", 0o600)
+            func source(_ url: String, _ variables: [String: String]) throws -> S3CredentialSource {
+                let all = variables.merging(["HOME": folder]) { one, _ in one }
+                return S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] })
+            }
+            #expect(try source("s3://bucket/x", ["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "s0"]).credentials().accessKeyID == "AKIAENV")
+            #expect(try source("s3://bucket/x", [:]).credentials().accessKeyID == "AKIADEFAULT")
+            let work = try source("s3://bucket/x", ["AWS_PROFILE": "work"])
+            #expect(try work.credentials().sessionToken == "t2")
+            #expect(try work.region() == "eu-central-1")
+            // The URL's profile over the environment's key.
+            #expect(try source("s3://bucket/x?profile=work", ["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "s0"]).credentials().accessKeyID == "AKIAWORK")
+            let missing = #expect(throws: S3HubError.self) { _ = try source("s3://bucket/x?profile=none", [:]).credentials() }
+            #expect(missing?.description.contains("s1") == false)
+            // A credentials file others can read is not read.
+            chmod(aws + "/credentials", 0o644)
+            #expect(throws: UnprotectedFileError.self) { _ = try source("s3://bucket/x", [:]).credentials() }
+            #expect(String(describing: try S3CredentialSource(location: try S3Location.parse("s3://bucket/x"), environment: { ["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "s0"][$0] }).credentials()) == "access key AKIAENV")
+        }
+    }
+}
