@@ -10,8 +10,9 @@ struct JournalCLI {
 
     init(home: String, now: String? = "2026-11-21T15:30:00Z", timeZone: String = "UTC") {
         self.home = home
-        // The tests' WebDAV logins, as a person's ~/.netrc would hold them.
-        environment = ["HOME": home, "TZ": timeZone, "LC_ALL": "C.UTF-8", "NETRC": WebDAVServer.netrcPath]
+        // The tests' WebDAV logins, as a person's ~/.netrc would hold them, and their S3 key, as a
+        // person's environment would.
+        environment = ["HOME": home, "TZ": timeZone, "LC_ALL": "C.UTF-8", "NETRC": WebDAVServer.netrcPath].merging(S3Server.environment) { one, _ in one }
         if let now { environment["JOURNAL_NOW"] = now }
     }
 
@@ -110,7 +111,7 @@ func keyPart(_ printed: String) -> String {
 
 /// The kinds of hub an end-to-end test runs against.
 enum HubFlavor: String, CaseIterable, Sendable, CustomStringConvertible {
-    case folder, postgres, apache, nginx
+    case folder, postgres, apache, nginx, s3
 
     var description: String { rawValue }
 
@@ -127,6 +128,8 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomStringConvertible {
             return try WebDAVServer.shared(.apache).newFolder()
         case .nginx:
             return try WebDAVServer.shared(.nginx).newFolder()
+        case .s3:
+            return try S3Server.shared.newHubURL()
         }
     }
 

@@ -366,22 +366,9 @@ struct CarelessDAVServer {
     /// reached the server).
     func nextReport() throws -> String { try Self.line(from: output, limit: .seconds(900)) }
 
-    /// The next line the server prints, read a byte at a time so that nothing after it is taken. The
-    /// limit only guards against a hang: Python starting on a loaded machine takes its time.
+    /// The next line the server prints.
     static func line(from output: FileHandle, limit: Duration = .seconds(600)) throws -> String {
-        let deadline = ContinuousClock.now + limit
-        var line = Data()
-        while true {
-            var ready = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let left = deadline - ContinuousClock.now
-            guard left > .zero, poll(&ready, 1, Int32(left.components.seconds * 1000 + 1)) >= 0 else {
-                throw FixtureError("the careless server said nothing in \(limit)")
-            }
-            guard ready.revents != 0 else { continue }
-            guard let byte = try output.read(upToCount: 1), !byte.isEmpty else { throw FixtureError("the careless server ended") }
-            if byte.first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            line.append(byte)
-        }
+        try nextLine(from: output, limit: limit, of: "the careless server")
     }
 
     func stop() {

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// A test front before the tests' S3 server, answering as stores in the wild do, by the bucket a
 /// request names: `careless-…` is passed on without its `If-None-Match` and `If-Match` (a store without
@@ -7,13 +6,13 @@ import TestSupport
 /// `expired-…` 400 ExpiredToken, `slowdown-…` 503 SlowDown with `Retry-After: 7`, `conflict-…` each
 /// first PUT of a name 409 ConditionalRequestConflict, `liar-…` a GET with a `Content-Length` of more
 /// than it sends, then the connection closed; anything else is passed on. It ends with the test process.
-struct S3Front {
+public struct S3Front {
     let process: ChildProcess
-    let port: Int
+    public let port: Int
 
-    var endpoint: String { "http://127.0.0.1:\(port)" }
+    public var endpoint: String { "http://127.0.0.1:\(port)" }
 
-    init(folder: String, store: S3Server = .shared) throws {
+    public init(folder: String, store: S3Server = .shared) throws {
         let script = folder + "/s3front.py"
         try """
             import http.client, http.server, os, sys, threading, time
@@ -73,19 +72,19 @@ struct S3Front {
         let output = try ClosedOnExecPipe()
         process = try ChildProcess("/usr/bin/python3", [script], standardOutput: output.writing)
         try output.writing.close()
-        guard let port = Int(try CarelessDAVServer.line(from: output.reading)) else { throw FixtureError("the S3 front said no port") }
+        guard let port = Int(try nextLine(from: output.reading, of: "the S3 front")) else { throw FixtureError("the S3 front said no port") }
         self.port = port
     }
 
     /// A bucket on the store behind the front, named for what the front does with it.
-    func newBucket(_ behaviour: String, store: S3Server = .shared) throws -> String {
+    public func newBucket(_ behaviour: String, store: S3Server = .shared) throws -> String {
         let bucket = behaviour + "-" + UUID().uuidString.prefix(12).lowercased()
         let answer = try store.curl(["-X", "PUT", store.url("/" + bucket)])
         guard answer.status == 200 else { throw FixtureError("the test S3 server did not make the bucket \(bucket): \(answer.status)") }
         return bucket
     }
 
-    func stop() {
+    public func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Daemons on an S3 hub (the tests' moto server), as a person runs them.
+@Suite(.onTestThreads, .timeLimit(.minutes(5))) struct S3DaemonTests {
+    func log(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// What B's daemon finds by polling (one listing of the hub's heads every 5 s while anything
+    /// changed in the last 10 minutes): A's drink, and B's back, with an hour between safety-net syncs.
+    @Test func twoMachinesSyncThroughABucketWithTheirDaemonsRunning() async throws {
+        try await withTemporaryDirectory { folder in
+            let joined = try JoinedMachines(in: folder, now: nil, on: .s3)
+            let (a, b) = (joined.machines[0], joined.machines[1])
+            let (daemonA, _) = try startDaemon(a, ["--interval", "1h"], socketPath: folder + "/a.sock", stderrPath: folder + "/a.log")
+            defer { ProcessRunner.stop(daemonA, signal: SIGTERM) }
+            let (daemonB, _) = try startDaemon(b, ["--interval", "1h"], socketPath: folder + "/b.sock", stderrPath: folder + "/b.log")
+            defer { ProcessRunner.stop(daemonB, signal: SIGTERM) }
+            #expect(try await eventually(.seconds(30)) { log(folder + "/b.log").contains("looking at the hub") })
+            try a.run("add", "espresso", "--note", "through the bucket")
+            #expect(try await eventually(.seconds(30)) { try notes(b).contains("through the bucket") }, "\(log(folder + "/b.log"))")
+            try b.run("add", "tea", "--note", "and back")
+            #expect(try await eventually(.seconds(30)) { try notes(a).contains("and back") }, "\(log(folder + "/a.log"))")
+            let status = try b.run("sync", "status").stdout
+            #expect(status.contains("Polled       every 5 s within 10 min of a change, every 40 s when quiet"), "\(status)")
+            #expect(status.contains("Access key   journal-test, from the environment"), "\(status)")
+            #expect(!status.contains(S3Server.environment["AWS_SECRET_ACCESS_KEY"] ?? "?"), "\(status)")
+        }
+    }
+
+    /// A store without conditional writes is refused at `sync init`, saying what it lacks, and the
+    /// journal is left as it was.
+    @Test func aStoreWithoutConditionalWritesIsRefusedAtInit() async throws {
+        try await withTemporaryDirectory { folder in
+            let front = try S3Front(folder: folder)
+            defer { front.stop() }
+            let a = JournalCLI(home: folder + "/a", now: nil)
+            try a.run("add", "espresso")
+            let before = try a.fingerprint()
+            let refused = try a.run("sync", "init", "--hub", "s3://\(try front.newBucket("careless"))/journal?endpoint=\(front.endpoint)")
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("cannot write conditionally (a second create of one name succeeded: If-None-Match: * is ignored)"), "\(refused.stderr)")
+            #expect(try a.fingerprint() == before)
+            let status = try a.run("sync", "status")
+            #expect(status.status != 0 && status.stderr.contains("not joined to a hub yet"), "\(status.stderr)")
+        }
+    }
+}
