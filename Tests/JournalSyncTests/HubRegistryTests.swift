@@ -70,15 +70,15 @@ struct HubRegistryTests {
     @Test
     func aSchemeNoKindHasIsRefusedNamingThoseThatAre() throws {
         let error = #expect(throws: HubNameError.self) { try HubRegistry.known.place(named: "gopher://me@host/hub") }
-        #expect(error == .unknownScheme(scheme: "gopher", name: "gopher://me@host/hub", known: ["file", "postgresql", "postgres", "davs", "dav"]))
+        #expect(error == .unknownScheme(scheme: "gopher", name: "gopher://me@host/hub", known: ["file", "postgresql", "postgres", "davs", "dav", "s3"]))
         #expect(error?.kind == .usage)
-        #expect(error?.description.contains("file://, postgresql://, postgres://, davs://, dav://") == true)
+        #expect(error?.description.contains("file://, postgresql://, postgres://, davs://, dav://, s3://") == true)
     }
 
     @Test
     func aJournalJoinedToAKindThisProgramLacksIsToldSo() throws {
-        #expect(throws: SyncError.unreachableKind(kind: "s3", hub: "s3://bucket/j")) {
-            try HubRegistry.known.place(HubKind(rawValue: "s3"), location: "s3://bucket/j")
+        #expect(throws: SyncError.unreachableKind(kind: "gcs", hub: "gs://bucket/j")) {
+            try HubRegistry.known.place(HubKind(rawValue: "gcs"), location: "gs://bucket/j")
         }
         #expect(throws: SyncError.unreachableKind(kind: "webdav", hub: "davs://me@cloud/j")) {
             try HubRegistry([FolderDriver()]).place(.webdav, location: "davs://me@cloud/j")
