@@ -342,6 +342,10 @@ BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/postgres.sh" || faile
 echo
 BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/webdav.sh" || failed_part webdav.sh $?
 
+# The S3 hub, against a moto server of the benchmark's own (ends with 15 minutes of a quiet hub).
+echo
+BIN="$bin" RUNS="$runs" WORK="$work" bash "$(dirname "$0")/s3.sh" || failed_part s3.sh $?
+
 failures=$((failures + $(wc -l <"$work/misses")))
 if ((failures > 0)); then echo "make bench: $failures failure(s); verdicts written: $(tr '\n' ' ' <"$work/misses")" >&2; fi
 exit $((failures > 0 ? 1 : 0))

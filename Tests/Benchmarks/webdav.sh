@@ -8,7 +8,6 @@
 # day of them costs. Called by
 # bench.sh with BIN, RUNS and WORK set; exits non-zero when a budget is missed.
 set -euo pipefail
-. "$(dirname "$0")/arrival.sh"
 . "$(dirname "$0")/failed-part.sh"
 
 journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/dav
@@ -72,20 +71,8 @@ home b "$daemon" 2>"$work/b.log" &
 daemons+=($!)
 until grep -q "looking at the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
 
-median_ms() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] * 1000 }'; }
-max_ms() { sort -n "$1" | tail -1 | awk '{ printf "%.0f", $1 * 1000 }'; }
-: >"$work/misses"
-judge() { if (( $(echo "$1" | bc -l) )); then echo ok; else echo 'OVER BUDGET' | tee -a "$work/misses"; fi; }
-
-: >"$work/latency"
-for ((i = 0; i < runs; i++)); do
-    start=$EPOCHREALTIME
-    home a "$journal" add espresso --note "latency $i" >/dev/null
-    arrival "$b_db" "SELECT count(*) FROM drinks WHERE note = 'latency $i'" "$start" 20 >>"$work/latency"
-done
-median=$(median_ms "$work/latency") worst=$(max_ms "$work/latency")
-printf '%-34s %9s ms  (median of %s, the slowest %s ms; budget 10000 ms for the slowest: B polls every 5 s) %s\n' \
-    "WebDAV: add on A -> visible on B" "$median" "$runs" "$worst" "$(judge "$worst <= 10000")"
+. "$(dirname "$0")/polled-hub.sh"
+polled_latency "WebDAV: add on A -> visible on B"
 
 # Requests while active: a minute, counted in the server's log, per daemon.
 lines=$(wc -l <"$work/access.log")

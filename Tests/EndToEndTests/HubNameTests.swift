@@ -29,7 +29,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["gopher://host/hub", "S3://bucket/hub", "file://nas/srv/hub", ""])
+    @Test(arguments: ["gopher://host/hub", "GS://bucket/hub", "file://nas/srv/hub", ""])
     func aHubOfNoKindThisJournalReachesIsRefusedAndNothingChanges(_ name: String) async throws {
         try await withTemporaryDirectory { folder in
             let a = JournalCLI(home: folder + "/a")

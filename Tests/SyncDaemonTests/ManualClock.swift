@@ -39,12 +39,20 @@ final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // A sleep begun once its task was cancelled throws at once, as a real clock's does:
+                // returning instead let a loop that sleeps between looks spin for ever once cancelled
+                // between two sleeps (HubPollingTests hung a whole run so).
+                let cancelled = Task.isCancelled
                 let ready = state.withLock { state -> Bool in
-                    if deadline <= state.now || Task.isCancelled { return true }
+                    if deadline <= state.now || cancelled { return true }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return false
                 }
-                if ready { continuation.resume() }
+                if cancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else if ready {
+                    continuation.resume()
+                }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in

@@ -65,12 +65,14 @@ extension HubStorage {
 
     /// Puts `bytes` at `name` in place of what is there, or where nothing is, never over a version
     /// written meanwhile unseen: each try reads the version it replaces. A device's card, its head.
-    public func put(_ name: String, _ bytes: [UInt8]) async throws {
+    /// True when nothing was there.
+    @discardableResult
+    public func put(_ name: String, _ bytes: [UInt8]) async throws -> Bool {
         for _ in 0..<4 {
             if let tag = try await tag(of: name) {
-                if try await replace(name, bytes, ifUnchanged: tag) != nil { return }
+                if try await replace(name, bytes, ifUnchanged: tag) != nil { return false }
             } else if try await create(name, bytes) != nil {
-                return
+                return true
             }
         }
         throw SyncError.hubUnavailable(hub: location, reason: "\(name) changed under every write of it, four times")

@@ -21,7 +21,10 @@ extension StorageHub {
             logs[device]?.segments.sort { $0.name < $1.name }
             logs[device]?.strays.sort()
         }
-        state.withLock { $0.logs = logs }
+        state.withLock {
+            $0.logs = logs
+            $0.listings = [:]
+        }
         try await rewriteOwedHeads()
     }
 

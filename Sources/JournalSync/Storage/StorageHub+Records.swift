@@ -18,12 +18,10 @@ extension StorageHub {
     /// Puts the card in place of the one there (a device's card is its own to replace), in the version
     /// read. A device's first card makes its head too: the others' looks see a device that joined.
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
-        let name = Self.cardName(device)
-        if try await storage.create(name, bytes) != nil {
+        state.withLock { $0.listings[Self.name("cards/")] = nil }
+        if try await storage.put(Self.cardName(device), bytes) {
             await rewriteHead(Self.headName(device), saying: "joined")
-            return
         }
-        try await storage.put(name, bytes)
     }
 
     public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
@@ -39,6 +37,7 @@ extension StorageHub {
     /// Creates the record, never over one there, then rewrites `heads/epochs`: the others' looks see a
     /// new key.
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
+        state.withLock { $0.listings[Self.name("epochs/")] = nil }
         guard try await storage.create(Self.epochName(epoch), bytes) != nil else {
             throw SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(412)))
         }
@@ -47,11 +46,20 @@ extension StorageHub {
 
     /// The names under `prefix` that `parse` takes, past `after` in their order, at most `limit`. The
     /// whole prefix is listed (cards are a device's each, records a rotation's): a store lists in the
-    /// byte order of names, which is not an epoch's order ("10-…" before "2-…").
+    /// byte order of names, which is not an epoch's order ("10-…" before "2-…"). The listing is kept
+    /// until the next refresh or write under the prefix: a sync pages through it, and asks once more
+    /// past its last name.
     private func listing<Name: Comparable & Sendable>(
         prefix: String, after: Name?, limit: Int, _ parse: (String) -> Name?
     ) async throws -> [HubListing<Name>] {
-        let listed = try await storage.listAll(prefix: prefix).compactMap { object -> HubListing<Name>? in
+        let objects: [StoredObject]
+        if after != nil, let kept = state.withLock({ $0.listings[prefix] }) {
+            objects = kept
+        } else {
+            objects = try await storage.listAll(prefix: prefix)
+            state.withLock { $0.listings[prefix] = objects }
+        }
+        let listed = objects.compactMap { object -> HubListing<Name>? in
             let name = String(object.name.dropFirst(prefix.count))
             guard !name.contains("/"), let parsed = parse(name), after.map({ parsed > $0 }) ?? true else { return nil }
             return HubListing(name: parsed, fingerprint: Self.fingerprint(object))

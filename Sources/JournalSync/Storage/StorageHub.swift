@@ -37,6 +37,8 @@ public struct StorageHub: Hub {
     struct State {
         /// The logs as the last `refresh` listed them.
         var logs: [DeviceID: DeviceLog] = [:]
+        /// The cards' and records' listings since the last `refresh`, by prefix (`listing`).
+        var listings: [String: [StoredObject]] = [:]
         /// Heads a segment was written for whose rewriting failed: rewritten at the next refresh, so
         /// that a look of another device's sees the segment.
         var owedHeads: Set<String> = []
