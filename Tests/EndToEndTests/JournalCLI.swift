@@ -129,7 +129,7 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomStringConvertible {
         case .nginx:
             return try WebDAVServer.shared(.nginx).newFolder()
         case .s3:
-            return try S3Server.shared.newHubURL()
+            return try S3Server.newHubURL()
         }
     }
 

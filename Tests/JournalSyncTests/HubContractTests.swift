@@ -168,8 +168,9 @@ import TestSupport
                 everything = snapshot(try #require(storage)).values.map { String(decoding: $0, as: UTF8.self) }.joined()
             case .s3:
                 let parts = try #require(storage).split(separator: "/", maxSplits: 1).map(String.init)
-                everything = try S3Server.shared.keys(bucket: parts[0]).map { key in
-                    try S3Server.shared.curl([S3Server.shared.url("/\(parts[0])/\(key)")]).body
+                let server = S3Server.serving(parts[0])
+                everything = try server.keys(bucket: parts[0]).map { key in
+                    try server.curl([server.url("/\(parts[0])/\(key)")]).body
                 }.joined()
             }
             // pg_dump writes a bytea column as hex (`\\x4a534547...`): a secret kept in a segment is

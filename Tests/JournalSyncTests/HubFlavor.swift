@@ -64,8 +64,8 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let url = try server.newFolder()
             return (try WebDAVPlace(url: url, loginFiles: [WebDAVServer.netrcPath]), server.onDisk(url))
         case .s3:
-            let bucket = try S3Server.shared.newBucket()
-            return (try S3Place(url: "s3://\(bucket)/journal?endpoint=\(S3Server.shared.endpoint)", environment: { S3Server.environment[$0] }), bucket + "/journal")
+            let bucket = try S3Server.newBucket()
+            return (try S3Place(url: "s3://\(bucket)/journal?endpoint=\(S3Server.serving(bucket).endpoint)", environment: { S3Server.environment[$0] }), bucket + "/journal")
         }
     }
 
@@ -93,9 +93,7 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
             try davServer.makeFolder(epochs)
         case .s3:
-            for index in 0..<count {
-                try plantInBucket(Data([1, 2, 3, 4]), at: "epochs/2-" + String(format: "%032x", index + 1) + ".epoch", database: database)
-            }
+            try plantInBucket(Data([1, 2, 3, 4]), at: (0..<count).map { "epochs/2-" + String(format: "%032x", $0 + 1) + ".epoch" }, database: database)
         }
     }
 
@@ -124,16 +122,14 @@ enum HubFlavor: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
             try davServer.makeFolder(cards)
         case .s3:
-            for index in 0..<count {
-                try plantInBucket(Data(repeating: 7, count: size), at: "cards/" + Self.junkDevice(index) + ".card", database: database)
-            }
+            try plantInBucket(Data(repeating: 7, count: size), at: (0..<count).map { "cards/" + Self.junkDevice($0) + ".card" }, database: database)
         }
     }
 
-    /// Puts `bytes` at `name` in the hub of an S3 place (`database` is its "BUCKET/PREFIX").
-    private func plantInBucket(_ bytes: Data, at name: String, database: String?) throws {
+    /// Puts `bytes` at each of `names` in the hub of an S3 place (`database` is its "BUCKET/PREFIX").
+    private func plantInBucket(_ bytes: Data, at names: [String], database: String?) throws {
         let parts = (database ?? "").split(separator: "/", maxSplits: 1).map(String.init)
-        try S3Server.shared.put(bytes, bucket: parts[0], key: parts[1] + "/journal-hub-v1/" + name)
+        try S3Server.serving(parts[0]).put(bytes, bucket: parts[0], keys: names.map { parts[1] + "/journal-hub-v1/" + $0 })
     }
 
     /// A made-up device id that sorts before any random one.

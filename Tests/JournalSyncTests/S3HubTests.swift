@@ -12,13 +12,13 @@ import TestSupport
     static let environment: @Sendable (String) -> String? = { S3Server.environment[$0] }
 
     /// A storage on `bucket` through `endpoint`.
-    static func storage(_ bucket: String, endpoint: String = S3Server.shared.endpoint) throws -> S3Storage {
-        let place = try S3Place(url: "s3://\(bucket)/journal?endpoint=\(endpoint)", environment: environment)
+    static func storage(_ bucket: String, endpoint: String? = nil) throws -> S3Storage {
+        let place = try S3Place(url: "s3://\(bucket)/journal?endpoint=\(endpoint ?? S3Server.serving(bucket).endpoint)", environment: environment)
         return place.storage
     }
 
     @Test func sixteenWritersOfOneNameCreateItOnce() async throws {
-        let storage = try Self.storage(try S3Server.shared.newBucket())
+        let storage = try Self.storage(try S3Server.newBucket())
         let made = try await withThrowingTaskGroup(of: String?.self) { group in
             for writer in 0..<16 { group.addTask { try await storage.create("contested", Array("writer \(writer)".utf8)) } }
             return try await group.reduce(into: [String?]()) { $0.append($1) }
@@ -29,7 +29,7 @@ import TestSupport
     }
 
     @Test func aReplaceOfAVersionNotThereIsRefusedAndOfTheOneThereTakes() async throws {
-        let storage = try Self.storage(try S3Server.shared.newBucket())
+        let storage = try Self.storage(try S3Server.newBucket())
         let first = try #require(try await storage.create("card", [1]))
         #expect(try await storage.replace("card", [2], ifUnchanged: "\"0123456789abcdef0123456789abcdef\"") == nil)
         let second = try #require(try await storage.replace("card", [3], ifUnchanged: first))

@@ -78,10 +78,7 @@ public struct S3Front {
 
     /// A bucket on the store behind the front, named for what the front does with it.
     public func newBucket(_ behaviour: String, store: S3Server = .shared) throws -> String {
-        let bucket = behaviour + "-" + UUID().uuidString.prefix(12).lowercased()
-        let answer = try store.curl(["-X", "PUT", store.url("/" + bucket)])
-        guard answer.status == 200 else { throw FixtureError("the test S3 server did not make the bucket \(bucket): \(answer.status)") }
-        return bucket
+        try store.make(behaviour + "-" + UUID().uuidString.prefix(12).lowercased())
     }
 
     public func stop() {

@@ -1,8 +1,12 @@
 import Foundation
 
 /// A real S3 endpoint for the tests: `moto_server` (PyPI's `moto[server]`, which `make test-deps`
-/// installs) on loopback, plain HTTP, in memory. One for the whole test process, started on first use;
-/// a watcher stops it when the test process ends, however it ends. Each test gets a bucket of its own.
+/// installs) on loopback, plain HTTP, in memory. A few for the whole test process, started on first
+/// use, each bucket on the one its name picks (`serving`): one Python process, bound by its interpreter
+/// lock, answered dozens of tests' syncs at once too slowly, and a process sends no more than 16
+/// requests at once to one server (`HTTPExchange`), so ten tests of a whole run waited past the
+/// connect timeout. A watcher stops each when the test process ends, however it ends. Each test gets
+/// a bucket of its own.
 /// moto takes any access key and checks no signature: what signing and credentials do is tested
 /// against AWS's published examples (SignatureV4Tests) and by a test front that refuses them.
 public final class S3Server: Sendable {
@@ -12,9 +16,30 @@ public final class S3Server: Sendable {
     /// The access key every test signs with.
     public static let environment = ["AWS_ACCESS_KEY_ID": "journal-test", "AWS_SECRET_ACCESS_KEY": "journal-test-secret"]
 
-    public static let shared: S3Server = {
-        do { return try S3Server() } catch { fatalError("cannot start the test S3 server (moto_server): \(error)") }
+    /// The servers, started together on first use.
+    public static let pool: [S3Server] = {
+        do { return try (0..<4).map { _ in try S3Server() } } catch { fatalError("cannot start the test S3 server (moto_server): \(error)") }
     }()
+
+    /// The first of the pool, for a test that needs one server.
+    public static var shared: S3Server { pool[0] }
+
+    /// The server of the pool that holds `bucket`, by its name.
+    public static func serving(_ bucket: String) -> S3Server { pool[index(of: bucket)] }
+
+    private static func index(of bucket: String) -> Int { Int(bucket.utf8.reduce(UInt32(0)) { $0 &+ UInt32($1) } % UInt32(pool.count)) }
+
+    /// A new, empty bucket on the server of the pool its name picks: its name.
+    public static func newBucket() throws -> String {
+        let bucket = "hub-" + UUID().uuidString.prefix(12).lowercased()
+        return try serving(bucket).make(bucket)
+    }
+
+    /// The hub URL of `prefix` in a new bucket of the pool's.
+    public static func newHubURL(prefix: String = "journal") throws -> String {
+        let bucket = try newBucket()
+        return "s3://\(bucket)/\(prefix)?endpoint=\(serving(bucket).endpoint)"
+    }
 
     public init() throws {
         folder = NSTemporaryDirectory() + "journal-s3-" + UUID().uuidString.prefix(8).lowercased()
@@ -48,26 +73,25 @@ public final class S3Server: Sendable {
     /// The HTTP URL of `path` on the server.
     public func url(_ path: String) -> String { endpoint + path }
 
-    /// A new, empty bucket: its name.
-    public func newBucket() throws -> String {
-        let bucket = "hub-" + UUID().uuidString.prefix(12).lowercased()
+    /// Makes the empty bucket `bucket` on this server: its name.
+    public func make(_ bucket: String) throws -> String {
         let answer = try curl(["-X", "PUT", url("/" + bucket)])
         guard answer.status == 200 else { throw FixtureError("the test S3 server did not make the bucket \(bucket): \(answer.status) \(answer.body)") }
         return bucket
     }
 
-    /// The hub URL of `prefix` in a new bucket.
-    public func newHubURL(prefix: String = "journal") throws -> String {
-        "s3://\(try newBucket())/\(prefix)?endpoint=\(endpoint)"
-    }
-
-    /// Puts `bytes` at `key` of `bucket`, as anyone with the store's key could.
-    public func put(_ bytes: Data, bucket: String, key: String) throws {
+    /// Puts `bytes` at each of `keys` of `bucket`, as anyone with the store's key could: one curl for
+    /// them all (a process for each of a thousand junk cards weighed on the whole test run).
+    public func put(_ bytes: Data, bucket: String, keys: [String]) throws {
         let file = folder + "/upload-" + UUID().uuidString
         try bytes.write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let answer = try curl(["-X", "PUT", "--data-binary", "@" + file, url("/\(bucket)/\(key)")])
-        guard answer.status == 200 else { throw FixtureError("the test S3 server did not take \(key): \(answer.status)") }
+        let uploads = keys.flatMap { ["-T", file, url("/\(bucket)/\($0)")] }
+        let answer = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}\n"] + uploads, environment: [:])
+        let statuses = answer.stdout.split(separator: "\n")
+        guard statuses.count == keys.count, statuses.allSatisfy({ $0 == "200" }) else {
+            throw FixtureError("the test S3 server did not take every key: \(Set(statuses))")
+        }
     }
 
     /// The keys in `bucket` under `prefix`.
