@@ -73,8 +73,10 @@ enum S3Answers {
                 text = ""
             case .text(let value): text += value
             case .end:
-                if path == ["Error", "Code"] { code = String(text.prefix(64)) }
-                if path == ["Error", "Region"] { region = String(text.prefix(64)) }
+                // The server's words go into messages: letters, digits and hyphens alone.
+                let word = String(text.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }.prefix(64))
+                if path == ["Error", "Code"] { code = word }
+                if path == ["Error", "Region"] { region = word }
                 if !path.isEmpty { path.removeLast() }
                 text = ""
             }

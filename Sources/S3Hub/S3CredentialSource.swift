@@ -26,9 +26,14 @@ struct S3CredentialSource: Sendable {
     /// The profile the files are read for.
     var profile: String { location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 } ?? "default" }
 
+    /// True when the key comes from the environment: the URL names no profile, and both variables are set.
+    var keyFromEnvironment: Bool {
+        location.profile == nil && !(environment("AWS_ACCESS_KEY_ID") ?? "").isEmpty && !(environment("AWS_SECRET_ACCESS_KEY") ?? "").isEmpty
+    }
+
     /// The credentials to sign with.
     func credentials() throws -> S3Credentials {
-        if location.profile == nil, let id = environment("AWS_ACCESS_KEY_ID"), !id.isEmpty, let secret = environment("AWS_SECRET_ACCESS_KEY"), !secret.isEmpty {
+        if keyFromEnvironment, let id = environment("AWS_ACCESS_KEY_ID"), let secret = environment("AWS_SECRET_ACCESS_KEY") {
             return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: environment("AWS_SESSION_TOKEN").flatMap { $0.isEmpty ? nil : $0 })
         }
         let settings = try AWSProfiles.settings(of: profile, credentialsFile: credentialsFile, configFile: configFile)

@@ -47,7 +47,9 @@ struct S3Location: Sendable, Equatable {
 
     /// Reads a hub's URL; refused with what to change.
     static func parse(_ text: String) throws(S3HubError) -> S3Location {
-        func refuse(_ problem: String) -> S3HubError { .badURL(url: text, problem: problem) }
+        // The URL as messages show it: its settings' values left out (one could be a secret typed there).
+        let shown = text.firstIndex(of: "?").map { String(text[..<$0]) + "?…" } ?? text
+        func refuse(_ problem: String) -> S3HubError { .badURL(url: shown, problem: problem) }
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "s3" else { throw refuse("it is not an s3:// URL") }
         guard components.user == nil, components.password == nil else { throw S3HubError.secretInURL }
         guard let bucket = components.host, !bucket.isEmpty else { throw refuse("it names no bucket") }
@@ -59,7 +61,7 @@ struct S3Location: Sendable, Equatable {
         var parts: [String] = []
         for part in components.percentEncodedPath.split(separator: "/") {
             guard let decoded = PercentEncoding.decoded(part), !decoded.isEmpty, decoded != ".", decoded != "..",
-                decoded.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
+                decoded.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f && $0 != "/" })
             else { throw refuse("its prefix has a part that cannot be used (\(part))") }
             parts.append(decoded)
         }
@@ -93,7 +95,7 @@ struct S3Location: Sendable, Equatable {
     /// secret, but who syncs when, and the sealed bytes, would cross the network readable.
     private static func parseEndpoint(_ value: String, refuse: (String) -> S3HubError) throws(S3HubError) -> (secure: Bool, host: String, port: Int) {
         guard let url = URLComponents(string: value), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            throw refuse("the endpoint \(value) is not an https:// URL")
+            throw refuse("the endpoint is not an https:// URL")
         }
         guard url.user == nil, url.password == nil else { throw S3HubError.secretInURL }
         guard var host = url.host?.lowercased(), !host.isEmpty else { throw refuse("the endpoint names no host") }

@@ -41,11 +41,18 @@ struct S3Storage: HubStorage {
             do { listing = try S3Answers.listing(answer.body) } catch {
                 throw SyncError.hubUnavailable(hub: location, reason: "the store's listing of \(prefix) cannot be read: \(error.reason)")
             }
-            for object in listing.objects where object.key.hasPrefix(root) {
-                objects.append(StoredObject(name: String(object.key.dropFirst(root.count)), size: object.size, tag: object.etag))
+            for object in listing.objects {
+                guard let name = StoredName.relative(object.key, to: root) else { continue }
+                objects.append(StoredObject(name: name, size: object.size, tag: object.etag))
             }
-            continuation = listing.truncated ? listing.continuation : nil
-        } while continuation != nil && objects.count < limit
+            // A listing cut short goes on from its token, which must be new and come with names: a
+            // store that says "more" without either is refused, not taken at its word or asked for ever.
+            guard listing.truncated else { break }
+            guard let next = listing.continuation, next != continuation, !listing.objects.isEmpty else {
+                throw SyncError.hubUnavailable(hub: location, reason: "the store's listing of \(prefix) says it goes on, and does not say from where")
+            }
+            continuation = next
+        } while objects.count < limit
         return objects
     }
 
@@ -77,7 +84,7 @@ struct S3Storage: HubStorage {
         var facts = [HubFact(label: "Store", key: "store", value: place.endpoint == nil ? "AWS S3 in \(region)" : "\(server.name), path-style")]
         facts.append(HubFact(label: "Region", key: "region", value: region))
         let credentials = try source.credentials()
-        let from = place.profile == nil && source.environment("AWS_ACCESS_KEY_ID") != nil ? "the environment" : "profile \(source.profile)"
+        let from = source.keyFromEnvironment ? "the environment" : "profile \(source.profile)"
         facts.append(HubFact(label: "Access key", key: "access_key", value: "\(credentials.accessKeyID), from \(from)"))
         let tls: String
         if !server.secure {
@@ -107,6 +114,10 @@ struct S3Storage: HubStorage {
             if answer.status == 404, condition.0 == "If-Match", code(answer) != "NoSuchBucket" { return nil }
             // Another write of the name at the same moment: AWS asks for the write to be tried again.
             if answer.status == 409, code(answer) == "ConditionalRequestConflict" { continue }
+            // A store that does not know the condition's header (Garage, older stores) says so.
+            if answer.status == 501 || (answer.status == 400 && ["NotImplemented", "InvalidArgument"].contains(code(answer) ?? "")) {
+                throw lacksConditionalWrites("it answered a write with \(condition.0) with \(answer.status) \(code(answer) ?? "")")
+            }
             throw failure(answer, "write \(name)")
         }
         throw SyncError.hubUnavailable(hub: location, reason: "the store answered every write of \(name) with 409 ConditionalRequestConflict", code: .httpStatus(409))
@@ -155,7 +166,7 @@ struct S3Storage: HubStorage {
         switch (answer.status, code) {
         case (_, "ExpiredToken"), (_, "TokenRefreshRequired"):
             return S3HubError.tokenExpired(accessKey: accessKey)
-        case (403, "InvalidAccessKeyId"), (403, "SignatureDoesNotMatch"), (403, "InvalidToken"):
+        case (403, "InvalidAccessKeyId"), (403, "SignatureDoesNotMatch"), (403, "InvalidToken"), (400, "InvalidToken"):
             return S3HubError.credentialsRefused(accessKey: accessKey, store: place.endpoint?.name ?? "AWS S3", code: code ?? "")
         case (403, "RequestTimeTooSkewed"):
             return SyncError.hubUnavailable(

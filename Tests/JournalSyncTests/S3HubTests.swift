@@ -76,11 +76,41 @@ import TestSupport
             _ = try await liar.create("x", [1])
             let cut = await #expect(throws: SyncError.self) { _ = try await liar.read("x", limit: 1_000_000) }
             #expect(cut?.hubCondition == .unreachable, "\(String(describing: cut))")
+            let endless = try storage("endless")
+            let looping = await #expect(throws: SyncError.self) { _ = try await endless.listAll(prefix: "heads/") }
+            #expect(looping?.hubCondition == .unreachable, "\(String(describing: looping))")
+            let unconditional = try storage("unconditional")
+            await #expect { _ = try await unconditional.create("x", [1]) } throws: { error in
+                if case S3HubError.noConditionalWrites = error { return true } else { return false }
+            }
             // Last: the store is then left alone for the 7 s it asked for.
             let slow = try storage("slowdown")
             let busy = await #expect(throws: SyncError.self) { _ = try await slow.read("x", limit: 10) }
             #expect(busy?.hubCondition == .unreachable && busy?.hubRetryAfter == .seconds(7), "\(String(describing: busy))")
             #expect(busy?.description.contains("SlowDown") == true, "\(String(describing: busy))")
+        }
+    }
+
+    /// A former member names an object so that its name, stripped of its folder as characters, reads
+    /// as another device's segment (a combining mark joins the folder's "/"): it is none, and the
+    /// device it would name syncs on, never failing at a segment that is not there.
+    @Test func aNameThatJoinsItsFolderNamesNoSegment() async throws {
+        try await withTemporaryDirectory { folder in
+            let (place, bucketAndPrefix) = try HubFlavor.s3.newPlaceAndDatabase(in: folder)
+            let key = SyncKey()
+            let a = try await Machine.make(folder, name: "a", place: place, key: key)
+            _ = try await a.store.add(drink(minute: 1))
+            try await a.sync()
+            try await a.engine.hub.refresh(after: [:])
+            let device = try #require(try await a.engine.hub.devices().first)
+            let parts = try #require(bucketAndPrefix).split(separator: "/", maxSplits: 1).map(String.init)
+            try S3Server.serving(parts[0]).put(
+                Data([1, 2, 3]), bucket: parts[0], keys: [parts[1] + "/journal-hub-v1/logs/%CC%81\(device.rawValue)/000000000001-000000000999.seg"])
+            _ = try await a.store.add(drink(minute: 2))
+            try await a.sync()
+            try await a.engine.hub.refresh(after: [:])
+            #expect(try await a.engine.hub.log(of: device).names.map(\.last).max() == 2)
+            await a.engine.close()
         }
     }
 
@@ -98,7 +128,10 @@ import TestSupport
         #expect(throws: S3HubError.plainTextElsewhere(endpoint: "http://minio.example.org:9000")) {
             _ = try S3Location.parse("s3://bucket/x?endpoint=http://minio.example.org:9000")
         }
-        for bad in ["s3://B/x", "s3://ab/x", "s3:///x", "s3://bucket/x?secret=1", "s3://bucket/../x", "s3://bucket/x?region=eu.west", "s3://bucket/x?endpoint=https://h/path"] {
+        #expect(throws: S3HubError.badURL(url: "s3://bucket/x?…", problem: "secret is not a setting of an S3 hub; they are endpoint, region, profile and sslrootcert")) {
+            _ = try S3Location.parse("s3://bucket/x?secret=hunter2")
+        }
+        for bad in ["s3://bucket/a%2Fb", "s3://B/x", "s3://ab/x", "s3:///x", "s3://bucket/x?secret=1", "s3://bucket/../x", "s3://bucket/x?region=eu.west", "s3://bucket/x?endpoint=https://h/path"] {
             #expect(throws: S3HubError.self, "\(bad)") { _ = try S3Location.parse(bad) }
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// conditional writes); `forbidden-…` answers 403 AccessDenied, `badkey-…` 403 InvalidAccessKeyId,
 /// `expired-…` 400 ExpiredToken, `slowdown-…` 503 SlowDown with `Retry-After: 7`, `conflict-…` each
 /// first PUT of a name 409 ConditionalRequestConflict, `liar-…` a GET with a `Content-Length` of more
-/// than it sends, then the connection closed; anything else is passed on. It ends with the test process.
+/// than it sends, then the connection closed, `endless-…` every listing "truncated" with the same
+/// token, `unconditional-…` a conditional PUT 501 NotImplemented; anything else is passed on. It ends with the test process.
 public struct S3Front {
     let process: ChildProcess
     public let port: Int
@@ -56,6 +57,12 @@ public struct S3Front {
                     elif bucket.startswith('conflict-') and self.command == 'PUT' and self.path not in conflicted:
                         conflicted.add(self.path)
                         self.answer(409, error('ConditionalRequestConflict'))
+                    elif bucket.startswith('endless-') and self.command == 'GET' and 'list-type' in self.path:
+                        self.answer(200, b'<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><IsTruncated>true</IsTruncated>'
+                            b'<Contents><Key>journal/journal-hub-v1/heads/x</Key><Size>1</Size><ETag>"1"</ETag></Contents>'
+                            b'<NextContinuationToken>again</NextContinuationToken></ListBucketResult>')
+                    elif bucket.startswith('unconditional-') and self.command == 'PUT' and ('If-None-Match' in self.headers or 'If-Match' in self.headers):
+                        self.answer(501, error('NotImplemented'))
                     elif bucket.startswith('liar-') and self.command == 'GET' and 'list-type' not in self.path:
                         self.send_response_only(200)
                         self.send_header('Content-Length', '100000')

@@ -21,7 +21,9 @@ final class HeadsLook: Sendable {
     func look() async throws -> PolledChange {
         let prefix = StorageHub.headsPrefix
         var now: [String: String] = [:]
-        for object in try await hub.storage.listAll(prefix: prefix) { now[String(object.name.dropFirst(prefix.count))] = object.tag }
+        for object in try await hub.storage.listAll(prefix: prefix) {
+            if let name = StoredName.relative(object.name, to: prefix) { now[name] = object.tag }
+        }
         let before = seen.withLock { seen in
             defer { seen = now }
             return seen

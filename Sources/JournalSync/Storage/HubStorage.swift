@@ -45,14 +45,36 @@ public struct StoredObject: Sendable, Equatable {
     }
 }
 
+/// Names relative to a prefix, compared byte for byte: a name's characters may join across the "/"
+/// (a combining mark after it), and a name stripped by characters would lose a byte more than its
+/// prefix, naming another object than the one listed.
+public enum StoredName {
+    /// `name` past `prefix`; nil when it does not start with it byte for byte.
+    public static func relative(_ name: String, to prefix: String) -> String? {
+        guard name.utf8.starts(with: prefix.utf8) else { return nil }
+        return String(decoding: name.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+    }
+}
+
 extension HubStorage {
-    /// Every name under `prefix`, read in pages.
+    /// The most objects a listing of one prefix is read to: a store (or a former member writing to
+    /// it) that lists more is refused, not followed without end.
+    public static var mostListed: Int { 1_000_000 }
+
+    /// Every name under `prefix`, read in pages; each page must go on past the one before (a store
+    /// that lists the same page again is refused, not followed for ever).
     public func listAll(prefix: String) async throws -> [StoredObject] {
         var all: [StoredObject] = []
         var after: String?
         while true {
             let page = try await list(prefix: prefix, after: after, limit: ListingPage.size)
+            if let after, let first = page.first, !after.utf8.lexicographicallyPrecedes(first.name.utf8) {
+                throw SyncError.hubUnavailable(hub: location, reason: "the store listed \(prefix) again from before where it had reached")
+            }
             all += page
+            guard all.count <= Self.mostListed else {
+                throw SyncError.hubUnavailable(hub: location, reason: "the store lists more than \(Self.mostListed) names under \(prefix)")
+            }
             guard page.count == ListingPage.size, let last = page.last else { return all }
             after = last.name
         }

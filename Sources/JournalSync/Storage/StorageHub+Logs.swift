@@ -8,10 +8,14 @@ extension StorageHub {
         let prefix = Self.name("logs/")
         var logs: [DeviceID: DeviceLog] = [:]
         for object in try await storage.listAll(prefix: prefix) {
-            let parts = object.name.dropFirst(prefix.count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, UUIDText.isCanonical(String(parts[0])) else { continue }
+            // A log is flat: a name deeper than `logs/<device>/<name>`, or one of parts no journal
+            // writes, is none of the journal's and is left alone (setting it aside would read and
+            // delete a name a store might take for another).
+            guard let parts = StoredName.relative(object.name, to: prefix)?.split(separator: "/", omittingEmptySubsequences: false),
+                parts.count == 2, UUIDText.isCanonical(String(parts[0])), Self.isFlatName(parts[1])
+            else { continue }
             let device = DeviceID(rawValue: String(parts[0]))
-            if let segment = SegmentName(fileName: String(parts[1])) {
+            if let segment = SegmentName(fileName: String(parts[1])), Self.segmentName(segment, of: device) == object.name {
                 logs[device, default: DeviceLog()].segments.append(SegmentEntry(name: segment, fingerprint: Self.fingerprint(object)))
             } else {
                 logs[device, default: DeviceLog()].strays.append(String(parts[1]))
@@ -26,6 +30,12 @@ extension StorageHub {
             $0.listings = [:]
         }
         try await rewriteOwedHeads()
+    }
+
+    /// True for a name that can be an object's within a log: no "/", no "." or "..", nothing empty,
+    /// no control character.
+    static func isFlatName(_ name: Substring) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f && $0 != "/" }
     }
 
     public func devices() async throws -> [DeviceID] { state.withLock { $0.logs.keys.sorted() } }

@@ -60,8 +60,9 @@ extension StorageHub {
             state.withLock { $0.listings[prefix] = objects }
         }
         let listed = objects.compactMap { object -> HubListing<Name>? in
-            let name = String(object.name.dropFirst(prefix.count))
-            guard !name.contains("/"), let parsed = parse(name), after.map({ parsed > $0 }) ?? true else { return nil }
+            guard let name = StoredName.relative(object.name, to: prefix), !name.contains("/"), let parsed = parse(name),
+                after.map({ parsed > $0 }) ?? true
+            else { return nil }
             return HubListing(name: parsed, fingerprint: Self.fingerprint(object))
         }
         return Array(listed.sorted { $0.name < $1.name }.prefix(limit))
