@@ -85,6 +85,19 @@ extension HubStorage {
         try await list(prefix: name, after: nil, limit: 1).first { $0.name == name }?.tag
     }
 
+    /// Creates `name` with `bytes` as `create` does, but takes an object there with these very bytes
+    /// for this write's: its tag. A request sent again after its connection closed may find the write it
+    /// carried out the first time; sealed bytes hold a random nonce, so no other writer's are equal.
+    public func createOrFindOwn(_ name: String, _ bytes: [UInt8]) async throws -> String? {
+        if let tag = try await create(name, bytes) { return tag }
+        let there: [UInt8]?
+        do { there = try await read(name, limit: bytes.count) } catch let error as SyncError where error.hubCondition == .unusableEntry {
+            return nil  // larger than this write's: another's
+        }
+        guard there == bytes else { return nil }
+        return try await tag(of: name)
+    }
+
     /// Puts `bytes` at `name` in place of what is there, or where nothing is, never over a version
     /// written meanwhile unseen: each try reads the version it replaces. A device's card, its head.
     /// True when nothing was there.

@@ -54,7 +54,7 @@ extension StorageHub {
     /// segment is there the write has happened: a head that fails is rewritten at the next refresh.
     public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) async throws -> String {
         let name = Self.segmentName(segment, of: device)
-        guard let tag = try await storage.create(name, bytes) else {
+        guard let tag = try await storage.createOrFindOwn(name, bytes) else {
             throw SyncError.segmentExists(segment.fileName, hub: location, code: .httpStatus(412))
         }
         await rewriteHead(Self.headName(device), saying: "\(segment.last)")
@@ -81,9 +81,15 @@ extension StorageHub {
         try await storage.delete(source)
     }
 
-    /// Nothing is left half done: an object appears whole or not at all. Owed heads are rewritten.
+    /// Nothing is left half done: an object appears whole or not at all. Owed heads are rewritten, and
+    /// this device's head is made to say its log's last position when it does not (a process whose
+    /// head's rewrite failed ended before it was owed again).
     public func removeLeftovers(of device: DeviceID) async throws {
         try await rewriteOwedHeads()
+        guard let highest = state.withLock({ $0.logs[device]?.highest }) else { return }
+        let head = Self.headName(device)
+        let says = try await storage.read(head, limit: 64).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+        if says != highest { try await storage.put(head, Array("\(highest)".utf8)) }
     }
 
     /// Rewrites the head `name` with `text`; a failure is remembered, and the head rewritten at the next

@@ -43,7 +43,7 @@ extension StorageHub {
         try await probeConditionalWrites(storage)
         let hub = StorageHub(kind: kind, storage: storage, id: .random(), firstKeyCheck: key.check, schedule: schedule)
         let descriptor = HubDescriptor(format: format, hubID: hub.id, keyCheck: key.check)
-        guard try await storage.create(descriptorName, descriptor.encoded) != nil else {
+        guard try await storage.createOrFindOwn(descriptorName, descriptor.encoded) != nil else {
             throw StorageHubError.madeMeanwhile(hub: storage.location)
         }
         return hub

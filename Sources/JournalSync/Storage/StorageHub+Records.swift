@@ -38,7 +38,7 @@ extension StorageHub {
     /// new key.
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
         state.withLock { $0.listings[Self.name("epochs/")] = nil }
-        guard try await storage.create(Self.epochName(epoch), bytes) != nil else {
+        guard try await storage.createOrFindOwn(Self.epochName(epoch), bytes) != nil else {
             throw SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(412)))
         }
         await rewriteHead(Self.epochsHead, saying: epoch.fileName)
