@@ -26,6 +26,10 @@ public struct HTTPExchange: Sendable {
         self.patience = patience
     }
 
+    /// The most requests of this process in flight to one server (`RequestGate`): as many as the
+    /// client keeps connections to it, so that none waits in the client's queue, which gives up.
+    static let connectionsPerServer = 16
+
     /// One client for the process, never shut down: hubs are values made and dropped freely, and
     /// connections to a server are kept between a daemon's syncs.
     static let http = HTTPClient(
@@ -40,7 +44,7 @@ public struct HTTPExchange: Sendable {
             // that waited past the connect timeout failed as the hub out of reach ("getConnectionFromPoolTimeout",
             // 20 tests of a whole run here); a daemon sends one request at a time and is not affected.
             // More would not do: 64 left the tests' Apache taking TLS handshakes past the connect timeout.
-            connectionPool: .init(idleTimeout: .seconds(4), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
+            connectionPool: .init(idleTimeout: .seconds(4), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerServer),
             decompression: .disabled))
 
     /// The code of a connection the server closed before it answered.
@@ -72,6 +76,9 @@ public struct HTTPExchange: Sendable {
         try checkLeftAlone()
         var request = request
         if server.secure { request.tlsConfiguration = try tls() }
+        let gate = RequestGate.of(server.name, limit: Self.connectionsPerServer)
+        try await gate.enter()
+        defer { gate.leave() }
         let answer = try await exchangeAcrossClosedConnections(request, what: what, limit: limit)
         if let wait = answer.retryAfter, wait > .zero {
             let until = ContinuousClock.now.advanced(by: wait)
