@@ -9,6 +9,10 @@ import Foundation
 /// a bucket of its own.
 /// moto takes any access key and checks no signature: what signing and credentials do is tested
 /// against AWS's published examples (SignatureV4Tests) and by a test front that refuses them.
+/// moto checks a PUT's `If-None-Match` and `If-Match`, then writes, with nothing between on its
+/// threaded server: two writers at once could both be told they created a name (a whole run saw it
+/// once). S3 makes the condition and the write one step; the server is started so that moto does
+/// too (`launcher`).
 public final class S3Server: Sendable {
     public let folder: String
     public let port: Int
@@ -45,11 +49,14 @@ public final class S3Server: Sendable {
         folder = NSTemporaryDirectory() + "journal-s3-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = PostgresServer.freePort()
-        guard let moto = Self.motoServer() else {
+        guard let python = Self.motoPython() else {
             throw FixtureError("moto_server is not installed: run `make test-deps` (it installs moto[server] from PyPI)")
         }
+        // Not moto.py, which would stand for the package it imports.
+        let launcher = folder + "/atomic_moto.py"
+        try Self.launcher.write(toFile: launcher, atomically: true, encoding: .utf8)
         try ServerWatcher.launch(
-            "'\(moto)' -H 127.0.0.1 -p \(port)", log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL $server", removing: folder)
+            "'\(python)' '\(launcher)' -H 127.0.0.1 -p \(port)", log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL $server", removing: folder)
         let deadline = ContinuousClock.now + .seconds(60)
         while (try? curl(["-o", "/dev/null", url("/")]))?.status ?? 0 == 0 {
             guard ContinuousClock.now < deadline else {
@@ -60,12 +67,33 @@ public final class S3Server: Sendable {
         }
     }
 
-    /// `moto_server` on PATH, or where pip puts it for root.
-    static func motoServer() -> String? {
+    /// The Python that has moto: the one `moto_server`'s first line names, or python3 (which `make
+    /// test-deps` installs it for) when that is a shim; nil when no `moto_server` is on PATH or
+    /// where pip puts it for root.
+    static func motoPython() -> String? {
         let environment = ProcessInfo.processInfo.environment
         let path = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/local/bin", (environment["HOME"] ?? "/root") + "/.local/bin"]
-        return path.map { $0 + "/moto_server" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let moto = path.map({ $0 + "/moto_server" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        let firstLine = ((try? String(contentsOfFile: moto, encoding: .utf8)) ?? "").prefix { $0 != "\n" }
+        guard firstLine.hasPrefix("#!"), firstLine.contains("python"), !firstLine.contains(" ") else { return "python3" }
+        return String(firstLine.dropFirst(2))
     }
+
+    /// moto's server with each PUT's condition and write made one step under a lock.
+    static let launcher = """
+        import sys, threading
+        import moto.s3.responses as responses
+        from moto.server import main
+        writes = threading.Lock()
+        plain = responses.S3Response.put_object
+        def put_object(self, *args, **kwargs):
+            with writes:
+                return plain(self, *args, **kwargs)
+        responses.S3Response.put_object = put_object
+        if __name__ == '__main__':
+            main(sys.argv[1:])
+
+        """
 
     /// The endpoint, as a hub's URL names it.
     public var endpoint: String { "http://127.0.0.1:\(port)" }
