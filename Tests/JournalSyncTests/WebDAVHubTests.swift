@@ -45,6 +45,21 @@ import TestSupport
         }
     }
 
+    /// A write sent again after its connection closed (`HTTPExchange`) finds what it wrote the first
+    /// time: its own, by its bytes, never another writer's. It was told the name was taken, and the
+    /// sync failed saying another copy of the journal wrote it.
+    @Test func aWriteSentAgainFindsItsOwnAndNoOneElses() async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = try #require(try await HubFlavor.apache.newPlace(in: folder).make(key: SyncKey(), shared: false) as? WebDAVHub)
+            #expect(try await hub.put([1, 2, 3], at: ["written"], exclusive: true))
+            #expect(try await hub.put([1, 2, 3], at: ["written"], exclusive: true))
+            #expect(try await hub.put([1, 2, 4], at: ["written"], exclusive: true) == false)
+            #expect(try await hub.put([1, 2, 3, 4], at: ["written"], exclusive: true) == false)
+            #expect(try await hub.get(["written"], limit: 10, what: "it") == [1, 2, 3])
+            await hub.close()
+        }
+    }
+
     /// A server that answers MKCOL of a folder that is there with 201 cannot create exclusively: the
     /// hub is not made on it, and the message names what is missing.
     @Test func aServerThatCannotCreateExclusivelyIsRefused() async throws {
