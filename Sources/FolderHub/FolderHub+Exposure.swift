@@ -55,6 +55,6 @@ extension FolderHub {
                     + "chmod -R \(isShared ? "o" : "go")-rwx \(ShellWord.quoted(location + "/" + Self.folderName))", at: 0)
         }
         let sharing = HubFact(label: "Shared", key: "shared", value: isShared ? "with the folder's group" : "no, this user's alone")
-        return HubDescription(facts: [sharing], warnings: warnings, heard: .watching)
+        return HubDescription(facts: [sharing], warnings: warnings)
     }
 }

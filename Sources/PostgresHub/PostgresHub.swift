@@ -204,7 +204,7 @@ public actor PostgresHub: Hub {
                 + "syncs every \(DoorbellTest.pollInterval.components.seconds) s instead of at once. Connect to the server directly, "
                 + "or through a pooler in session mode.",
         ]
-        return HubDescription(facts: facts, warnings: warnings, heard: .ring)
+        return HubDescription(facts: facts, warnings: warnings)
     }
 
     /// Drops the schema made a moment ago, when no segment is in it yet.

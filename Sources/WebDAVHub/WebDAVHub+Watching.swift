@@ -33,7 +33,7 @@ extension WebDAVHub {
         }
         facts.append(HubFact(label: "TLS", key: "tls", value: tls))
         facts.append(HubFact(label: "Polled", key: "polled", value: Self.pollSchedule.spoken))
-        return HubDescription(facts: facts, heard: .looking)
+        return HubDescription(facts: facts)
     }
 
     /// Takes back the hub's folder when nothing but hub.json is in it: another device that came

@@ -284,7 +284,7 @@ struct HubGoneWhileReading: ForwardingHub {
         throw SyncError.hubUnavailable(hub: location, reason: "the connection to the server was lost")
     }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
-    func describe() -> HubDescription { HubDescription(heard: .watching) }
+    func describe() -> HubDescription { HubDescription() }
     func unmake() {}
     func close() {}
 }

@@ -146,7 +146,7 @@ struct LaggingHub: Hub {
     func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) { hubs.putEpochRecord(bytes, as: epoch) }
     var kind: HubKind { .folder }
     func changes(ownDevice: DeviceID, clock: any JournalClock) -> HubChanges { .files { [] } }
-    func describe() -> HubDescription { HubDescription(heard: .watching) }
+    func describe() -> HubDescription { HubDescription() }
     func lastNotification() -> Timestamp? { nil }
     func unmake() {}
     func close() {}

@@ -16,11 +16,27 @@ public enum HubChanges: Sendable {
     /// device's card now and then (`LoopPolicy.polledHousekeeping`).
     case polls(HubPoll)
 
-    /// True when the daemon finds the hub's changes by looking at it.
-    public var isPolled: Bool {
-        if case .polls = self { return true }
-        return false
+    /// How a daemon hears of another device's change on a hub: `sync status` says when it last did,
+    /// for a hub that rings or is looked at.
+    public enum HeardBy: Sendable, Equatable {
+        /// Its own watch of the hub's files: nothing to record.
+        case watching
+        /// The server's notification.
+        case ring
+        /// Its looks at the hub.
+        case looking
     }
+
+    public var heard: HeardBy {
+        switch self {
+        case .files: .watching
+        case .notifications: .ring
+        case .polls: .looking
+        }
+    }
+
+    /// True when the daemon finds the hub's changes by looking at it.
+    public var isPolled: Bool { heard == .looking }
 }
 
 /// A folder of a hub to watch, and the log whose folder it is (nil for the folders of cards, key
@@ -57,24 +73,10 @@ public struct HubDescription: Sendable {
     public var facts: [HubFact]
     /// What a person should do something about: hub files others can read, a link inside the hub.
     public var warnings: [String]
-    /// How the daemon hears of another device's change: `sync status` says when it last did, for a
-    /// hub that rings or is looked at.
-    public var heard: HeardBy
 
-    /// How a daemon hears of another device's change on a hub.
-    public enum HeardBy: Sendable, Equatable {
-        /// Its own watch of the hub's files: nothing to record.
-        case watching
-        /// The server's notification.
-        case ring
-        /// Its looks at the hub (`HubChanges.polls`).
-        case looking
-    }
-
-    public init(facts: [HubFact] = [], warnings: [String] = [], heard: HeardBy) {
+    public init(facts: [HubFact] = [], warnings: [String] = []) {
         self.facts = facts
         self.warnings = warnings
-        self.heard = heard
     }
 }
 

@@ -21,6 +21,8 @@ public struct SyncOverview: Sendable {
     /// What the hub says of itself (a server's version, TLS; warnings for a person), when it could be
     /// reached.
     public let description: HubDescription?
+    /// How the daemon hears of another device's change on the hub, when it could be reached.
+    public let heard: HubChanges.HeardBy?
     /// When the daemon last heard of another device's change, if ever (a server's notification, or
     /// a look at a polled hub).
     public let lastNotificationAt: Timestamp?
@@ -84,6 +86,7 @@ public struct SyncOverview: Sendable {
         var cards: [DeviceID: DeviceCard] = [:]
         var hubProblem: String?
         var description: HubDescription?
+        var heard: HubChanges.HeardBy?
         var kept: [KeptChanges] = []
         var revoked: [DeviceID: (by: String, at: Timestamp)] = [:]
         do {
@@ -98,6 +101,7 @@ public struct SyncOverview: Sendable {
                     do { available[device] = try await engine.hub.log(of: device).highest ?? 0 } catch SyncError.hub(let failure) where failure.condition == .unusableEntry { continue }
                 }
                 description = try await engine.hub.describe()
+                heard = engine.hub.changes(ownDevice: store.deviceID, clock: store.clock).heard
                 // What the cards say is shown as last kept: a card that cannot be read hides nothing else.
                 do { _ = try await engine.readCards() } catch {
                     if error.hubCondition == .unreachable { throw error }
@@ -120,7 +124,7 @@ public struct SyncOverview: Sendable {
             hub: joined.location, hubLabel: PrintedKey.labelText(ofHub: joined.hubID), device: store.deviceID,
             pendingChanges: pending, lastSyncAt: joined.lastSyncAt,
             lastSync: joined.lastSync, daemonPID: FileLock.runningDaemon(databasePath: store.path),
-            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description,
+            hubProblem: hubProblem, devices: devices, waiting: waiting, at: store.clock.now(), description: description, heard: heard,
             lastNotificationAt: joined.lastNotificationAt, kind: joined.kind, setAside: try await store.setAsideFiles(hubID: joined.hubID),
             keptFromShutOut: kept, refusedOnHub: try await store.refusedHubItems(hubID: joined.hubID),
             clockLeftBehind: try await store.clockLeftBehind().flatMap { leftBehind in

@@ -14,7 +14,7 @@ extension StorageHub {
     public func describe() async throws -> HubDescription {
         var facts = try await storage.facts()
         facts.append(HubFact(label: "Polled", key: "polled", value: schedule.spoken))
-        return HubDescription(facts: facts, heard: .looking)
+        return HubDescription(facts: facts)
     }
 
     /// Takes back hub.json when nothing else is in the hub: another device that came meanwhile keeps

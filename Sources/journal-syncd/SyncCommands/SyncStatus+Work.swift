@@ -24,7 +24,7 @@ extension SyncStatus {
         for fact in overview.description?.facts ?? [] {
             Output.line(fact.label + String(repeating: " ", count: max(1, 13 - fact.label.count)) + TerminalText.escaped(fact.value))
         }
-        switch overview.description?.heard {
+        switch overview.heard {
         case .ring:
             Output.line("Notified     " + (overview.lastNotificationAt.map { "\(LocalTime.display($0)), when another device last published" }
                 ?? "never yet (journal-syncd listens for the server's notifications)"))
