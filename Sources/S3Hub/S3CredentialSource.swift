@@ -43,6 +43,39 @@ struct S3CredentialSource: Sendable {
         return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: settings["aws_session_token"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
+    /// The location with what this environment and the files settle named in it: the region, and the
+    /// profile `AWS_PROFILE` names. The journal records it, so that journal-syncd, which sees none of
+    /// a shell's variables, reaches the same bucket in the same region with the same profile.
+    func settled() throws -> S3Location {
+        S3Location(
+            bucket: location.bucket, prefix: location.prefix, endpoint: location.endpoint, region: try region(),
+            profile: location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The variables that give this shell's key or the files it is read from, which a systemd user
+    /// service does not have.
+    static let shellOnly = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE"]
+
+    /// Where journal-syncd looks for the key of the settled location: its HOME's files alone.
+    var service: S3CredentialSource {
+        S3CredentialSource(location: location) { [environment] name in name == "HOME" ? environment(name) : nil }
+    }
+
+    /// What journal-syncd would sign with, against this shell, when it is not this shell's key: nil
+    /// when it is the same, or there is no key here (which the first request says).
+    func serviceWarning() -> String? {
+        guard let here = try? credentials() else { return nil }
+        let there = try? service.credentials()
+        if there?.accessKeyID == here.accessKeyID { return nil }
+        let unseen = Self.shellOnly.filter { !(environment($0) ?? "").isEmpty }
+        let files = service.credentialsFile ?? "~/.aws/credentials"
+        let finds = there.map { "would sign with the access key \($0.accessKeyID) of profile \(service.profile) in \(files) instead" }
+            ?? "finds no key for profile \(service.profile) in \(files)"
+        return "journal-syncd, the background service, does not see this shell's \(unseen.joined(separator: ", ")), and \(finds): "
+            + "put the key there (chmod 600), or name a profile that holds it with ?profile= in the hub's URL; until then only "
+            + "`journal sync` run from a shell like this one syncs with this key."
+    }
+
     /// The region to sign for: the URL's, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's, or us-east-1
     /// (R2 takes "auto", and any store with an endpoint takes us-east-1).
     func region() throws -> String {

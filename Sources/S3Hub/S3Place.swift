@@ -11,9 +11,11 @@ public struct S3Place: HubPlace {
         url: String, patience: HubAccess.Patience = .syncing,
         environment: @escaping @Sendable (String) -> String? = { JournalPaths.environment($0) }
     ) throws {
-        let location = try S3Location.parse(url)
+        let location = try S3CredentialSource(location: try S3Location.parse(url), environment: environment).settled()
         storage = S3Storage(place: location, source: S3CredentialSource(location: location, environment: environment), patience: patience)
     }
+
+    public func serviceWarning() -> String? { storage.source.serviceWarning() }
 
     public var kind: HubKind { .s3 }
     public var location: String { storage.location }

@@ -42,12 +42,12 @@ final class DAVCredentials: Sendable {
         self.files = files
     }
 
-    /// The files a person's login is looked for in, in order.
-    static func files() -> [String] {
+    /// The files a person's login is looked for in, in order, as `environment` names them.
+    static func files(environment: (String) -> String? = JournalPaths.environment) -> [String] {
         var files: [String] = []
-        if let variable = JournalPaths.environment("NETRC"), variable.hasPrefix("/") {
+        if let variable = environment("NETRC"), variable.hasPrefix("/") {
             files.append(variable)
-        } else if let home = JournalPaths.environment("HOME"), home.hasPrefix("/") {
+        } else if let home = environment("HOME"), home.hasPrefix("/") {
             files.append(home + "/.netrc")
         }
         if let own = journalsOwn() { files.append(own) }
@@ -80,6 +80,19 @@ final class DAVCredentials: Sendable {
             }
         }
         return nil
+    }
+
+    /// What journal-syncd, which sees none of this shell's variables (`NETRC`), would sign in with,
+    /// against the login a file gave this process: nil when the same (or none was needed, or the
+    /// login was typed, which is kept where the service looks).
+    func serviceWarning() -> String? {
+        guard let used = current.withLock({ $0 }), case .file(let path) = used.source else { return nil }
+        let looked = Self.files { $0 == "HOME" ? JournalPaths.environment($0) : nil }
+        let there = try? DAVCredentials(location: location, ask: nil, files: looked).inFiles()
+        if there?.login == used.login, there?.password == used.password { return nil }
+        let finds = there.map { "would sign in as \($0.login) from \($0.source)" } ?? "finds no login for \(location.host) in \(looked.joined(separator: " or "))"
+        return "journal-syncd, the background service, does not see this shell's NETRC (\(path)), and \(finds): put the login in "
+            + "\(looked.first ?? "~/.netrc") (chmod 600); until then only `journal sync` run from a shell like this one signs in with it."
     }
 
     /// What a 401 means: the login in use refused (tried again once when the files now say another),

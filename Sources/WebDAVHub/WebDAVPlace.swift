@@ -18,6 +18,7 @@ public struct WebDAVPlace: HubPlace {
     }
 
     public var kind: HubKind { .webdav }
+    public func serviceWarning() -> String? { client.credentials.serviceWarning() }
     public var location: String { client.location.uri }
     public var needsNetwork: Bool { true }
     /// Who shares a server's folder is the server's to say.

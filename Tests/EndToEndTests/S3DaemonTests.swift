@@ -28,6 +28,37 @@ import TestSupport
         }
     }
 
+    /// journal-syncd, a systemd user service, sees none of the shell's variables: `sync init` with the
+    /// key in them alone says the service will find none (and a sync with the service's environment
+    /// fails saying so); with the key in ~/.aws/credentials it says nothing of it, and that sync reaches
+    /// the bucket.
+    @Test func syncInitSaysWhenTheServiceWillFindNoKey() async throws {
+        try await withTemporaryDirectory { folder in
+            let secret = S3Server.environment["AWS_SECRET_ACCESS_KEY"] ?? "?"
+            let shell = JournalCLI(home: folder + "/shell", now: nil)
+            let told = try shell.run("sync", "init", "--hub", try S3Server.newHubURL())
+            #expect(told.status == 0, "\(told.stderr)")
+            #expect(
+                told.stderr.contains("journal-syncd, the background service, does not see this shell's AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, "
+                    + "and finds no key for profile default in \(shell.home)/.aws/credentials"), "\(told.stderr)")
+            #expect(!told.stderr.contains(secret))
+            var service = shell
+            service.environment = ["HOME": shell.home, "LC_ALL": "C.UTF-8"]
+            let failed = try service.run("sync")
+            #expect(failed.status != 0 && failed.stderr.contains("no credentials for the store were found"), "\(failed.stderr)")
+            for home in [shell.home, folder + "/files"] {
+                try FileManager.default.createDirectory(atPath: home + "/.aws", withIntermediateDirectories: true)
+                try "[default]\naws_access_key_id = \(S3Server.environment["AWS_ACCESS_KEY_ID"] ?? "?")\naws_secret_access_key = \(secret)\n"
+                    .write(toFile: home + "/.aws/credentials", atomically: true, encoding: .utf8)
+                #expect(chmod(home + "/.aws/credentials", 0o600) == 0)
+            }
+            let synced = try service.run("sync")
+            #expect(synced.status == 0, "\(synced.stderr)")
+            let quiet = try JournalCLI(home: folder + "/files", now: nil).run("sync", "init", "--hub", try S3Server.newHubURL())
+            #expect(quiet.status == 0 && !quiet.stderr.contains("journal-syncd"), "\(quiet.stderr)")
+        }
+    }
+
     /// A store without conditional writes is refused at `sync init`, saying what it lacks, and the
     /// journal is left as it was.
     @Test func aStoreWithoutConditionalWritesIsRefusedAtInit() async throws {

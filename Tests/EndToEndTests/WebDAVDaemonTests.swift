@@ -156,4 +156,31 @@ import TestSupport
             #expect(later.status == 0, "\(later.stderr)")
         }
     }
+
+    /// journal-syncd, a systemd user service, sees none of the shell's variables: `sync init` with the
+    /// login in the file `NETRC` names says the service will find none (and a sync with the service's
+    /// environment fails saying so); with the login in ~/.netrc it says nothing of it, and that sync
+    /// signs in.
+    @Test func syncInitSaysWhenTheServiceWillFindNoLogin() async throws {
+        try await withTemporaryDirectory { folder in
+            let shell = JournalCLI(home: folder + "/shell", now: nil)
+            let told = try shell.run("sync", "init", "--hub", try HubFlavor.apache.newHub(in: folder))
+            #expect(told.status == 0, "\(told.stderr)")
+            #expect(
+                told.stderr.contains("journal-syncd, the background service, does not see this shell's NETRC (\(WebDAVServer.netrcPath)), "
+                    + "and finds no login for localhost in \(shell.home)/.netrc or "), "\(told.stderr)")
+            var service = shell
+            service.environment = ["HOME": shell.home, "LC_ALL": "C.UTF-8"]
+            let failed = try service.run("sync")
+            #expect(failed.status != 0, "\(failed.stderr)")
+            for home in [shell.home, folder + "/files"] {
+                try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: WebDAVServer.netrcPath, toPath: home + "/.netrc")
+            }
+            let synced = try service.run("sync")
+            #expect(synced.status == 0, "\(synced.stderr)")
+            let quiet = try JournalCLI(home: folder + "/files", now: nil).run("sync", "init", "--hub", try HubFlavor.apache.newHub(in: folder))
+            #expect(quiet.status == 0 && !quiet.stderr.contains("journal-syncd"), "\(quiet.stderr)")
+        }
+    }
 }

@@ -167,6 +167,41 @@ import TestSupport
         }
     }
 
+    /// journal-syncd, a systemd user service, sees none of the shell's variables: `sync init` records
+    /// the region and profile they named, and says when the service would find another key than the
+    /// shell's, or none, with no secret in what it says.
+    @Test func whatTheServiceFindsIsWhatSyncInitFound() async throws {
+        try await withTemporaryDirectory { folder in
+            let aws = folder + "/.aws"
+            try FileManager.default.createDirectory(atPath: aws, withIntermediateDirectories: true)
+            try "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = hunter-one\n\n[work]\naws_access_key_id=AKIAWORK\naws_secret_access_key=hunter-two\n"
+                .write(toFile: aws + "/credentials", atomically: true, encoding: .utf8)
+            try "[profile work]\nregion = eu-central-1\n".write(toFile: aws + "/config", atomically: true, encoding: .utf8)
+            chmod(aws + "/credentials", 0o600)
+            chmod(aws + "/config", 0o600)
+            func settled(_ url: String, _ variables: [String: String], home: String = folder) throws -> S3CredentialSource {
+                let all = variables.merging(["HOME": home]) { one, _ in one }
+                let location = try S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] }).settled()
+                return S3CredentialSource(location: location, environment: { all[$0] })
+            }
+            let key = ["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "hunter-zero"]
+            #expect(try settled("s3://bucket/x", [:]).location.uri == "s3://bucket/x?region=us-east-1")
+            #expect(try settled("s3://bucket/x", ["AWS_PROFILE": "work"]).location.uri == "s3://bucket/x?region=eu-central-1&profile=work")
+            #expect(try settled("s3://bucket/x?region=auto", ["AWS_REGION": "eu-west-3"]).location.uri == "s3://bucket/x?region=auto")
+            #expect(try settled("s3://bucket/x", ["AWS_REGION": "eu-west-3"]).location.uri == "s3://bucket/x?region=eu-west-3")
+            // The files' key, which the service finds too.
+            #expect(try settled("s3://bucket/x", [:]).serviceWarning() == nil)
+            #expect(try settled("s3://bucket/x", ["AWS_PROFILE": "work"]).serviceWarning() == nil)
+            // The shell's key, which the service does not see.
+            let other = try #require(try settled("s3://bucket/x", key).serviceWarning())
+            #expect(other.contains("AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY") && other.contains("access key AKIADEFAULT of profile default"), "\(other)")
+            let none = try #require(try settled("s3://bucket/x", key, home: folder + "/nowhere").serviceWarning())
+            #expect(none.contains("finds no key for profile default in \(folder)/nowhere/.aws/credentials"), "\(none)")
+            for said in [other, none] { #expect(!said.contains("hunter"), "\(said)") }
+            #expect(try settled("s3://bucket/x", ["AWS_ACCESS_KEY_ID": "AKIADEFAULT", "AWS_SECRET_ACCESS_KEY": "hunter-one"]).serviceWarning() == nil)
+        }
+    }
+
     @Test func credentialsComeFromTheEnvironmentOrAPrivateProfile() async throws {
         try await withTemporaryDirectory { folder in
             let aws = folder + "/.aws"

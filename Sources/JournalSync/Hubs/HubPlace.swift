@@ -28,4 +28,13 @@ public protocol HubPlace: Sendable {
     /// hub whose owner is not the journal (a server schema handed over to another role); nil when
     /// the hub is up to date or there is no such owner.
     func migrationScript() async throws -> String?
+    /// What journal-syncd, a systemd user service that sees none of this shell's variables (its
+    /// HOME aside), would not find as this command did, and what to do about it: said after `sync
+    /// init`. Nil when it finds the same.
+    func serviceWarning() -> String?
+}
+
+extension HubPlace {
+    /// A kind that reads no variable of the shell's, or records what it read (`location`), has none.
+    public func serviceWarning() -> String? { nil }
 }

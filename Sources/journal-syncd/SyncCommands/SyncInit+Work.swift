@@ -31,6 +31,7 @@ extension SyncInit {
         Output.line(joined.madeHub ? "Made a new hub at \(location)." : "Joined the hub at \(location).")
         Output.line("This journal syncs through it as device \(joined.device).")
         if let change = ServiceNetworkDropIn.apply(network: place.needsNetwork) { Output.line(TerminalText.escaped(change)) }
+        if let warning = place.serviceWarning() { Output.error("journal: " + TerminalText.escaped(warning)) }
         if let moved = try await SettingsMove.run(store) { Output.line(TerminalText.escaped(moved.sentence)) }
         let driver = hubs.driver(for: place.kind)
         let name = driver?.nameOnAnotherMachine(location: joined.location).map(ShellWord.quoted) ?? driver?.nameForm ?? "HUB"
