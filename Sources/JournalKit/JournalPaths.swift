@@ -93,6 +93,12 @@ public struct JournalPaths: Sendable, Equatable {
     public static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
+
+    /// `environment` as journal-syncd has it: a systemd user service is given HOME, and none of the
+    /// variables a person's shell sets (what a hub reads from them, `sync init` records or warns of).
+    public static func asTheServiceHasIt(_ environment: @escaping @Sendable (String) -> String?) -> @Sendable (String) -> String? {
+        { name in name == "HOME" ? environment(name) : nil }
+    }
 }
 
 /// Why the journal's folders cannot be found.

@@ -58,7 +58,7 @@ struct S3CredentialSource: Sendable {
 
     /// Where journal-syncd looks for the key of the settled location: its HOME's files alone.
     var service: S3CredentialSource {
-        S3CredentialSource(location: location) { [environment] name in name == "HOME" ? environment(name) : nil }
+        S3CredentialSource(location: location, environment: JournalPaths.asTheServiceHasIt(environment))
     }
 
     /// What journal-syncd would sign with, against this shell, when it is not this shell's key: nil

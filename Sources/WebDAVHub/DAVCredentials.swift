@@ -87,7 +87,7 @@ final class DAVCredentials: Sendable {
     /// login was typed, which is kept where the service looks).
     func serviceWarning() -> String? {
         guard let used = current.withLock({ $0 }), case .file(let path) = used.source else { return nil }
-        let looked = Self.files { $0 == "HOME" ? JournalPaths.environment($0) : nil }
+        let looked = Self.files(environment: JournalPaths.asTheServiceHasIt { JournalPaths.environment($0) })
         let there = try? DAVCredentials(location: location, ask: nil, files: looked).inFiles()
         if there?.login == used.login, there?.password == used.password { return nil }
         let finds = there.map { "would sign in as \($0.login) from \($0.source)" } ?? "finds no login for \(location.host) in \(looked.joined(separator: " or "))"
