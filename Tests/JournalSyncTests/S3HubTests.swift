@@ -28,6 +28,16 @@ import TestSupport
         #expect(String(decoding: kept, as: UTF8.self).hasPrefix("writer "))
     }
 
+    /// An endpoint at an IPv6 address, bracketed in the URL, the requests and the signed Host header.
+    @Test func anIPv6EndpointIsReached() async throws {
+        let server = try S3Server(host: "::1")
+        let storage = try Self.storage(try server.make("hub-" + UUID().uuidString.prefix(12).lowercased()), endpoint: server.endpoint)
+        #expect(storage.location.contains("?endpoint=http://[::1]:\(server.port)"), "\(storage.location)")
+        #expect(try await storage.create("written", [1, 2]) != nil)
+        #expect(try await storage.read("written", limit: 10) == [1, 2])
+        #expect(try await storage.list(prefix: "", after: nil, limit: 10).map(\.name) == ["written"])
+    }
+
     @Test func aReplaceOfAVersionNotThereIsRefusedAndOfTheOneThereTakes() async throws {
         let storage = try Self.storage(try S3Server.newBucket())
         let first = try #require(try await storage.create("card", [1]))

@@ -15,6 +15,8 @@ import Foundation
 /// too (`launcher`).
 public final class S3Server: Sendable {
     public let folder: String
+    /// The address it listens on: 127.0.0.1, or ::1 for a test of an IPv6 endpoint.
+    public let host: String
     public let port: Int
 
     /// The access key every test signs with.
@@ -45,7 +47,8 @@ public final class S3Server: Sendable {
         return "s3://\(bucket)/\(prefix)?endpoint=\(serving(bucket).endpoint)"
     }
 
-    public init() throws {
+    public init(host: String = "127.0.0.1") throws {
+        self.host = host
         folder = NSTemporaryDirectory() + "journal-s3-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = PostgresServer.freePort()
@@ -56,7 +59,7 @@ public final class S3Server: Sendable {
         let launcher = folder + "/atomic_moto.py"
         try Self.launcher.write(toFile: launcher, atomically: true, encoding: .utf8)
         try ServerWatcher.launch(
-            "'\(python)' '\(launcher)' -H 127.0.0.1 -p \(port)", log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL $server", removing: folder)
+            "'\(python)' '\(launcher)' -H \(host) -p \(port)", log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL $server", removing: folder)
         let deadline = ContinuousClock.now + .seconds(60)
         while (try? curl(["-o", "/dev/null", url("/")]))?.status ?? 0 == 0 {
             guard ContinuousClock.now < deadline else {
@@ -96,7 +99,7 @@ public final class S3Server: Sendable {
         """
 
     /// The endpoint, as a hub's URL names it.
-    public var endpoint: String { "http://127.0.0.1:\(port)" }
+    public var endpoint: String { "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
     /// The HTTP URL of `path` on the server.
     public func url(_ path: String) -> String { endpoint + path }
