@@ -49,7 +49,8 @@ public enum S3HubError: JournalFailure, ServerRefusal, Equatable {
         case .credentialsMissing(let profile, let looked):
             return "no credentials for the store were found: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set, and the "
                 + "profile \(profile) has no aws_access_key_id and aws_secret_access_key (looked in \(looked.joined(separator: ", "))). "
-                + "Set them, or add the profile to ~/.aws/credentials (chmod 600)."
+                + "Add the key to ~/.aws/credentials under [\(profile)] (chmod 600), where journal-syncd finds it too: a shell's "
+                + "variables serve only the commands run from it."
         case .credentialsRefused(let accessKey, let store, let code):
             return "the store \(store) refused the access key \(accessKey) (\(code)): the key is unknown there, or its secret is "
                 + "not the one it was given. Correct it in the environment or ~/.aws/credentials. Nothing was written."
