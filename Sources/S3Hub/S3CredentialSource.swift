@@ -1,3 +1,4 @@
+import HTTPHubSupport
 import JournalKit
 
 /// Where an S3 hub's credentials and region come from, as every AWS tool looks: the URL's `?profile=`
@@ -48,7 +49,7 @@ struct S3CredentialSource: Sendable {
     /// a shell's variables, reaches the same bucket in the same region with the same profile.
     func settled() throws -> S3Location {
         S3Location(
-            bucket: location.bucket, prefix: location.prefix, endpoint: location.endpoint, region: try region(),
+            bucket: location.bucket, prefix: location.prefix, endpoint: try location.endpoint ?? configuredEndpoint(), region: try region(),
             profile: location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 })
     }
 
@@ -74,6 +75,29 @@ struct S3CredentialSource: Sendable {
         return "journal-syncd, the background service, does not see this shell's \(unseen.joined(separator: ", ")), and \(finds): "
             + "put the key there (chmod 600), or name a profile that holds it with ?profile= in the hub's URL; until then only "
             + "`journal sync` run from a shell like this one syncs with this key."
+    }
+
+    /// The store's server as AWS tools configure one when the URL names none: `AWS_ENDPOINT_URL_S3`,
+    /// `AWS_ENDPOINT_URL`, the `s3` `endpoint_url` of the services section the profile names, or the
+    /// profile's `endpoint_url`; none while `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` or the profile's
+    /// `ignore_configured_endpoint_urls` is true. Nil for AWS's.
+    func configuredEndpoint() throws -> HTTPServer? {
+        func isTrue(_ text: String?) -> Bool { text?.lowercased() == "true" }
+        let settings = try AWSProfiles.settings(of: profile, credentialsFile: nil, configFile: configFile)
+        if isTrue(environment("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) || isTrue(settings["ignore_configured_endpoint_urls"]) { return nil }
+        var found: (url: String, source: String)?
+        for variable in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] where found == nil {
+            if let url = environment(variable), !url.isEmpty { found = (url, variable) }
+        }
+        if found == nil, let services = settings["services"], !services.isEmpty,
+            let url = try AWSProfiles.services(services, configFile: configFile)["s3.endpoint_url"], !url.isEmpty
+        {
+            found = (url, "the services section \(services) of \(configFile ?? "the config file")")
+        }
+        if found == nil, let url = settings["endpoint_url"], !url.isEmpty { found = (url, "the profile \(profile) of \(configFile ?? "the config file")") }
+        guard let found else { return nil }
+        let endpoint = try S3Location.parseEndpoint(found.url) { .badConfiguredEndpoint(source: found.source, problem: $0) }
+        return HTTPServer(secure: endpoint.secure, host: endpoint.host, port: endpoint.port, rootCertificate: nil)
     }
 
     /// The region to sign for: the URL's, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's, or us-east-1

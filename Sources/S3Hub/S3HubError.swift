@@ -12,6 +12,8 @@ public enum S3HubError: JournalFailure, ServerRefusal, Equatable {
     case plainTextElsewhere(endpoint: String)
     /// A region from the environment or a profile that cannot be one.
     case badRegion(String, source: String)
+    /// An endpoint from the environment or a profile (`AWS_ENDPOINT_URL`, `endpoint_url`) that cannot be one.
+    case badConfiguredEndpoint(source: String, problem: String)
     /// No credentials in the environment or the AWS files.
     case credentialsMissing(profile: String, looked: [String])
     /// The store does not know the access key, or the signature made with its secret (403).
@@ -44,6 +46,9 @@ public enum S3HubError: JournalFailure, ServerRefusal, Equatable {
         case .plainTextElsewhere(let endpoint):
             return "the endpoint \(endpoint) is http://, without TLS, to a server that is not this machine: who syncs when, and "
                 + "the sealed bytes, would cross the network readable. Use https://."
+        case .badConfiguredEndpoint(let source, let problem):
+            return "the endpoint \(source) gives cannot be used: \(problem). Correct it there, or name the store with "
+                + "?endpoint=https://HOST[:PORT] in the hub's URL."
         case .badRegion(let region, let source):
             return "the region \"\(region.prefix(64))\" (from \(source)) is no region's name. Correct it, or name one with ?region= in the hub's URL."
         case .credentialsMissing(let profile, let looked):

@@ -93,7 +93,7 @@ struct S3Location: Sendable, Equatable {
 
     /// `https://HOST[:PORT]`, or `http://` to this machine alone: a signature does not show the
     /// secret, but who syncs when, and the sealed bytes, would cross the network readable.
-    private static func parseEndpoint(_ value: String, refuse: (String) -> S3HubError) throws(S3HubError) -> (secure: Bool, host: String, port: Int) {
+    static func parseEndpoint(_ value: String, refuse: (String) -> S3HubError) throws(S3HubError) -> (secure: Bool, host: String, port: Int) {
         guard let url = URLComponents(string: value), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw refuse("the endpoint is not an https:// URL")
         }

@@ -59,6 +59,26 @@ import TestSupport
         }
     }
 
+    /// An endpoint configured as AWS tools configure one (`AWS_ENDPOINT_URL`) serves `sync init` with a
+    /// bare s3:// URL and is recorded, so that journal-syncd, which does not see the variable, reaches
+    /// the same store.
+    @Test func anEndpointFromTheEnvironmentIsRecorded() async throws {
+        try await withTemporaryDirectory { folder in
+            let bucket = try S3Server.newBucket()
+            let endpoint = S3Server.serving(bucket).endpoint
+            var shell = JournalCLI(home: folder + "/a", now: nil)
+            shell.environment["AWS_ENDPOINT_URL"] = endpoint
+            let made = try shell.run("sync", "init", "--hub", "s3://\(bucket)/journal")
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(made.stdout.contains("Made a new hub at s3://\(bucket)/journal?endpoint=\(endpoint)&region=us-east-1."), "\(made.stdout)")
+            try shell.run("add", "espresso")
+            var service = shell
+            service.environment["AWS_ENDPOINT_URL"] = nil
+            let synced = try service.run("sync")
+            #expect(synced.status == 0 && synced.stdout.contains("Published"), "\(synced.stdout)\(synced.stderr)")
+        }
+    }
+
     /// A store without conditional writes is refused at `sync init`, saying what it lacks, and the
     /// journal is left as it was.
     @Test func aStoreWithoutConditionalWritesIsRefusedAtInit() async throws {

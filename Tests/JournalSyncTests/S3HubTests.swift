@@ -212,6 +212,56 @@ import TestSupport
         }
     }
 
+    /// A store's endpoint comes from the URL, or as AWS tools configure one (`AWS_ENDPOINT_URL_S3`,
+    /// `AWS_ENDPOINT_URL`, a services section's `s3`, a profile's `endpoint_url`), and is recorded; another
+    /// service's endpoint is never taken for the store's.
+    @Test func anEndpointComesFromTheURLOrAsAWSToolsConfigureIt() async throws {
+        try await withTemporaryDirectory { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/.aws", withIntermediateDirectories: true)
+            try """
+                [profile r2]
+                endpoint_url = https://ACCOUNT.r2.cloudflarestorage.com
+                region = auto
+                [profile split]
+                services = local
+                dynamodb =
+                  endpoint_url = http://localhost:8000
+                [services local]
+                dynamodb =
+                  endpoint_url = http://localhost:8001
+                s3 =
+                  endpoint_url = http://127.0.0.1:9000
+                [profile nested]
+                dynamodb =
+                  endpoint_url = https://dynamodb.example.org
+                [profile ignoring]
+                endpoint_url = https://minio.example.org
+                ignore_configured_endpoint_urls = true
+                [profile plain]
+                endpoint_url = http://minio.example.org:9000
+
+                """.write(toFile: folder + "/.aws/config", atomically: true, encoding: .utf8)
+            chmod(folder + "/.aws/config", 0o600)
+            func uri(_ url: String, _ variables: [String: String]) throws -> String {
+                let all = variables.merging(["HOME": folder]) { one, _ in one }
+                return try S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] }).settled().uri
+            }
+            #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "r2"]) == "s3://bucket/x?endpoint=https://account.r2.cloudflarestorage.com&region=auto&profile=r2")
+            #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "split"]) == "s3://bucket/x?endpoint=http://127.0.0.1:9000&region=us-east-1&profile=split")
+            #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "nested"]) == "s3://bucket/x?region=us-east-1&profile=nested")
+            #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "ignoring"]) == "s3://bucket/x?region=us-east-1&profile=ignoring")
+            let both = ["AWS_ENDPOINT_URL": "https://all.example.org", "AWS_ENDPOINT_URL_S3": "https://s3.example.org:8443"]
+            #expect(try uri("s3://bucket/x", both) == "s3://bucket/x?endpoint=https://s3.example.org:8443&region=us-east-1")
+            #expect(try uri("s3://bucket/x", ["AWS_ENDPOINT_URL": "https://all.example.org"]) == "s3://bucket/x?endpoint=https://all.example.org&region=us-east-1")
+            #expect(try uri("s3://bucket/x?endpoint=https://mine.example.org", both) == "s3://bucket/x?endpoint=https://mine.example.org&region=us-east-1")
+            #expect(try uri("s3://bucket/x", both.merging(["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"]) { $1 }) == "s3://bucket/x?region=us-east-1")
+            #expect(throws: S3HubError.plainTextElsewhere(endpoint: "http://minio.example.org:9000")) { _ = try uri("s3://bucket/x", ["AWS_PROFILE": "plain"]) }
+            #expect(throws: S3HubError.badConfiguredEndpoint(source: "AWS_ENDPOINT_URL", problem: "the endpoint is not an https:// URL")) {
+                _ = try uri("s3://bucket/x", ["AWS_ENDPOINT_URL": "ftp://files.example.org"])
+            }
+        }
+    }
+
     @Test func credentialsComeFromTheEnvironmentOrAPrivateProfile() async throws {
         try await withTemporaryDirectory { folder in
             let aws = folder + "/.aws"
