@@ -50,7 +50,8 @@ struct S3CredentialSource: Sendable {
     func settled() throws -> S3Location {
         S3Location(
             bucket: location.bucket, prefix: location.prefix, endpoint: try location.endpoint ?? configuredEndpoint(), region: try region(),
-            profile: location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 })
+            profile: location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 },
+            rootCertificate: try location.rootCertificate ?? configuredAuthorities())
     }
 
     /// The variables that give this shell's key or the files it is read from, which a systemd user
@@ -98,6 +99,14 @@ struct S3CredentialSource: Sendable {
         guard let found else { return nil }
         let endpoint = try S3Location.parseEndpoint(found.url) { .badConfiguredEndpoint(source: found.source, problem: $0) }
         return HTTPServer(secure: endpoint.secure, host: endpoint.host, port: endpoint.port, rootCertificate: nil)
+    }
+
+    /// The certificate authorities AWS tools are configured to trust: `AWS_CA_BUNDLE`, or the profile's
+    /// `ca_bundle`; nil for the system's.
+    func configuredAuthorities() throws -> String? {
+        if let bundle = environment("AWS_CA_BUNDLE"), !bundle.isEmpty { return FileSystem.absolute(bundle) }
+        let settings = try AWSProfiles.settings(of: profile, credentialsFile: nil, configFile: configFile)
+        return settings["ca_bundle"].flatMap { $0.isEmpty ? nil : FileSystem.absolute($0) }
     }
 
     /// The region to sign for: the URL's, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's, or us-east-1

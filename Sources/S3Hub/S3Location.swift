@@ -16,6 +16,8 @@ struct S3Location: Sendable, Equatable {
     let region: String?
     /// The profile of the AWS files the URL names; nil for `AWS_PROFILE`'s, or `default`.
     let profile: String?
+    /// The certificate authorities to trust, a PEM file: the URL's `sslrootcert`; nil for the system's.
+    var rootCertificate: String? = nil
 
     /// The URL as the journal records and shows it.
     var uri: String {
@@ -24,7 +26,7 @@ struct S3Location: Sendable, Equatable {
         if let endpoint { query.append("endpoint=" + endpoint.url("")) }
         if let region { query.append("region=" + PercentEncoding.encoded(region)) }
         if let profile { query.append("profile=" + PercentEncoding.encoded(profile)) }
-        if let root = endpoint?.rootCertificate { query.append("sslrootcert=" + PercentEncoding.encoded(root, keeping: ["/"])) }
+        if let root = rootCertificate { query.append("sslrootcert=" + PercentEncoding.encoded(root, keeping: ["/"])) }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         return text
     }
@@ -32,7 +34,8 @@ struct S3Location: Sendable, Equatable {
     /// The server requests go to, in `region`: the endpoint, or AWS's for the region (path-style, so
     /// that a bucket with dots in its name meets a certificate that fits).
     func server(region: String) -> HTTPServer {
-        endpoint ?? HTTPServer(secure: true, host: "s3.\(region).amazonaws.com", port: 443, rootCertificate: nil)
+        let server = endpoint ?? HTTPServer(secure: true, host: "s3.\(region).amazonaws.com", port: 443, rootCertificate: nil)
+        return HTTPServer(secure: server.secure, host: server.host, port: server.port, rootCertificate: server.secure ? rootCertificate : nil)
     }
 
     /// The path of the object `name` (relative to the hub's prefix), %-encoded as S3 signs it; the
@@ -81,9 +84,10 @@ struct S3Location: Sendable, Equatable {
             default: throw refuse("\(item.name) is not a setting of an S3 hub; they are endpoint, region, profile and sslrootcert")
             }
         }
-        if rootCertificate != nil, endpoint?.secure != true { throw refuse("sslrootcert is for an https:// endpoint") }
-        let server = endpoint.map { HTTPServer(secure: $0.secure, host: $0.host, port: $0.port, rootCertificate: rootCertificate) }
-        return S3Location(bucket: bucket, prefix: parts.joined(separator: "/"), endpoint: server, region: region, profile: profile)
+        if rootCertificate != nil, endpoint?.secure == false { throw refuse("sslrootcert is for an https:// endpoint") }
+        let server = endpoint.map { HTTPServer(secure: $0.secure, host: $0.host, port: $0.port, rootCertificate: nil) }
+        return S3Location(
+            bucket: bucket, prefix: parts.joined(separator: "/"), endpoint: server, region: region, profile: profile, rootCertificate: rootCertificate)
     }
 
     /// True for what can be a region's name ("eu-west-1", "auto"): it goes into a host name.

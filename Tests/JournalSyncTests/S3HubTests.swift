@@ -1,4 +1,5 @@
 import Foundation
+import HTTPHubSupport
 import JournalKit
 import JournalSync
 import Testing
@@ -36,6 +37,27 @@ import TestSupport
         #expect(try await storage.create("written", [1, 2]) != nil)
         #expect(try await storage.read("written", limit: 10) == [1, 2])
         #expect(try await storage.list(prefix: "", after: nil, limit: 10).map(\.name) == ["written"])
+    }
+
+    /// A store over TLS whose certificate a private authority signed: trusted with the URL's
+    /// `sslrootcert` or the bundle AWS tools are given (`AWS_CA_BUNDLE`, recorded), refused against the
+    /// system's authorities alone, and its trust said by `sync status`.
+    @Test func aStoreOverTLSIsTrustedThroughItsAuthorityAlone() async throws {
+        let server = try S3Server(tls: true)
+        let authority = try #require(server.authority)
+        let bucket = try server.make("hub-" + UUID().uuidString.prefix(12).lowercased())
+        func storage(_ url: String, _ variables: [String: String] = [:]) throws -> S3Storage {
+            let all = S3Server.environment.merging(variables) { $1 }
+            return try S3Place(url: url, environment: { all[$0] }).storage
+        }
+        let trusting = try storage("s3://\(bucket)/journal?endpoint=\(server.endpoint)&sslrootcert=\(authority)")
+        #expect(try await trusting.create("written", [1]) != nil)
+        #expect(try await trusting.facts().contains(HubFact(label: "TLS", key: "tls", value: "certificate verified against \(authority)")))
+        let bundled = try storage("s3://\(bucket)/journal?endpoint=\(server.endpoint)", ["AWS_CA_BUNDLE": authority])
+        #expect(bundled.location.hasSuffix("&sslrootcert=\(authority)"), "\(bundled.location)")
+        #expect(try await bundled.read("written", limit: 10) == [1])
+        let system = try storage("s3://\(bucket)/journal?endpoint=\(server.endpoint)")
+        await #expect(throws: HTTPHubError.self) { _ = try await system.read("written", limit: 10) }
     }
 
     @Test func aReplaceOfAVersionNotThereIsRefusedAndOfTheOneThereTakes() async throws {
@@ -165,6 +187,9 @@ import TestSupport
         #expect(r2.prefix == "" && r2.region == "auto" && r2.endpoint?.name == "account.r2.cloudflarestorage.com")
         #expect(r2.uri == "s3://journal/?endpoint=https://account.r2.cloudflarestorage.com&region=auto")
         #expect(try S3Location.parse(r2.uri) == r2)
+        // A private authority serves AWS's server too (a proxy that inspects TLS), and never a plain endpoint.
+        #expect(try S3Location.parse("s3://bucket/x?sslrootcert=/etc/ca.pem").server(region: "eu-west-1").rootCertificate == "/etc/ca.pem")
+        #expect(throws: S3HubError.self) { _ = try S3Location.parse("s3://bucket/x?endpoint=http://127.0.0.1:9000&sslrootcert=/etc/ca.pem") }
         #expect(throws: S3HubError.secretInURL) { _ = try S3Location.parse("s3://AKIA:secret@bucket/x") }
         #expect(throws: S3HubError.plainTextElsewhere(endpoint: "http://minio.example.org:9000")) {
             _ = try S3Location.parse("s3://bucket/x?endpoint=http://minio.example.org:9000")

@@ -18,6 +18,9 @@ public final class S3Server: Sendable {
     /// The address it listens on: 127.0.0.1, or ::1 for a test of an IPv6 endpoint.
     public let host: String
     public let port: Int
+    /// The certificate authority that signed its certificate (for "localhost" and 127.0.0.1) when it
+    /// answers over TLS; nil for plain HTTP.
+    public let authority: String?
 
     /// The access key every test signs with.
     public static let environment = ["AWS_ACCESS_KEY_ID": "journal-test", "AWS_SECRET_ACCESS_KEY": "journal-test-secret"]
@@ -47,10 +50,12 @@ public final class S3Server: Sendable {
         return "s3://\(bucket)/\(prefix)?endpoint=\(serving(bucket).endpoint)"
     }
 
-    public init(host: String = "127.0.0.1") throws {
+    public init(host: String = "127.0.0.1", tls: Bool = false) throws {
         self.host = host
         folder = NSTemporaryDirectory() + "journal-s3-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if tls { try PostgresServer.makeCertificates(in: folder, subject: "/CN=localhost", altNames: "DNS:localhost,IP:127.0.0.1") }
+        authority = tls ? folder + "/ca.crt" : nil
         port = PostgresServer.freePort()
         guard let python = Self.motoPython() else {
             throw FixtureError("moto_server is not installed: run `make test-deps` (it installs moto[server] from PyPI)")
@@ -59,7 +64,7 @@ public final class S3Server: Sendable {
         let launcher = folder + "/atomic_moto.py"
         try Self.launcher.write(toFile: launcher, atomically: true, encoding: .utf8)
         try ServerWatcher.launch(
-            "'\(python)' '\(launcher)' -H \(host) -p \(port)", log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL $server", removing: folder)
+            "'\(python)' '\(launcher)' -H \(host) -p \(port)" + (tls ? " -c '\(folder)/server.crt' -k '\(folder)/server.key'" : ""), log: folder + "/server.log", pidFile: folder + "/server.pid", stop: "kill -KILL $server", removing: folder)
         let deadline = ContinuousClock.now + .seconds(60)
         while (try? curl(["-o", "/dev/null", url("/")]))?.status ?? 0 == 0 {
             guard ContinuousClock.now < deadline else {
@@ -99,7 +104,7 @@ public final class S3Server: Sendable {
         """
 
     /// The endpoint, as a hub's URL names it.
-    public var endpoint: String { "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    public var endpoint: String { (authority == nil ? "http://" : "https://") + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
     /// The HTTP URL of `path` on the server.
     public func url(_ path: String) -> String { endpoint + path }
@@ -142,7 +147,7 @@ public final class S3Server: Sendable {
 
     /// Runs curl against the server: its status code and body.
     public func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
-        let result = try ProcessRunner.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}"] + arguments, environment: [:])
+        let result = try ProcessRunner.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}"] + (authority.map { ["--cacert", $0] } ?? []) + arguments, environment: [:])
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
