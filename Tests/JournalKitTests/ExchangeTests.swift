@@ -10,6 +10,10 @@ import TestSupport
               consumedAt: Timestamp(milliseconds: 1_795_162_400_123), note: "with \"quotes\", commas\nand a new line"),
         Drink(id: DrinkID(rawValue: "22222222-2222-4222-8222-222222222222"), kind: "black-tea", caffeineMg: 47.5,
               consumedAt: Timestamp(milliseconds: 1_795_212_400_000)),
+        // "\r\n" is one Character in Swift: a field's check by Characters for "\n" or "\r" missed it, and
+        // the export wrote the note unquoted, which its own import refused.
+        Drink(id: DrinkID(rawValue: "33333333-3333-4333-8333-333333333333"), kind: "espresso", caffeineMg: 64,
+              consumedAt: Timestamp(milliseconds: 1_795_212_500_000), note: "a line ending\r\nas Windows ends it"),
     ]
 
     @Test func jsonExportReadsBackExactly() throws {
@@ -55,7 +59,7 @@ import TestSupport
         let error = #expect(throws: ImportFormatError.self) {
             _ = try DrinkExchange.parse(Array(DrinkExchange.jsonArray(drinks + [changed]).utf8), catalog: .builtIn, now: now)
         }
-        #expect(error?.location == "element 3")
+        #expect(error?.location == "element \(drinks.count + 1)")
     }
 
     @Test func jsonThatDoesNotParseIsRefusedAsSuch() throws {
