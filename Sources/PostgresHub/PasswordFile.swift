@@ -36,7 +36,7 @@ public struct PasswordFile: Sendable {
             path, limit: Self.limit, what: "the password file", exposure: "anyone who reads it can log in to the server as you")
         else { return nil }
         let hosts = location.isSocket ? [location.host, "localhost"] : [location.host]
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) where !line.hasPrefix("#") {
             let fields = Self.fields(of: line)
             guard fields.count == 5 else { continue }
             func matches(_ field: String, _ values: [String]) -> Bool { field == "*" || values.contains(field) }

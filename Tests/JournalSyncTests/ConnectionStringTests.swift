@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import JournalKit
 import TestSupport
@@ -8,6 +9,18 @@ import TestSupport
 @Suite(.onTestThreads) struct ConnectionStringTests {
     func parse(_ text: String, _ environment: [String: String] = [:]) throws(PostgresHubError) -> PostgresLocation {
         try PostgresLocation.parse(text, environment: { environment[$0] }, osUser: "osuser")
+    }
+
+    /// A password file with Windows line ends is read as libpq reads it: "\r\n" is one Character in
+    /// Swift, and a file split on "\n" alone was one line, its passwords never found.
+    @Test func aPasswordFileIsReadWhateverItsLineEnds() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/pgpass"
+            try "# a comment\r\nother.example.org:5432:*:alice:not-this\r\ndb.example.org:5432:journal:alice:secret\\:one\r\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(chmod(path, 0o600) == 0)
+            #expect(try PasswordFile(path: path).password(for: try parse("postgresql://alice@db.example.org/journal")) == "secret:one")
+        }
     }
 
     @Test func aURIAndItsKeyValueTwinMeanTheSame() throws {
