@@ -40,7 +40,7 @@ struct AWSProfiles: Sendable {
         var section: String?
         /// The `KEY =` whose indented settings follow.
         var nested: String?
-        for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for raw in text.split(whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: " \t")
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             let indented = raw.first == " " || raw.first == "\t"
@@ -65,7 +65,8 @@ struct AWSProfiles: Sendable {
                 profiles[section, default: [:]][nested + "." + key] = value
             } else if !indented, value.isEmpty {
                 nested = key
-            } else if !indented {
+            } else {
+                // An indented setting under no `KEY =` is the section's own, as it always was.
                 profiles[section, default: [:]][key] = value
             }
         }

@@ -287,6 +287,19 @@ import TestSupport
         }
     }
 
+    /// The AWS files as AWS tools write them and people edit them: CRLF, comments, an indented setting,
+    /// an empty value, a service's settings nested under `KEY =` (never the profile's own).
+    @Test func theAWSFilesAreReadAsAWSToolsReadThem() {
+        let text = "[default]\r\n  aws_access_key_id = AKIA1\r\n# a comment\r\naws_session_token =\r\nregion = eu-west-1\r\n"
+            + "[profile x]\ns3 =\n  endpoint_url = https://s3.example.org\n\taddressing_style = path\nregion=us-west-2\n"
+            + "[services local]\ns3 =\n  endpoint_url = https://local.example.org\n[sso-session y]\nregion = nowhere\n"
+        let config = AWSProfiles(text: text, config: true)
+        #expect(config.profiles["default"] == ["aws_access_key_id": "AKIA1", "region": "eu-west-1"])
+        #expect(config.profiles["x"] == ["s3.endpoint_url": "https://s3.example.org", "s3.addressing_style": "path", "region": "us-west-2"])
+        #expect(config.profiles["services local"] == ["s3.endpoint_url": "https://local.example.org"])
+        #expect(config.profiles.count == 3)
+    }
+
     @Test func credentialsComeFromTheEnvironmentOrAPrivateProfile() async throws {
         try await withTemporaryDirectory { folder in
             let aws = folder + "/.aws"
