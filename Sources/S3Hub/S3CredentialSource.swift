@@ -32,6 +32,9 @@ struct S3CredentialSource: Sendable {
         location.profile == nil && !(environment("AWS_ACCESS_KEY_ID") ?? "").isEmpty && !(environment("AWS_SECRET_ACCESS_KEY") ?? "").isEmpty
     }
 
+    /// The files a key is looked for in.
+    var looked: [String] { [credentialsFile, configFile].compactMap { $0 } }
+
     /// The credentials to sign with.
     func credentials() throws -> S3Credentials {
         if keyFromEnvironment, let id = environment("AWS_ACCESS_KEY_ID"), let secret = environment("AWS_SECRET_ACCESS_KEY") {
@@ -39,7 +42,7 @@ struct S3CredentialSource: Sendable {
         }
         let settings = try AWSProfiles.settings(of: profile, credentialsFile: credentialsFile, configFile: configFile)
         guard let id = settings["aws_access_key_id"], !id.isEmpty, let secret = settings["aws_secret_access_key"], !secret.isEmpty else {
-            throw S3HubError.credentialsMissing(profile: profile, looked: [credentialsFile, configFile].compactMap { $0 })
+            throw S3HubError.credentialsMissing(profile: profile, looked: looked)
         }
         return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: settings["aws_session_token"].flatMap { $0.isEmpty ? nil : $0 })
     }
@@ -48,10 +51,13 @@ struct S3CredentialSource: Sendable {
     /// profile `AWS_PROFILE` names. The journal records it, so that journal-syncd, which sees none of
     /// a shell's variables, reaches the same bucket in the same region with the same profile.
     func settled() throws -> S3Location {
-        S3Location(
-            bucket: location.bucket, prefix: location.prefix, endpoint: try location.endpoint ?? configuredEndpoint(), region: try region(),
-            profile: location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 },
-            rootCertificate: try location.rootCertificate ?? configuredAuthorities())
+        let endpoint = try location.endpoint ?? configuredEndpoint()
+        let named = location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
+        if let named, !S3Location.isProfileName(named) { throw S3HubError.badProfile(named, source: "AWS_PROFILE") }
+        // A bundle AWS tools are given is for TLS: a plain endpoint (this machine's) has none to check.
+        let authorities = endpoint?.secure == false ? nil : try location.rootCertificate ?? configuredAuthorities()
+        return S3Location(
+            bucket: location.bucket, prefix: location.prefix, endpoint: endpoint, region: try region(), profile: named, rootCertificate: authorities)
     }
 
     /// The variables that give this shell's key or the files it is read from, which a systemd user
@@ -67,12 +73,21 @@ struct S3CredentialSource: Sendable {
     /// when it is the same, or there is no key here (which the first request says).
     func serviceWarning() -> String? {
         guard let here = try? credentials() else { return nil }
-        let there = try? service.credentials()
-        if there?.accessKeyID == here.accessKeyID { return nil }
-        let unseen = Self.shellOnly.filter { !(environment($0) ?? "").isEmpty }
         let files = service.credentialsFile ?? "~/.aws/credentials"
-        let finds = there.map { "would sign with the access key \($0.accessKeyID) of profile \(service.profile) in \(files) instead" }
-            ?? "finds no key for profile \(service.profile) in \(files)"
+        let finds: String
+        switch Result(catching: { try service.credentials() }) {
+        case .success(let there) where there.accessKeyID == here.accessKeyID && there.secretAccessKey == here.secretAccessKey:
+            return nil
+        case .success(let there) where there.accessKeyID == here.accessKeyID:
+            finds = "finds another secret for the access key \(there.accessKeyID) in profile \(service.profile) of \(files)"
+        case .success(let there):
+            finds = "would sign with the access key \(there.accessKeyID) of profile \(service.profile) in \(files) instead"
+        case .failure(let error as S3HubError) where error == .credentialsMissing(profile: service.profile, looked: service.looked):
+            finds = "finds no key for profile \(service.profile) in \(files)"
+        case .failure(let error):
+            finds = "cannot read a key there: \(error)"
+        }
+        let unseen = Self.shellOnly.filter { !(environment($0) ?? "").isEmpty }
         return "journal-syncd, the background service, does not see this shell's \(unseen.joined(separator: ", ")), and \(finds): "
             + "put the key there (chmod 600), or name a profile that holds it with ?profile= in the hub's URL; until then only "
             + "`journal sync` run from a shell like this one syncs with this key."
@@ -83,9 +98,10 @@ struct S3CredentialSource: Sendable {
     /// profile's `endpoint_url`; none while `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` or the profile's
     /// `ignore_configured_endpoint_urls` is true. Nil for AWS's.
     func configuredEndpoint() throws -> HTTPServer? {
-        func isTrue(_ text: String?) -> Bool { text?.lowercased() == "true" }
         let settings = try AWSProfiles.settings(of: profile, credentialsFile: nil, configFile: configFile)
-        if isTrue(environment("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) || isTrue(settings["ignore_configured_endpoint_urls"]) { return nil }
+        // The variable, when set, over the profile's setting, either way.
+        let ignoring = environment("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS").flatMap { $0.isEmpty ? nil : $0 } ?? settings["ignore_configured_endpoint_urls"]
+        if ignoring?.lowercased() == "true" { return nil }
         var found: (url: String, source: String)?
         for variable in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] where found == nil {
             if let url = environment(variable), !url.isEmpty { found = (url, variable) }

@@ -17,7 +17,9 @@ public struct S3Driver: HubDriver {
     public func nameOnAnotherMachine(location: String) -> String? { location }
 
     public func place(named name: String, isURL: Bool, access: HubAccess) throws -> any HubPlace {
-        try S3Place(url: name, patience: access.patience)
+        // A recorded location is never settled again (`isURL` is false for it: S3 has no option of an
+        // earlier release).
+        try S3Place(url: name, patience: access.patience, settling: isURL)
     }
 
     /// The access key a revoked machine had still opens the bucket: delete it, which the new key cannot do.

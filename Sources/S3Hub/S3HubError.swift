@@ -12,6 +12,8 @@ public enum S3HubError: JournalFailure, ServerRefusal, Equatable {
     case plainTextElsewhere(endpoint: String)
     /// A region from the environment or a profile that cannot be one.
     case badRegion(String, source: String)
+    /// A profile's name from the environment that cannot be one.
+    case badProfile(String, source: String)
     /// An endpoint from the environment or a profile (`AWS_ENDPOINT_URL`, `endpoint_url`) that cannot be one.
     case badConfiguredEndpoint(source: String, problem: String)
     /// No credentials in the environment or the AWS files.
@@ -46,6 +48,9 @@ public enum S3HubError: JournalFailure, ServerRefusal, Equatable {
         case .plainTextElsewhere(let endpoint):
             return "the endpoint \(endpoint) is http://, without TLS, to a server that is not this machine: who syncs when, and "
                 + "the sealed bytes, would cross the network readable. Use https://."
+        case .badProfile(let profile, let source):
+            return "the profile \"\(TerminalText.escaped(String(profile.prefix(64))))\" (from \(source)) is no profile's name. Correct it, or name one "
+                + "with ?profile= in the hub's URL."
         case .badConfiguredEndpoint(let source, let problem):
             return "the endpoint \(source) gives cannot be used: \(problem). Correct it there, or name the store with "
                 + "?endpoint=https://HOST[:PORT] in the hub's URL."

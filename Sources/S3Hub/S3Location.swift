@@ -78,7 +78,7 @@ struct S3Location: Sendable, Equatable {
                 guard isRegion(value) else { throw refuse("\(value) is no region") }
                 region = value
             case "profile":
-                guard value.count <= 128, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "]" && $0 != "[" }) else { throw refuse("\(value) is no profile's name") }
+                guard isProfileName(value) else { throw refuse("\(value) is no profile's name") }
                 profile = value
             case "sslrootcert": rootCertificate = FileSystem.absolute(value)
             default: throw refuse("\(item.name) is not a setting of an S3 hub; they are endpoint, region, profile and sslrootcert")
@@ -88,6 +88,11 @@ struct S3Location: Sendable, Equatable {
         let server = endpoint.map { HTTPServer(secure: $0.secure, host: $0.host, port: $0.port, rootCertificate: nil) }
         return S3Location(
             bucket: bucket, prefix: parts.joined(separator: "/"), endpoint: server, region: region, profile: profile, rootCertificate: rootCertificate)
+    }
+
+    /// True for what can be a profile's name: it goes into the recorded URL and a section's name.
+    static func isProfileName(_ text: String) -> Bool {
+        text.count <= 128 && text.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value != 0x7f && $0 != "]" && $0 != "[" }
     }
 
     /// True for what can be a region's name ("eu-west-1", "auto"): it goes into a host name.
@@ -104,7 +109,12 @@ struct S3Location: Sendable, Equatable {
         guard url.user == nil, url.password == nil else { throw S3HubError.secretInURL }
         guard var host = url.host?.lowercased(), !host.isEmpty else { throw refuse("the endpoint names no host") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard host.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" && $0 != "@" }) else { throw refuse("the endpoint's host cannot be used") }
+        // Decoded from %-escapes by now: a name's letters, digits, dots, hyphens (and underscores), or an
+        // IPv6 address's hex digits and colons, nothing that could end up raw in a Host header or a message.
+        let isIPv6 = host.contains(":")
+        guard host.unicodeScalars.allSatisfy({ scalar in
+            isIPv6 ? scalar.properties.isASCIIHexDigit || scalar == ":" || scalar == "." : ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)
+        }) else { throw refuse("the endpoint's host cannot be used") }
         guard url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil else {
             throw refuse("the endpoint is a server alone (https://HOST[:PORT]); the bucket and prefix are the s3:// URL's")
         }

@@ -6,12 +6,16 @@ public struct S3Place: HubPlace {
     let storage: S3Storage
 
     /// The place `url` names; `patience` bounds each request; `environment` is where credentials and
-    /// the region are looked up (the process's, but for tests).
+    /// the region are looked up (the process's, but for tests). A URL a person gives is `settled`: what
+    /// the environment and the AWS files add to it (the endpoint, region, profile, authorities) is
+    /// recorded with it. A recorded one is taken as it is, so that no variable or profile changed
+    /// since sends a journal's requests, or its access key's id, to another server.
     public init(
-        url: String, patience: HubAccess.Patience = .syncing,
+        url: String, patience: HubAccess.Patience = .syncing, settling: Bool = true,
         environment: @escaping @Sendable (String) -> String? = { JournalPaths.environment($0) }
     ) throws {
-        let location = try S3CredentialSource(location: try S3Location.parse(url), environment: environment).settled()
+        let given = try S3Location.parse(url)
+        let location = settling ? try S3CredentialSource(location: given, environment: environment).settled() : given
         storage = S3Storage(place: location, source: S3CredentialSource(location: location, environment: environment), patience: patience)
     }
 

@@ -88,9 +88,13 @@ final class DAVCredentials: Sendable {
     func serviceWarning() -> String? {
         guard let used = current.withLock({ $0 }), case .file(let path) = used.source else { return nil }
         let looked = Self.files(environment: JournalPaths.asTheServiceHasIt { JournalPaths.environment($0) })
-        let there = try? DAVCredentials(location: location, ask: nil, files: looked).inFiles()
-        if there?.login == used.login, there?.password == used.password { return nil }
-        let finds = there.map { "would sign in as \($0.login) from \($0.source)" } ?? "finds no login for \(location.host) in \(looked.joined(separator: " or "))"
+        let finds: String
+        switch Result(catching: { try DAVCredentials(location: location, ask: nil, files: looked).inFiles() }) {
+        case .success(let there?) where there.login == used.login && there.password == used.password: return nil
+        case .success(let there?): finds = "would sign in as \(there.login) from \(there.source)"
+        case .success(nil): finds = "finds no login for \(location.host) in \(looked.joined(separator: " or "))"
+        case .failure(let error): finds = "cannot read a login there: \(error)"
+        }
         return "journal-syncd, the background service, does not see this shell's NETRC (\(path)), and \(finds): put the login in "
             + "\(looked.first ?? "~/.netrc") (chmod 600); until then only `journal sync` run from a shell like this one signs in with it."
     }

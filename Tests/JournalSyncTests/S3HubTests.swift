@@ -234,6 +234,8 @@ import TestSupport
             #expect(none.contains("finds no key for profile default in \(folder)/nowhere/.aws/credentials"), "\(none)")
             for said in [other, none] { #expect(!said.contains("hunter"), "\(said)") }
             #expect(try settled("s3://bucket/x", ["AWS_ACCESS_KEY_ID": "AKIADEFAULT", "AWS_SECRET_ACCESS_KEY": "hunter-one"]).serviceWarning() == nil)
+            let stale = try #require(try settled("s3://bucket/x", ["AWS_ACCESS_KEY_ID": "AKIADEFAULT", "AWS_SECRET_ACCESS_KEY": "hunter-new"]).serviceWarning())
+            #expect(stale.contains("finds another secret for the access key AKIADEFAULT") && !stale.contains("hunter"), "\(stale)")
         }
     }
 
@@ -269,7 +271,10 @@ import TestSupport
             chmod(folder + "/.aws/config", 0o600)
             func uri(_ url: String, _ variables: [String: String]) throws -> String {
                 let all = variables.merging(["HOME": folder]) { one, _ in one }
-                return try S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] }).settled().uri
+                let settled = try S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] }).settled()
+                // What is recorded reads back as it was: the daemon opens it.
+                #expect(try S3Location.parse(settled.uri) == settled, "\(settled.uri)")
+                return settled.uri
             }
             #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "r2"]) == "s3://bucket/x?endpoint=https://account.r2.cloudflarestorage.com&region=auto&profile=r2")
             #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "split"]) == "s3://bucket/x?endpoint=http://127.0.0.1:9000&region=us-east-1&profile=split")
@@ -281,6 +286,19 @@ import TestSupport
             #expect(try uri("s3://bucket/x?endpoint=https://mine.example.org", both) == "s3://bucket/x?endpoint=https://mine.example.org&region=us-east-1")
             #expect(try uri("s3://bucket/x", both.merging(["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"]) { $1 }) == "s3://bucket/x?region=us-east-1")
             #expect(throws: S3HubError.plainTextElsewhere(endpoint: "http://minio.example.org:9000")) { _ = try uri("s3://bucket/x", ["AWS_PROFILE": "plain"]) }
+            // The variable over the profile's setting, either way.
+            #expect(try uri("s3://bucket/x", ["AWS_PROFILE": "ignoring", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "false"]).hasPrefix("s3://bucket/x?endpoint=https://minio.example.org&"))
+            // An authority bundle is for TLS: a plain endpoint of this machine's records none (its URL would not read back).
+            #expect(try uri("s3://bucket/x?endpoint=http://127.0.0.1:9000", ["AWS_CA_BUNDLE": "/etc/ca.pem"]) == "s3://bucket/x?endpoint=http://127.0.0.1:9000&region=us-east-1")
+            #expect(try uri("s3://bucket/x?endpoint=https://minio.example.org", ["AWS_CA_BUNDLE": "/etc/ca.pem"]).hasSuffix("&sslrootcert=/etc/ca.pem"))
+            #expect(throws: S3HubError.badProfile("two words", source: "AWS_PROFILE")) { _ = try uri("s3://bucket/x", ["AWS_PROFILE": "two words"]) }
+            // A host is a name or an IPv6 address, whatever its %-escapes decode to.
+            for host in ["a%00b.example.org", "a%1bb.example.org", "[fe80::1%25eth0]", "a%20b.example.org"] {
+                #expect(throws: S3HubError.self, "\(host)") { _ = try uri("s3://bucket/x?endpoint=https://\(host)", [:]) }
+            }
+            // A recorded URL is opened as it is: what the environment says now sends it nowhere else.
+            let recorded = try S3Place(url: "s3://bucket/x?region=eu-west-1", settling: false, environment: { ["HOME": folder, "AWS_ENDPOINT_URL": "https://elsewhere.example.org"][$0] })
+            #expect(recorded.location == "s3://bucket/x?region=eu-west-1")
             #expect(throws: S3HubError.badConfiguredEndpoint(source: "AWS_ENDPOINT_URL", problem: "the endpoint is not an https:// URL")) {
                 _ = try uri("s3://bucket/x", ["AWS_ENDPOINT_URL": "ftp://files.example.org"])
             }

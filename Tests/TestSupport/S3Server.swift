@@ -93,11 +93,15 @@ public final class S3Server: Sendable {
         import moto.s3.responses as responses
         from moto.server import main
         writes = threading.Lock()
-        plain = responses.S3Response.put_object
-        def put_object(self, *args, **kwargs):
-            with writes:
-                return plain(self, *args, **kwargs)
-        responses.S3Response.put_object = put_object
+        def atomically(name):
+            plain = getattr(responses.S3Response, name)
+            def locked(self, *args, **kwargs):
+                with writes:
+                    return plain(self, *args, **kwargs)
+            setattr(responses.S3Response, name, locked)
+        # A delete too: one between another write's check and its write would be lost to it.
+        for name in ('put_object', 'delete_object'):
+            atomically(name)
         if __name__ == '__main__':
             main(sys.argv[1:])
 
