@@ -47,9 +47,10 @@ struct S3CredentialSource: Sendable {
         return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: settings["aws_session_token"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// The location with what this environment and the files settle named in it: the region, and the
-    /// profile `AWS_PROFILE` names. The journal records it, so that journal-syncd, which sees none of
-    /// a shell's variables, reaches the same bucket in the same region with the same profile.
+    /// The location with what this environment and the files settle named in it: the endpoint, the
+    /// region, the profile `AWS_PROFILE` names and the authorities to trust. The journal records it,
+    /// so that journal-syncd, which sees none of a shell's variables, reaches the same store the same
+    /// way.
     func settled() throws -> S3Location {
         let endpoint = try location.endpoint ?? configuredEndpoint()
         let named = location.profile ?? environment("AWS_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
