@@ -135,19 +135,9 @@ public struct WebDAVHub: Hub {
             .PUT, path, headers: [("Content-Type", "application/octet-stream")] + (exclusive ? [("If-None-Match", "*")] : []), body: bytes)
         forgetTop()
         if response.succeeded { return true }
-        if exclusive, response.status == 412 { return try await holds(bytes, at: components) }
+        // Taken, perhaps by this very write, sent again after its connection closed (`HTTPExchange`).
+        if exclusive, response.status == 412 { return try await OwnWrite.holds(bytes) { try await get(components, limit: $0, what: "what was written") } }
         throw failure(response, .PUT, path)
-    }
-
-    /// True when what is at `components` is `bytes`: the write of a request sent again after its
-    /// connection closed (`HTTPExchange`), carried out the first time. What the journal writes holds a
-    /// random nonce or id, so no other writer's bytes are equal.
-    private func holds(_ bytes: [UInt8], at components: [String]) async throws -> Bool {
-        do { return try await get(components, limit: bytes.count, what: "what was written") == bytes } catch let error as SyncError
-            where error.hubCondition == .unusableEntry
-        {
-            return false  // larger than these bytes: another's
-        }
     }
 
     /// Deletes the resource at `components`: true when it was there.

@@ -86,15 +86,10 @@ extension HubStorage {
     }
 
     /// Creates `name` with `bytes` as `create` does, but takes an object there with these very bytes
-    /// for this write's: its tag. A request sent again after its connection closed may find the write it
-    /// carried out the first time; sealed bytes hold a random nonce, so no other writer's are equal.
+    /// for this write's (`OwnWrite`): its tag.
     public func createOrFindOwn(_ name: String, _ bytes: [UInt8]) async throws -> String? {
         if let tag = try await create(name, bytes) { return tag }
-        let there: [UInt8]?
-        do { there = try await read(name, limit: bytes.count) } catch let error as SyncError where error.hubCondition == .unusableEntry {
-            return nil  // larger than this write's: another's
-        }
-        guard there == bytes else { return nil }
+        guard try await OwnWrite.holds(bytes, read: { try await read(name, limit: $0) }) else { return nil }
         return try await tag(of: name)
     }
 
