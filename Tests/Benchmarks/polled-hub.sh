@@ -1,7 +1,37 @@
-# Sourced by webdav.sh and s3.sh, the polled hubs' benchmarks, once their two machines' daemons run
-# (with `home`, `journal`, `b_db`, `work` and `runs` set): the verdicts, and the latency from
-# `journal add` on A to the drink on B.
+# Sourced by webdav.sh and s3.sh, the polled hubs' benchmarks, once `journal`, `daemon`, `work` and
+# `runs` are set and `work` made: their two machines and daemons, the server's and the daemons' end
+# however the benchmark ends, the verdicts, and the latency from `journal add` on A to the drink on B.
 . "$(dirname "${BASH_SOURCE[0]}")/arrival.sh"
+
+# The benchmark's server (its pid in `server`) and daemons, stopped however the benchmark ends.
+server=""
+daemons=()
+stop_all() {
+    if [ ${#daemons[@]} -gt 0 ]; then kill -TERM "${daemons[@]}" 2>/dev/null || true; fi
+    if [ -n "$server" ]; then kill -TERM "$server" 2>/dev/null || true; fi
+    wait 2>/dev/null || true
+}
+trap stop_all EXIT
+
+# `home NAME COMMAND...`: COMMAND as machine NAME (a or b), its login in its own files, where a
+# daemon finds it.
+home() {
+    local name=$1; shift
+    env HOME="$work/$name" XDG_DATA_HOME="$work/$name/data" XDG_CONFIG_HOME="$work/$name/config" "$@"
+}
+b_db="$work/b/data/journal/journal.db"
+
+# `two_machines HUB`: A makes the hub, B joins it with A's key, and both daemons run; returns once B
+# looks at the hub.
+two_machines() {
+    home a "$journal" sync init --hub "$1" >/dev/null
+    home a "$journal" sync key | home b "$journal" sync init --hub "$1" --key-file - >/dev/null
+    home a "$daemon" 2>"$work/a.log" &
+    daemons+=($!)
+    home b "$daemon" 2>"$work/b.log" &
+    daemons+=($!)
+    until grep -q "looking at the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
+}
 
 median_ms() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] * 1000 }'; }
 max_ms() { sort -n "$1" | tail -1 | awk '{ printf "%.0f", $1 * 1000 }'; }

@@ -11,34 +11,20 @@ journal="$BIN/journal" daemon="$BIN/journal-syncd" runs=$RUNS work=$WORK/s3
 mkdir -p "$work"
 moto=$(command -v moto_server || echo "$HOME/.local/bin/moto_server")
 port=$(( 20000 + RANDOM % 20000 ))
+. "$(dirname "$0")/polled-hub.sh"
 "$moto" -H 127.0.0.1 -p "$port" 2>"$work/access.log" >/dev/null &
 server=$!
-daemons=()
-stop_all() {
-    if [ ${#daemons[@]} -gt 0 ]; then kill -TERM "${daemons[@]}" 2>/dev/null || true; fi
-    kill -TERM "$server" 2>/dev/null || true
-    wait 2>/dev/null || true
-}
-trap stop_all EXIT
 until curl -s -o /dev/null "http://127.0.0.1:$port/"; do sleep 0.05; done
 curl -s -o /dev/null -X PUT "http://127.0.0.1:$port/bench-hub"
-hub="s3://bench-hub/journal?endpoint=http://127.0.0.1:$port"
-home() {
-    local name=$1; shift
-    env HOME="$work/$name" XDG_DATA_HOME="$work/$name/data" XDG_CONFIG_HOME="$work/$name/config" \
-        AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret "$@"
-}
-home a "$journal" sync init --hub "$hub" >/dev/null
-home a "$journal" sync key | home b "$journal" sync init --hub "$hub" --key-file - >/dev/null
-b_db="$work/b/data/journal/journal.db"
-home a "$daemon" 2>"$work/a.log" &
-daemons+=($!)
-home b "$daemon" 2>"$work/b.log" &
-daemons+=($!)
-until grep -q "looking at the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
+# The key where a person keeps it for the daemon (README), not in the environment.
+for machine in a b; do
+    mkdir -p "$work/$machine/.aws"
+    printf '[default]\naws_access_key_id = bench\naws_secret_access_key = bench-secret\n' >"$work/$machine/.aws/credentials"
+    chmod 600 "$work/$machine/.aws/credentials"
+done
+two_machines "s3://bench-hub/journal?endpoint=http://127.0.0.1:$port"
 
 requests() { grep -c 'HTTP/1.1"' "$work/access.log" || true; }
-. "$(dirname "$0")/polled-hub.sh"
 polled_latency "S3: add on A -> visible on B"
 
 before=$(requests)

@@ -46,32 +46,19 @@ http {
   }
 }
 CONF
+. "$(dirname "$0")/polled-hub.sh"
 nginx -p "$work/" -c "$work/nginx.conf" -e stderr -g 'daemon off;' 2>"$work/nginx.log" &
 server=$!
-daemons=()
-stop_all() {
-    if [ ${#daemons[@]} -gt 0 ]; then kill -TERM "${daemons[@]}" 2>/dev/null || true; fi
-    kill -TERM "$server" 2>/dev/null || true
-    wait 2>/dev/null || true
-}
-trap stop_all EXIT
 until curl -s -o /dev/null "http://127.0.0.1:$port/"; do sleep 0.05; done
 mkdir -p "$work/root/hub"
 [ "$(id -u)" = 0 ] && chown nobody:nogroup "$work/root/hub"
-printf 'machine 127.0.0.1 login bench password "bench pass"\n' >"$work/netrc"
-chmod 600 "$work/netrc"
-hub="dav://bench@127.0.0.1:$port/hub"
-home() { local name=$1; shift; env HOME="$work/$name" XDG_DATA_HOME="$work/$name/data" XDG_CONFIG_HOME="$work/$name/config" NETRC="$work/netrc" "$@"; }
-home a "$journal" sync init --hub "$hub" >/dev/null
-home a "$journal" sync key | home b "$journal" sync init --hub "$hub" --key-file - >/dev/null
-b_db="$work/b/data/journal/journal.db"
-home a "$daemon" 2>"$work/a.log" &
-daemons+=($!)
-home b "$daemon" 2>"$work/b.log" &
-daemons+=($!)
-until grep -q "looking at the hub" "$work/b.log" 2>/dev/null; do sleep 0.05; done
-
-. "$(dirname "$0")/polled-hub.sh"
+# The login where a person keeps it for the daemon (README), not in a file NETRC names.
+for machine in a b; do
+    mkdir -p "$work/$machine"
+    printf 'machine 127.0.0.1 login bench password "bench pass"\n' >"$work/$machine/.netrc"
+    chmod 600 "$work/$machine/.netrc"
+done
+two_machines "dav://bench@127.0.0.1:$port/hub"
 polled_latency "WebDAV: add on A -> visible on B"
 
 # Requests while active: a minute, counted in the server's log, per daemon.
