@@ -12,6 +12,16 @@ import TestSupport
 @Suite(.onTestThreads) struct S3HubTests {
     static let environment: @Sendable (String) -> String? = { S3Server.environment[$0] }
 
+    /// Writes `credentials` and `config` as `home`'s AWS files (`~/.aws/`), each its owner's alone.
+    static func writeAWSFiles(in home: String, credentials: String? = nil, config: String) throws {
+        try FileManager.default.createDirectory(atPath: home + "/.aws", withIntermediateDirectories: true)
+        for (name, text) in [("credentials", credentials), ("config", config)] {
+            guard let text else { continue }
+            try text.write(toFile: home + "/.aws/" + name, atomically: true, encoding: .utf8)
+            chmod(home + "/.aws/" + name, 0o600)
+        }
+    }
+
     /// A storage on `bucket` through `endpoint`.
     static func storage(_ bucket: String, endpoint: String? = nil) throws -> S3Storage {
         let place = try S3Place(url: "s3://\(bucket)/journal?endpoint=\(endpoint ?? S3Server.serving(bucket).endpoint)", environment: environment)
@@ -58,6 +68,13 @@ import TestSupport
         #expect(try await bundled.read("written", limit: 10) == [1])
         let system = try storage("s3://\(bucket)/journal?endpoint=\(server.endpoint)")
         await #expect(throws: HTTPHubError.self) { _ = try await system.read("written", limit: 10) }
+    }
+
+    /// A location the journal recorded is opened as it was recorded (the registry names it with
+    /// `isURL` false): never settled again by what the environment or the AWS files say now.
+    @Test func aRecordedLocationIsOpenedAsItWasRecorded() throws {
+        let recorded = "s3://bucket/x?endpoint=http://127.0.0.1:9000"
+        #expect(try S3Driver().place(named: recorded, isURL: false, access: HubAccess()).location == recorded)
     }
 
     @Test func aReplaceOfAVersionNotThereIsRefusedAndOfTheOneThereTakes() async throws {
@@ -207,13 +224,10 @@ import TestSupport
     /// shell's, or none, with no secret in what it says.
     @Test func whatTheServiceFindsIsWhatSyncInitFound() async throws {
         try await withTemporaryDirectory { folder in
-            let aws = folder + "/.aws"
-            try FileManager.default.createDirectory(atPath: aws, withIntermediateDirectories: true)
-            try "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = hunter-one\n\n[work]\naws_access_key_id=AKIAWORK\naws_secret_access_key=hunter-two\n"
-                .write(toFile: aws + "/credentials", atomically: true, encoding: .utf8)
-            try "[profile work]\nregion = eu-central-1\n".write(toFile: aws + "/config", atomically: true, encoding: .utf8)
-            chmod(aws + "/credentials", 0o600)
-            chmod(aws + "/config", 0o600)
+            try Self.writeAWSFiles(
+                in: folder,
+                credentials: "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = hunter-one\n\n[work]\naws_access_key_id=AKIAWORK\naws_secret_access_key=hunter-two\n",
+                config: "[profile work]\nregion = eu-central-1\n")
             func settled(_ url: String, _ variables: [String: String], home: String = folder) throws -> S3CredentialSource {
                 let all = variables.merging(["HOME": home]) { one, _ in one }
                 let location = try S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] }).settled()
@@ -244,8 +258,9 @@ import TestSupport
     /// service's endpoint is never taken for the store's.
     @Test func anEndpointComesFromTheURLOrAsAWSToolsConfigureIt() async throws {
         try await withTemporaryDirectory { folder in
-            try FileManager.default.createDirectory(atPath: folder + "/.aws", withIntermediateDirectories: true)
-            try """
+            try Self.writeAWSFiles(
+                in: folder,
+                config: """
                 [profile r2]
                 endpoint_url = https://ACCOUNT.r2.cloudflarestorage.com
                 region = auto
@@ -267,8 +282,7 @@ import TestSupport
                 [profile plain]
                 endpoint_url = http://minio.example.org:9000
 
-                """.write(toFile: folder + "/.aws/config", atomically: true, encoding: .utf8)
-            chmod(folder + "/.aws/config", 0o600)
+                """)
             func uri(_ url: String, _ variables: [String: String]) throws -> String {
                 let all = variables.merging(["HOME": folder]) { one, _ in one }
                 let settled = try S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] }).settled()
@@ -321,12 +335,10 @@ import TestSupport
     @Test func credentialsComeFromTheEnvironmentOrAPrivateProfile() async throws {
         try await withTemporaryDirectory { folder in
             let aws = folder + "/.aws"
-            try FileManager.default.createDirectory(atPath: aws, withIntermediateDirectories: true)
-            try "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = s1\n\n[work]\naws_access_key_id=AKIAWORK\naws_secret_access_key=s2\naws_session_token = t2\n"
-                .write(toFile: aws + "/credentials", atomically: true, encoding: .utf8)
-            try "[profile work]\nregion = eu-central-1\n".write(toFile: aws + "/config", atomically: true, encoding: .utf8)
-            chmod(aws + "/credentials", 0o600)
-            chmod(aws + "/config", 0o600)
+            try Self.writeAWSFiles(
+                in: folder,
+                credentials: "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = s1\n\n[work]\naws_access_key_id=AKIAWORK\naws_secret_access_key=s2\naws_session_token = t2\n",
+                config: "[profile work]\nregion = eu-central-1\n")
             func source(_ url: String, _ variables: [String: String]) throws -> S3CredentialSource {
                 let all = variables.merging(["HOME": folder]) { one, _ in one }
                 return S3CredentialSource(location: try S3Location.parse(url), environment: { all[$0] })
