@@ -26,17 +26,17 @@ extension FolderHub {
             count += 1
             if found.count < limit { found.append(path + " (" + String(info.st_mode & 0o7777, radix: 8) + ")") }
         }
-        check([], Self.folderName)
-        check([Self.folderName], "hub.json")
-        check([Self.folderName], "devices")
-        check([Self.folderName], "cards")
-        check([Self.folderName], "epochs")
-        for name in (try? files.names(in: [Self.folderName, "epochs"])) ?? [] { check([Self.folderName, "epochs"], name) }
-        for name in (try? files.names(in: [Self.folderName, "cards"])) ?? [] { check([Self.folderName, "cards"], name) }
-        for device in (try? files.names(in: [Self.folderName, "devices"])) ?? [] {
-            check([Self.folderName, "devices"], device)
-            for name in (try? files.names(in: [Self.folderName, "devices", device])) ?? [] {
-                check([Self.folderName, "devices", device], name)
+        check([], HubLayout.root)
+        check([HubLayout.root], HubLayout.descriptor)
+        check([HubLayout.root], "devices")
+        check([HubLayout.root], HubLayout.cards)
+        check([HubLayout.root], HubLayout.epochs)
+        for name in (try? files.names(in: [HubLayout.root, HubLayout.epochs])) ?? [] { check([HubLayout.root, HubLayout.epochs], name) }
+        for name in (try? files.names(in: [HubLayout.root, HubLayout.cards])) ?? [] { check([HubLayout.root, HubLayout.cards], name) }
+        for device in (try? files.names(in: [HubLayout.root, "devices"])) ?? [] {
+            check([HubLayout.root, "devices"], device)
+            for name in (try? files.names(in: [HubLayout.root, "devices", device])) ?? [] {
+                check([HubLayout.root, "devices", device], name)
             }
         }
         return (found, count, links)
@@ -52,7 +52,7 @@ extension FolderHub {
                 "\(exposed.count) file\(exposed.count == 1 ? "" : "s") and folders of the hub can be read by other users of "
                     + "this machine, such as \(exposed.paths.joined(separator: ", ")): a sync tool that ignores permissions made "
                     + "them so. What they hold is encrypted, but who syncs how often is not. Fix it with: "
-                    + "chmod -R \(isShared ? "o" : "go")-rwx \(ShellWord.quoted(location + "/" + Self.folderName))", at: 0)
+                    + "chmod -R \(isShared ? "o" : "go")-rwx \(ShellWord.quoted(location + "/" + HubLayout.root))", at: 0)
         }
         let sharing = HubFact(label: "Shared", key: "shared", value: isShared ? "with the folder's group" : "no, this user's alone")
         return HubDescription(facts: [sharing], warnings: warnings)

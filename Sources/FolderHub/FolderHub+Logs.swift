@@ -8,7 +8,7 @@ extension FolderHub {
     public func devices() throws -> [DeviceID] {
         try available()
         let names: [String]
-        do { names = try files.names(in: [Self.folderName, "devices"]) } catch where error.isMissing {
+        do { names = try files.names(in: [HubLayout.root, "devices"]) } catch where error.isMissing {
             // hub.json is there (`available`), and a sync tool that carries no empty folder has not made
             // `devices` yet: no device has published to this copy. Publishing makes it.
             return []
@@ -17,7 +17,7 @@ extension FolderHub {
             if error.code == EACCES || error.code == EPERM { throw SyncError.permissionDenied(path: error.path) }
             throw hubFailure(error)
         }
-        return names.filter(UUIDText.isCanonical).sorted().map { DeviceID(rawValue: $0) }
+        return names.compactMap(DeviceID.init(canonical:)).sorted()
     }
 
     public func log(of device: DeviceID) throws -> DeviceLog {
@@ -30,19 +30,10 @@ extension FolderHub {
         } catch {
             throw hubFailure(error)
         }
-        var log = DeviceLog()
-        for name in names where !name.hasPrefix(".") {
-            guard let segment = SegmentName(fileName: name) else {
-                log.strays.append(name)
-                continue
-            }
+        return try DeviceLog(listing: names, name: { $0 }) { name throws(SyncError) in
             // Gone between the listing and now: a sync tool at work; the next sync sees it as it is.
-            guard let fingerprint = try hubCall({ try files.fingerprint(of: name, in: deviceComponents(device)) }) else { continue }
-            log.segments.append(SegmentEntry(name: segment, fingerprint: fingerprint))
+            try hubCall { try files.fingerprint(of: name, in: deviceComponents(device)) }.map { .file(fingerprint: $0) } ?? .gone
         }
-        log.segments.sort { $0.name < $1.name }
-        log.strays.sort()
-        return log
     }
 
     public func read(_ segment: SegmentName, of device: DeviceID) throws -> [UInt8] {
@@ -73,7 +64,7 @@ extension FolderHub {
 
     public func setAside(_ name: String, of device: DeviceID) throws {
         try available()
-        try hubCall { try files.move(name, in: deviceComponents(device), to: [Self.folderName, "set-aside", device.rawValue]) }
+        try hubCall { try files.move(name, in: deviceComponents(device), to: [HubLayout.root, HubLayout.setAside, device.rawValue]) }
     }
 
     /// Temporaries of segment writes that died; a sync tool would copy them to every machine. Other

@@ -6,11 +6,7 @@ import Glibc
 /// The cards and the key epochs' records: a file each, listed in pages.
 extension FolderHub {
     public func cardList(after: DeviceID?, limit: Int) throws(SyncError) -> [HubListing<DeviceID>] {
-        try listing(in: "cards", after: after, limit: limit) { name in
-            guard name.hasSuffix(".card") else { return nil }
-            let id = String(name.dropLast(".card".count))
-            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
-        }
+        try listing(in: HubLayout.cards, after: after, limit: limit, HubLayout.device(ofCard:))
     }
 
     public func cards(of devices: [DeviceID]) throws(SyncError) -> [DeviceID: Result<[UInt8], SyncError>] {
@@ -18,10 +14,10 @@ extension FolderHub {
         var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
         for device in devices {
             let read = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(device.rawValue + ".card", in: [Self.folderName, "cards"], limit: CardSeal.maximumBytes, what: "a device card") }
+                try hubCall { try files.read(HubLayout.cardName(device), in: [HubLayout.root, HubLayout.cards], limit: CardSeal.maximumBytes, what: "a device card") }
             }
             // Gone since it was listed (its device replaced it, or someone removed it): not there.
-            if case .failure(let error) = read, error.hubCondition == .unreachable, !FileSystem.exists(cardsFolder + "/" + device.rawValue + ".card") { continue }
+            if case .failure(let error) = read, error.hubCondition == .unreachable, !FileSystem.exists(cardsFolder + "/" + HubLayout.cardName(device)) { continue }
             cards[device] = read
         }
         return cards
@@ -37,23 +33,15 @@ extension FolderHub {
         // thousand junk names lists and sorts them once, not once a page.
         let sorted: [String]
         do {
-            sorted = try listings.names(of: folder, in: files, parentComponents: [Self.folderName]) { names in
+            sorted = try listings.names(of: folder, in: files, parentComponents: [HubLayout.root]) { names in
                 names.compactMap { name in parse(name).map { (name, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
             }
         } catch where error.isMissing { return [] } catch {
             throw hubFailure(error)
         }
-        // The first name past `after`, by halves.
-        var low = 0, high = sorted.count
-        if let after {
-            while low < high {
-                let middle = (low + high) / 2
-                if let parsed = parse(sorted[middle]), parsed <= after { low = middle + 1 } else { high = middle }
-            }
-        }
-        let page = Array(sorted[low..<min(low + limit, sorted.count)])
+        let page = Array(ListingPage.of(sorted, after: after, limit: limit, name: parse))
         // A file gone between the listing and its look is not listed.
-        let identities = try hubCall { try files.identities(of: page, in: [Self.folderName, folder]) }
+        let identities = try hubCall { try files.identities(of: page, in: [HubLayout.root, folder]) }
         return zip(page, identities).compactMap { name, identity in
             guard let identity, let parsed = parse(name) else { return nil }
             return HubListing(name: parsed, fingerprint: identity)
@@ -65,8 +53,8 @@ extension FolderHub {
         do {
             // What a card's write that died left here; a folder not made yet has none, and a temporary
             // that stays is only untidy: the card is written either way.
-            try? files.removeLeftovers(in: [Self.folderName, "cards"], olderMarker: ".card.tmp-")
-            _ = try files.writeNew(bytes, as: device.rawValue + ".card", in: [Self.folderName, "cards"], replacing: true)
+            try? files.removeLeftovers(in: [HubLayout.root, HubLayout.cards], olderMarker: ".card.tmp-")
+            _ = try files.writeNew(bytes, as: HubLayout.cardName(device), in: [HubLayout.root, HubLayout.cards], replacing: true)
         } catch {
             // `cards` made a file or a link by another member is the cards' failure, not the hub's.
             throw hubFailure(error)
@@ -74,7 +62,7 @@ extension FolderHub {
     }
 
     public func epochList(after: KeyEpoch?, limit: Int) throws(SyncError) -> [HubListing<KeyEpoch>] {
-        try listing(in: "epochs", after: after, limit: limit) { name in KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil } }
+        try listing(in: HubLayout.epochs, after: after, limit: limit, HubLayout.epoch(ofRecord:))
     }
 
     public func epochRecords(_ epochs: [KeyEpoch]) throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
@@ -83,7 +71,7 @@ extension FolderHub {
         for epoch in epochs {
             let name = epoch.fileName
             records[epoch] = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(name, in: [Self.folderName, "epochs"], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
+                try hubCall { try files.read(name, in: [HubLayout.root, HubLayout.epochs], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
             }
         }
         return records
@@ -97,8 +85,8 @@ extension FolderHub {
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws {
         try available()
         do {
-            try? files.removeLeftovers(in: [Self.folderName, "epochs"], olderMarker: ".epoch.tmp-")
-            _ = try files.writeNew(bytes, as: epoch.fileName, in: [Self.folderName, "epochs"])
+            try? files.removeLeftovers(in: [HubLayout.root, HubLayout.epochs], olderMarker: ".epoch.tmp-")
+            _ = try files.writeNew(bytes, as: epoch.fileName, in: [HubLayout.root, HubLayout.epochs])
         } catch {
             throw hubFailure(error)
         }

@@ -15,7 +15,6 @@ import Glibc
 /// starting with "." are temporaries and are ignored. Nothing inside is reached through a link. No
 /// SQLite file ever lives here: SQLite's locks do not hold over network file systems.
 public struct FolderHub: Hub {
-    static let folderName = "journal-hub-v1"
     /// The hub format this journal writes and reads.
     public static let format = 1
 
@@ -40,12 +39,12 @@ public struct FolderHub: Hub {
     /// True when `folder` holds a hub (of any format). A hub folder without its `hub.json` is one a
     /// sync tool is still copying: neither a hub to open nor a place to make one.
     public static func exists(in folder: String) throws(SyncError) -> Bool {
-        if try present(folder + "/" + folderName + "/hub.json") { return true }
-        if try present(folder + "/" + folderName) {
+        if try present(folder + "/" + HubLayout.root + "/" + HubLayout.descriptor) { return true }
+        if try present(folder + "/" + HubLayout.root) {
             throw SyncError.corruptHub(
                 hub: folder,
-                problem: "\(folderName) is there but its hub.json is not (a sync tool may still be copying it); "
-                    + "wait for it to arrive, or remove \(folderName) if it is left over")
+                problem: "\(HubLayout.root) is there but its hub.json is not (a sync tool may still be copying it); "
+                    + "wait for it to arrive, or remove \(HubLayout.root) if it is left over")
         }
         return false
     }
@@ -91,10 +90,10 @@ public struct FolderHub: Hub {
     func makeHere(key: SyncKey) throws(SyncError) {
         do {
             try FileSystem.makeFolders(location, mode: 0o700)
-            _ = try files.folder([Self.folderName, "devices"], creating: true)
+            _ = try files.folder([HubLayout.root, "devices"], creating: true)
             let descriptor = HubDescriptor(format: Self.format, hubID: id, keyCheck: key.check, shared: isShared ? true : nil)
             // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
-            try files.writeNew(descriptor.encoded, as: "hub.json", in: [Self.folderName])
+            try files.writeNew(descriptor.encoded, as: HubLayout.descriptor, in: [HubLayout.root])
         } catch {
             throw SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))
         }
@@ -120,9 +119,9 @@ public struct FolderHub: Hub {
 
     /// Removes a hub this process just made and nothing else used: its `hub.json` and empty folders.
     public func unmake() {
-        try? files.remove("hub.json", in: [Self.folderName])
-        _ = rmdir(location + "/" + Self.folderName + "/devices")
-        _ = rmdir(location + "/" + Self.folderName)
+        try? files.remove(HubLayout.descriptor, in: [HubLayout.root])
+        _ = rmdir(location + "/" + HubLayout.root + "/devices")
+        _ = rmdir(location + "/" + HubLayout.root)
     }
 
     public var canRemoveSegments: Bool { true }
@@ -138,15 +137,15 @@ public struct FolderHub: Hub {
     public func deviceFolder(_ device: DeviceID) -> String { devicesFolder + "/" + device.rawValue }
 
     /// The folder holding every device's log.
-    public var devicesFolder: String { location + "/" + Self.folderName + "/devices" }
+    public var devicesFolder: String { location + "/" + HubLayout.root + "/devices" }
 
     /// Where the devices' cards are.
-    var cardsFolder: String { location + "/" + Self.folderName + "/cards" }
+    var cardsFolder: String { location + "/" + HubLayout.root + "/" + HubLayout.cards }
 
     /// Where the key epochs' records are.
-    var epochsFolder: String { location + "/" + Self.folderName + "/epochs" }
+    var epochsFolder: String { location + "/" + HubLayout.root + "/" + HubLayout.epochs }
 
-    func deviceComponents(_ device: DeviceID) -> [String] { [Self.folderName, "devices", device.rawValue] }
+    func deviceComponents(_ device: DeviceID) -> [String] { [HubLayout.root, "devices", device.rawValue] }
 
     /// What a failing file operation in the hub means: a file that cannot be used (not a regular file,
     /// too large, or one this user may not read or move: in a shared hub, any member can plant one),
@@ -160,8 +159,8 @@ public struct FolderHub: Hub {
 
     /// A hub folder that vanished (an unmounted disk, a stopped share) is unavailable, not empty.
     func available() throws(SyncError) {
-        guard FileSystem.exists(location + "/" + Self.folderName + "/hub.json") else {
-            throw SyncError.hubUnavailable(hub: location, reason: "\(location)/\(Self.folderName) is missing (is the folder mounted?)")
+        guard FileSystem.exists(location + "/" + HubLayout.root + "/" + HubLayout.descriptor) else {
+            throw SyncError.hubUnavailable(hub: location, reason: "\(location)/\(HubLayout.root) is missing (is the folder mounted?)")
         }
     }
 

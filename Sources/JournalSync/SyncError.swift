@@ -154,7 +154,7 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
         case .noHubToJoin(let hub):
             return "there is no hub in \(hub) yet, and a key was given to join one, so nothing was made (a new hub "
                 + "there would split your machines between two hubs). If a sync tool such as Syncthing or Dropbox is "
-                + "still copying it from another machine, wait until \(hub)/journal-hub-v1/hub.json has arrived and run "
+                + "still copying it from another machine, wait until \(hub)/\(HubLayout.root)/\(HubLayout.descriptor) has arrived and run "
                 + "this again. To start a new hub there instead, join without giving a key."
         case .unreachableKind(let kind, let hub):
             return "this journal is joined to \(hub), a hub of a kind (\(kind)) this program does not reach: it was joined by a "

@@ -40,7 +40,7 @@ extension PostgresHub {
                         guard !test.heard(payload), payload != ownDevice.rawValue, !DoorbellTest.isTest(payload) else { continue }
                         await self.rang(at: clock.now())
                         // A segment's ring names its device; any other payload (a key epoch's) names no log.
-                        sign(.rang(device: UUIDText.isCanonical(payload) ? DeviceID(rawValue: payload) : nil))
+                        sign(.rang(device: DeviceID(canonical: payload)))
                     }
                 }
                 ended.finish(nil)

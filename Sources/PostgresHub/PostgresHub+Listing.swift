@@ -32,8 +32,8 @@ extension PostgresHub {
     static func fingerprint(transaction: Int64, length: Int64) -> String { "\(transaction):\(length)" }
 
     static func card(device: String, transaction: Int64, length: Int64) -> HubListing<DeviceID>? {
-        guard UUIDText.isCanonical(device) else { return nil }
-        return HubListing(name: DeviceID(rawValue: device), fingerprint: fingerprint(transaction: transaction, length: length))
+        guard let device = DeviceID(canonical: device) else { return nil }
+        return HubListing(name: device, fingerprint: fingerprint(transaction: transaction, length: length))
     }
 
     static func epoch(number: Int64, id: String, transaction: Int64, length: Int64) -> HubListing<KeyEpoch>? {

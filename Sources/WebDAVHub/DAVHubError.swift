@@ -69,7 +69,7 @@ public enum DAVHubError: JournalFailure, ServerRefusal, Equatable {
                 + "there, or the path is not a WebDAV folder."
         case .noExclusiveCreate(let server, let feature):
             return "the server \(server) cannot create a name exclusively (\(feature)), which journal needs so that two "
-                + "devices never write over each other. The empty folder journal-hub-v1 it made is left there (on such a "
+                + "devices never write over each other. The empty folder \(HubLayout.root) it made is left there (on such a "
                 + "server it could be another's): remove it. Use Apache mod_dav, nginx with dav-ext, Nextcloud or ownCloud."
         case .madeMeanwhile(let url):
             return "another machine made a hub in \(url) while this one was making its own; nothing of this one was kept."

@@ -1,5 +1,6 @@
 import HTTPHubSupport
 import JournalKit
+import JournalSync
 
 /// A collection as one PROPFIND (`Depth: 1`) listed it: its members by name, and whether each had
 /// settled when listed (changed at least a tick of the server's clock before the answer).
@@ -21,7 +22,7 @@ struct DAVListing: Sendable {
             if entry.components == components {
                 collection = entry
             } else if entry.components.count == components.count + 1, Array(entry.components.dropLast()) == components,
-                !entry.name.hasPrefix(".")
+                !HubLayout.isTemporary(entry.name)
             {
                 members[entry.name] = entry
             }

@@ -29,8 +29,8 @@ final class DAVTopLook: Sendable {
             return seen
         }
         var change = before.map { Self.change(from: $0, to: now, ownDevice: ownDevice) } ?? .nothing
-        if before == nil || before?["cards"] != now["cards"] {
-            let names = Set(try await hub.list(["cards"])?.members.keys.map { $0 } ?? [])
+        if before == nil || before?[HubLayout.cards] != now[HubLayout.cards] {
+            let names = Set(try await hub.list([HubLayout.cards])?.members.keys.map { $0 } ?? [])
             let known = cardNames.withLock { known in
                 defer { known = names }
                 return known
@@ -56,9 +56,9 @@ final class DAVTopLook: Sendable {
     /// What a move of the top's member `name` means.
     static func change(of name: String, ownDevice: DeviceID) -> PolledChange {
         switch name {
-        case "cards", "claims": return .housekeeping
+        case HubLayout.cards, WebDAVHub.claims: return .housekeeping
         case ownDevice.rawValue: return .own
-        default: return .others(device: UUIDText.isCanonical(name) ? DeviceID(rawValue: name) : nil)
+        default: return .others(device: DeviceID(canonical: name))
         }
     }
 

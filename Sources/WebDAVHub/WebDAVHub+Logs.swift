@@ -13,14 +13,14 @@ extension WebDAVHub {
     func top(fresh: Bool = false) async throws -> DAVListing {
         if !fresh, let top = state.with({ $0.top }) { return top }
         guard let listing = try await list([]) else {
-            throw SyncError.hubUnavailable(hub: location, reason: "\(Self.folderName) is not on the server (was the hub's folder moved?)")
+            throw SyncError.hubUnavailable(hub: location, reason: "\(HubLayout.root) is not on the server (was the hub's folder moved?)")
         }
         state.with { $0.top = listing }
         return listing
     }
 
     public func devices() async throws -> [DeviceID] {
-        try await top().members.values.filter { $0.isCollection && UUIDText.isCanonical($0.name) }.map { DeviceID(rawValue: $0.name) }.sorted()
+        try await top().members.values.filter(\.isCollection).compactMap { DeviceID(canonical: $0.name) }.sorted()
     }
 
     /// A device's log: listed again only when its folder's fingerprint in the top's listing changed
@@ -30,16 +30,7 @@ extension WebDAVHub {
         guard let folder = top.members[device.rawValue], folder.isCollection else { return DeviceLog() }
         if let kept = state.with({ $0.logs[device] }), kept.fingerprint == folder.fingerprint { return kept.value }
         guard let listing = try await list([device.rawValue]) else { return DeviceLog() }
-        var log = DeviceLog()
-        for (name, entry) in listing.members {
-            guard !entry.isCollection, let segment = SegmentName(fileName: name) else {
-                log.strays.append(name)
-                continue
-            }
-            log.segments.append(SegmentEntry(name: segment, fingerprint: entry.fingerprint))
-        }
-        log.segments.sort { $0.name < $1.name }
-        log.strays.sort()
+        let log = DeviceLog(listing: listing.members, name: \.key) { $0.value.isCollection ? .notAFile : .file(fingerprint: $0.value.fingerprint) }
         let settled = top.isSettled(folder)
         state.with { $0.logs[device] = settled ? DAVState.KeptListing(fingerprint: folder.fingerprint, value: log) : nil }
         return log
@@ -56,15 +47,15 @@ extension WebDAVHub {
     /// Claims the segment's name, then puts it; its fingerprint as the server lists it.
     public func write(_ bytes: [UInt8], as segment: SegmentName, of device: DeviceID) async throws -> String {
         try await ensureFolder([device.rawValue])
-        try await ensureFolder(["claims"])
-        try await ensureFolder(["claims", device.rawValue])
-        guard try await claim(["claims", device.rawValue, segment.fileName]) else {
+        try await ensureFolder([Self.claims])
+        try await ensureFolder([Self.claims, device.rawValue])
+        guard try await claim([Self.claims, device.rawValue, segment.fileName]) else {
             throw SyncError.segmentExists(segment.fileName, hub: location, code: .httpStatus(405))
         }
         let put: Bool
         do { put = try await self.put(bytes, at: [device.rawValue, segment.fileName], exclusive: true) } catch {
             // Nothing was written: the name is free again for the next try.
-            _ = try? await delete(["claims", device.rawValue, segment.fileName], collection: true)
+            _ = try? await delete([Self.claims, device.rawValue, segment.fileName], collection: true)
             throw error
         }
         guard put else { throw SyncError.segmentExists(segment.fileName, hub: location, code: .httpStatus(412)) }
@@ -77,19 +68,19 @@ extension WebDAVHub {
     /// Removes the segment, then its claim: the name can be written again.
     public func remove(_ segment: SegmentName, of device: DeviceID) async throws {
         try await delete([device.rawValue, segment.fileName])
-        try await delete(["claims", device.rawValue, segment.fileName], collection: true)
+        try await delete([Self.claims, device.rawValue, segment.fileName], collection: true)
     }
 
     /// Moves a file this device did not write to `set-aside/<device>/`, under a name of its own when
     /// one of that name is there already.
     public func setAside(_ name: String, of device: DeviceID) async throws {
-        try await ensureFolder(["set-aside"])
-        try await ensureFolder(["set-aside", device.rawValue])
+        try await ensureFolder([HubLayout.setAside])
+        try await ensureFolder([HubLayout.setAside, device.rawValue])
         let source = Self.inHub([device.rawValue, name])
         for attempt in 0..<3 {
             let target = name + (attempt == 0 ? "" : "." + UUIDText.random().prefix(8))
             let response = try await client.send(
-                .MOVE, source, headers: [("Destination", server.url(Self.inHub(["set-aside", device.rawValue, target]), collection: false)), ("Overwrite", "F")])
+                .MOVE, source, headers: [("Destination", server.url(Self.inHub([HubLayout.setAside, device.rawValue, target]), collection: false)), ("Overwrite", "F")])
             if response.succeeded || response.status == 404 {
                 forgetTop()
                 return
@@ -102,10 +93,10 @@ extension WebDAVHub {
     /// Claims of segments that were never put (a process killed between the claim and the put, a
     /// server that failed the put): removed, so that the name can be written.
     public func removeLeftovers(of device: DeviceID) async throws {
-        guard let claims = try await list(["claims", device.rawValue]), !claims.members.isEmpty else { return }
+        guard let claims = try await list([Self.claims, device.rawValue]), !claims.members.isEmpty else { return }
         let written = Set(try await list([device.rawValue])?.members.keys.map { $0 } ?? [])
         for name in claims.members.keys where !written.contains(name) {
-            try await delete(["claims", device.rawValue, name], collection: true)
+            try await delete([Self.claims, device.rawValue, name], collection: true)
         }
     }
 }

@@ -4,11 +4,7 @@ import JournalSync
 /// The cards and the key epochs' records: a file each, listed in pages.
 extension WebDAVHub {
     public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
-        try await listing(in: "cards", after: after, limit: limit, replaceable: true) { name in
-            guard name.hasSuffix(".card") else { return nil }
-            let id = String(name.dropLast(".card".count))
-            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
-        }
+        try await listing(in: HubLayout.cards, after: after, limit: limit, replaceable: true, HubLayout.device(ofCard:))
     }
 
     public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
@@ -16,7 +12,7 @@ extension WebDAVHub {
         for device in devices {
             do {
                 // Gone since it was listed: not there.
-                guard let bytes = try await get(["cards", device.rawValue + ".card"], limit: CardSeal.maximumBytes, what: "device card") else { continue }
+                guard let bytes = try await get([HubLayout.cards, HubLayout.cardName(device)], limit: CardSeal.maximumBytes, what: "device card") else { continue }
                 cards[device] = .success(bytes)
             } catch let error as SyncError where error.hubCondition == .unusableEntry {
                 cards[device] = .failure(error)
@@ -27,19 +23,19 @@ extension WebDAVHub {
 
     /// Puts the card in place of the one there: a device's card is its own to replace.
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
-        try await ensureFolder(["cards"])
-        _ = try await put(bytes, at: ["cards", device.rawValue + ".card"], exclusive: false)
+        try await ensureFolder([HubLayout.cards])
+        _ = try await put(bytes, at: [HubLayout.cards, HubLayout.cardName(device)], exclusive: false)
     }
 
     public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        try await listing(in: "epochs", after: after, limit: limit, replaceable: false) { name in KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil } }
+        try await listing(in: HubLayout.epochs, after: after, limit: limit, replaceable: false, HubLayout.epoch(ofRecord:))
     }
 
     public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
         var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
         for epoch in epochs {
             do {
-                guard let bytes = try await get(["epochs", epoch.fileName], limit: EpochRecord.maximumBytes, what: "key epoch record") else { continue }
+                guard let bytes = try await get([HubLayout.epochs, epoch.fileName], limit: EpochRecord.maximumBytes, what: "key epoch record") else { continue }
                 records[epoch] = .success(bytes)
             } catch let error as SyncError where error.hubCondition == .unusableEntry {
                 records[epoch] = .failure(error)
@@ -50,16 +46,16 @@ extension WebDAVHub {
 
     /// Claims the record's name, then puts it; never over one there.
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
-        try await ensureFolder(["epochs"])
-        try await ensureFolder(["claims"])
-        try await ensureFolder(["claims", "epochs"])
+        try await ensureFolder([HubLayout.epochs])
+        try await ensureFolder([Self.claims])
+        try await ensureFolder([Self.claims, HubLayout.epochs])
         let taken = SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(405)))
         // A claim whose record is not there (a put that died, a record someone removed) is taken up:
         // the name holds a random id, so whoever wrote under it wrote this record.
-        if try await !claim(["claims", "epochs", epoch.fileName]), try await look(["epochs", epoch.fileName]) != nil { throw taken }
+        if try await !claim([Self.claims, HubLayout.epochs, epoch.fileName]), try await look([HubLayout.epochs, epoch.fileName]) != nil { throw taken }
         let put: Bool
-        do { put = try await self.put(bytes, at: ["epochs", epoch.fileName], exclusive: true) } catch {
-            _ = try? await delete(["claims", "epochs", epoch.fileName], collection: true)
+        do { put = try await self.put(bytes, at: [HubLayout.epochs, epoch.fileName], exclusive: true) } catch {
+            _ = try? await delete([Self.claims, HubLayout.epochs, epoch.fileName], collection: true)
             throw error
         }
         guard put else { throw taken }
@@ -86,9 +82,8 @@ extension WebDAVHub {
             let settled = top.isSettled(entry)
             state.with { $0.folders[folder] = settled ? DAVState.KeptListing(fingerprint: entry.fingerprint, value: members) : nil }
         }
-        let sorted = members.compactMap { name, fingerprint in parse(name).map { (name: $0, fingerprint: fingerprint) } }
-            .filter { listed in after.map { listed.name > $0 } ?? true }
+        let sorted = members.compactMap { name, fingerprint in parse(name).map { HubListing(name: $0, fingerprint: fingerprint) } }
             .sorted { $0.name < $1.name }
-        return sorted.prefix(limit).map { HubListing(name: $0.name, fingerprint: $0.fingerprint) }
+        return Array(ListingPage.of(sorted, after: after, limit: limit, name: \.name))
     }
 }

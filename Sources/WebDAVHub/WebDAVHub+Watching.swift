@@ -39,7 +39,7 @@ extension WebDAVHub {
     /// Takes back the hub's folder when nothing but hub.json is in it: another device that came
     /// meanwhile keeps what it wrote.
     public func unmake() async {
-        _ = try? await delete(["hub.json"])
+        _ = try? await delete([HubLayout.descriptor])
         if let top = try? await list([]), top.members.isEmpty { _ = try? await delete([], collection: true) }
     }
 

@@ -18,9 +18,10 @@ import NIOHTTP1
 /// `If-None-Match: *` as a second guard. A PUT appears whole or not at all: servers write to a
 /// temporary and rename it.
 public struct WebDAVHub: Hub {
-    static let folderName = "journal-hub-v1"
     /// The hub format this journal writes and reads.
     public static let format = 1
+    /// The folder of the empty folders that make writing a name exclusive.
+    static let claims = "claims"
 
     public let id: HubID
     public let firstKeyCheck: String
@@ -43,7 +44,7 @@ public struct WebDAVHub: Hub {
     public var segmentsNeverChange: Bool { false }
 
     /// `components` under the hub's folder (`journal-hub-v1/...`).
-    static func inHub(_ components: [String]) -> [String] { [folderName] + components }
+    static func inHub(_ components: [String]) -> [String] { [HubLayout.root] + components }
 
     // MARK: Requests
 

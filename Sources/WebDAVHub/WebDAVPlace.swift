@@ -43,19 +43,19 @@ public struct WebDAVPlace: HubPlace {
         case 300..<400: throw unopened.failure(folder, .PROPFIND, [])
         default: throw DAVHubError.notWebDAV(url: client.location.url([], collection: true), status: folder.status)
         }
-        if try await unopened.look(["hub.json"]) != nil { return true }
+        if try await unopened.look([HubLayout.descriptor]) != nil { return true }
         if try await unopened.look([], collection: true) != nil {
             throw SyncError.corruptHub(
                 hub: location,
-                problem: "\(WebDAVHub.folderName) is there but its hub.json is not (another machine may be making it); "
-                    + "wait a moment, or remove \(WebDAVHub.folderName) if it is left over")
+                problem: "\(HubLayout.root) is there but its \(HubLayout.descriptor) is not (another machine may be making it); "
+                    + "wait a moment, or remove \(HubLayout.root) if it is left over")
         }
         return false
     }
 
     public func open(key: SyncKey, expecting hubID: HubID?) async throws -> any Hub {
-        guard let bytes = try await unopened.get(["hub.json"], limit: HubDescriptor.limit, what: "hub.json") else {
-            throw SyncError.hubUnavailable(hub: location, reason: "there is no hub there (no \(WebDAVHub.folderName)/hub.json)")
+        guard let bytes = try await unopened.get([HubLayout.descriptor], limit: HubDescriptor.limit, what: HubLayout.descriptor) else {
+            throw SyncError.hubUnavailable(hub: location, reason: "there is no hub there (no \(HubLayout.root)/\(HubLayout.descriptor))")
         }
         let descriptor = try HubDescriptor.decode(bytes, hub: location, supported: WebDAVHub.format)
         guard descriptor.format <= WebDAVHub.format else {
@@ -94,7 +94,7 @@ public struct WebDAVPlace: HubPlace {
         }
         let descriptor = HubDescriptor(format: WebDAVHub.format, hubID: hub.id, keyCheck: key.check)
         do {
-            guard try await hub.put(descriptor.encoded, at: ["hub.json"], exclusive: true) else {
+            guard try await hub.put(descriptor.encoded, at: [HubLayout.descriptor], exclusive: true) else {
                 throw DAVHubError.madeMeanwhile(url: client.location.url([], collection: true))
             }
         } catch {

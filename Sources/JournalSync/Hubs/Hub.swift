@@ -167,4 +167,18 @@ extension Hub {
 /// takes a shorter page for the last.
 public enum ListingPage {
     public static let size = 1000
+
+    /// The page of `sorted` (in its names' order) past `after`, at most `limit` long, its start found
+    /// by halves: paging through many names reads each page's alone. Every element has a name
+    /// (`sorted` holds only what a kind took for one).
+    public static func of<Element, Name: Comparable>(_ sorted: [Element], after: Name?, limit: Int, name: (Element) -> Name?) -> ArraySlice<Element> {
+        var low = 0, high = sorted.count
+        if let after {
+            while low < high {
+                let middle = (low + high) / 2
+                if let named = name(sorted[middle]), named > after { high = middle } else { low = middle + 1 }
+            }
+        }
+        return sorted[low..<(sorted.count - low > limit ? low + max(limit, 0) : sorted.count)]
+    }
 }

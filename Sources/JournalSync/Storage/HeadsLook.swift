@@ -42,8 +42,8 @@ final class HeadsLook: Sendable {
             let change: PolledChange
             if name == ownDevice.rawValue {
                 change = .own
-            } else if before[name] != nil, now[name] != nil, UUIDText.isCanonical(name) {
-                change = .others(device: DeviceID(rawValue: name))
+            } else if before[name] != nil, now[name] != nil, let device = DeviceID(canonical: name) {
+                change = .others(device: device)
             } else {
                 change = .others(device: nil)
             }

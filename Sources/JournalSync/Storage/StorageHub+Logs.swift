@@ -6,24 +6,20 @@ extension StorageHub {
     /// rewrites any head owed since a segment was written.
     public func refresh(after positions: [DeviceID: Int64]) async throws {
         let prefix = Self.name("logs/")
-        var logs: [DeviceID: DeviceLog] = [:]
+        var listed: [DeviceID: [(name: String, object: StoredObject)]] = [:]
         for object in try await storage.listAll(prefix: prefix) {
             // A log is flat: a name deeper than `logs/<device>/<name>`, or one of parts no journal
             // writes, is none of the journal's and is left alone (setting it aside would read and
             // delete a name a store might take for another).
             guard let parts = StoredName.relative(object.name, to: prefix)?.split(separator: "/", omittingEmptySubsequences: false),
-                parts.count == 2, UUIDText.isCanonical(String(parts[0])), Self.isFlatName(parts[1])
+                parts.count == 2, let device = DeviceID(canonical: String(parts[0])), Self.isFlatName(parts[1])
             else { continue }
-            let device = DeviceID(rawValue: String(parts[0]))
-            if let segment = SegmentName(fileName: String(parts[1])), Self.segmentName(segment, of: device) == object.name {
-                logs[device, default: DeviceLog()].segments.append(SegmentEntry(name: segment, fingerprint: Self.fingerprint(object)))
-            } else {
-                logs[device, default: DeviceLog()].strays.append(String(parts[1]))
-            }
+            listed[device, default: []].append((String(parts[1]), object))
         }
-        for device in logs.keys {
-            logs[device]?.segments.sort { $0.name < $1.name }
-            logs[device]?.strays.sort()
+        // Both parts are checked byte for byte (a device id, a segment's name), so a segment's name
+        // names its object.
+        let logs = listed.mapValues { objects in
+            DeviceLog(listing: objects, name: \.name) { .file(fingerprint: Self.fingerprint($0.object)) }
         }
         state.withLock {
             $0.logs = logs

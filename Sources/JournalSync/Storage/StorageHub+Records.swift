@@ -3,12 +3,7 @@ import JournalKit
 /// The cards and the key epochs' records: an object each, listed in pages.
 extension StorageHub {
     public func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>] {
-        let prefix = Self.name("cards/")
-        return try await listing(prefix: prefix, after: after, limit: limit) { name in
-            guard name.hasSuffix(".card") else { return nil }
-            let id = String(name.dropLast(".card".count))
-            return UUIDText.isCanonical(id) ? DeviceID(rawValue: id) : nil
-        }
+        try await listing(prefix: Self.cardsPrefix, after: after, limit: limit, HubLayout.device(ofCard:))
     }
 
     public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
@@ -18,16 +13,14 @@ extension StorageHub {
     /// Puts the card in place of the one there (a device's card is its own to replace), in the version
     /// read. A device's first card makes its head too: the others' looks see a device that joined.
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
-        state.withLock { $0.listings[Self.name("cards/")] = nil }
+        state.withLock { $0.listings[Self.cardsPrefix] = nil }
         if try await storage.put(Self.cardName(device), bytes) {
             await rewriteHead(Self.headName(device), saying: "joined")
         }
     }
 
     public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {
-        try await listing(prefix: Self.name("epochs/"), after: after, limit: limit) { name in
-            KeyEpoch(fileName: name).flatMap { $0.number > 0 ? $0 : nil }
-        }
+        try await listing(prefix: Self.epochsPrefix, after: after, limit: limit, HubLayout.epoch(ofRecord:))
     }
 
     public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
@@ -37,7 +30,7 @@ extension StorageHub {
     /// Creates the record, never over one there, then rewrites `heads/epochs`: the others' looks see a
     /// new key.
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws {
-        state.withLock { $0.listings[Self.name("epochs/")] = nil }
+        state.withLock { $0.listings[Self.epochsPrefix] = nil }
         guard try await storage.createOrFindOwn(Self.epochName(epoch), bytes) != nil else {
             throw SyncError.hub(HubFailure(.nameTaken, hub: location, reason: "key epoch record \(epoch.fileName)", code: .httpStatus(412)))
         }
@@ -60,12 +53,10 @@ extension StorageHub {
             state.withLock { $0.listings[prefix] = objects }
         }
         let listed = objects.compactMap { object -> HubListing<Name>? in
-            guard let name = StoredName.relative(object.name, to: prefix), !name.contains("/"), let parsed = parse(name),
-                after.map({ parsed > $0 }) ?? true
-            else { return nil }
+            guard let name = StoredName.relative(object.name, to: prefix), !name.contains("/"), let parsed = parse(name) else { return nil }
             return HubListing(name: parsed, fingerprint: Self.fingerprint(object))
         }
-        return Array(listed.sorted { $0.name < $1.name }.prefix(limit))
+        return Array(ListingPage.of(listed.sorted { $0.name < $1.name }, after: after, limit: limit, name: \.name))
     }
 
     /// The bytes of `names`' objects: one that cannot be read is its own failure; one gone is left out.

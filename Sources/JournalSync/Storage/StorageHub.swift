@@ -18,7 +18,7 @@ public struct StorageHub: Hub {
     /// The hub format this journal writes and reads.
     public static let format = 1
     /// The folder every name of the hub is in.
-    static let root = "journal-hub-v1/"
+    static let root = HubLayout.root + "/"
 
     public let id: HubID
     public let firstKeyCheck: String
@@ -65,13 +65,15 @@ public struct StorageHub: Hub {
     static func name(_ relative: String) -> String { root + relative }
     static func logPrefix(_ device: DeviceID) -> String { name("logs/\(device.rawValue)/") }
     static func segmentName(_ segment: SegmentName, of device: DeviceID) -> String { logPrefix(device) + segment.fileName }
-    static func cardName(_ device: DeviceID) -> String { name("cards/\(device.rawValue).card") }
-    static func epochName(_ epoch: KeyEpoch) -> String { name("epochs/" + epoch.fileName) }
+    static func cardName(_ device: DeviceID) -> String { cardsPrefix + HubLayout.cardName(device) }
+    static func epochName(_ epoch: KeyEpoch) -> String { epochsPrefix + epoch.fileName }
+    static let cardsPrefix = name(HubLayout.cards + "/")
+    static let epochsPrefix = name(HubLayout.epochs + "/")
     static let headsPrefix = name("heads/")
     static func headName(_ device: DeviceID) -> String { headsPrefix + device.rawValue }
     /// The head a new key epoch record moves.
     static let epochsHead = headsPrefix + "epochs"
-    static let descriptorName = name("hub.json")
+    static let descriptorName = name(HubLayout.descriptor)
 
     /// What a segment's entry in a log is told apart by: its size and version tag.
     static func fingerprint(_ object: StoredObject) -> String { "\(object.size):\(object.tag)" }

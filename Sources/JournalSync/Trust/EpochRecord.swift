@@ -244,32 +244,31 @@ public struct EpochRecord: Sendable, Equatable {
             taken = record.taken.isEmpty ? nil : record.taken.sorted { $0.key < $1.key }.map { Revoked(device: $0.key.rawValue, through: $0.value) }
         }
 
-        private static func device(_ text: String) -> DeviceID? { UUIDText.isCanonical(text) ? DeviceID(rawValue: text) : nil }
 
         /// The record, or nil when a field is not what it can be.
         var record: EpochRecord? {
             guard let id = Hex.decode(Array(id.utf8)), id.count == 16, let parentID = Hex.decode(Array(parentID.utf8)), parentID.count == 16,
-                let maker = Self.device(maker), let parentKey = Hex.decode(Array(parentKey.utf8)),
+                let maker = DeviceID(canonical: maker), let parentKey = Hex.decode(Array(parentKey.utf8)),
                 let makerKey = Hex.decode(Array(makerKey.utf8)), makerKey.count == 32,
                 keyCheck.utf8.count == 32, Hex.decode(Array(keyCheck.utf8)) != nil
             else { return nil }
             var wrapped: [DeviceID: WrappedKey] = [:]
             guard keys.count <= EpochRecord.maximumReached else { return nil }
             for wrap in keys {
-                guard let device = Self.device(wrap.device), let encapsulated = Hex.decode(Array(wrap.encapsulated.utf8)),
+                guard let device = DeviceID(canonical: wrap.device), let encapsulated = Hex.decode(Array(wrap.encapsulated.utf8)),
                     let sealed = Hex.decode(Array(wrap.sealed.utf8)), let signing = Hex.decode(Array(wrap.signing.utf8)), signing.count == 32
                 else { return nil }
                 wrapped[device] = WrappedKey(encapsulated: encapsulated, sealed: sealed, signing: signing)
             }
             var revocations: [Revocation] = []
             for entry in revoked {
-                guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
+                guard let device = DeviceID(canonical: entry.device), entry.through >= 0 else { return nil }
                 revocations.append(Revocation(device: device, through: entry.through))
             }
             var vouched: [DeviceID: Int64] = [:]
             guard (taken?.count ?? 0) <= EpochRecord.maximumTaken else { return nil }
             for entry in taken ?? [] {
-                guard let device = Self.device(entry.device), entry.through >= 0 else { return nil }
+                guard let device = DeviceID(canonical: entry.device), entry.through >= 0 else { return nil }
                 vouched[device] = entry.through
             }
             return EpochRecord(
