@@ -9,18 +9,22 @@ extension FolderHub {
         try listing(in: HubLayout.cards, after: after, limit: limit, HubLayout.device(ofCard:))
     }
 
-    public func cards(of devices: [DeviceID]) throws(SyncError) -> [DeviceID: Result<[UInt8], SyncError>] {
+    public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
         try available()
-        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
-        for device in devices {
-            let read = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(HubLayout.cardName(device), in: [HubLayout.root, HubLayout.cards], limit: CardSeal.maximumBytes, what: "a device card") }
-            }
-            // Gone since it was listed (its device replaced it, or someone removed it): not there.
-            if case .failure(let error) = read, error.hubCondition == .unreachable, !FileSystem.exists(cardsFolder + "/" + HubLayout.cardName(device)) { continue }
-            cards[device] = read
+        return try await HubRecords.read(devices) { device in
+            try record(HubLayout.cardName(device), in: HubLayout.cards, limit: CardSeal.maximumBytes, what: "a device card")
         }
-        return cards
+    }
+
+    /// The bytes of the record `name` in the hub's folder `folder`; nil when it is gone since it was
+    /// listed (its device replaced it, or someone removed it), while the hub is there.
+    private func record(_ name: String, in folder: String, limit: Int, what: String) throws(SyncError) -> [UInt8]? {
+        do { return try files.read(name, in: [HubLayout.root, folder], limit: limit, what: what) } catch where error.isMissing {
+            try available()
+            return nil
+        } catch {
+            throw hubFailure(error)
+        }
     }
 
     /// The names in the hub's folder `folder` that `parse` takes, past `after` in their order, at most
@@ -65,21 +69,11 @@ extension FolderHub {
         try listing(in: HubLayout.epochs, after: after, limit: limit, HubLayout.epoch(ofRecord:))
     }
 
-    public func epochRecords(_ epochs: [KeyEpoch]) throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
+    public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
         try available()
-        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
-        for epoch in epochs {
-            let name = epoch.fileName
-            records[epoch] = Result { () throws(SyncError) -> [UInt8] in
-                try hubCall { try files.read(name, in: [HubLayout.root, HubLayout.epochs], limit: EpochRecord.maximumBytes, what: "a key epoch's record") }
-            }
+        return try await HubRecords.read(epochs) { epoch in
+            try record(epoch.fileName, in: HubLayout.epochs, limit: EpochRecord.maximumBytes, what: "a key epoch's record")
         }
-        return records
-    }
-
-    /// Every key epoch record in the folder, for opening the hub: `allEpochRecords` without suspending.
-    func allEpochRecordsNow() throws(SyncError) -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        try epochRecords(try epochList(after: nil, limit: .max).map(\.name))
     }
 
     public func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) throws {

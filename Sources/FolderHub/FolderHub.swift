@@ -61,7 +61,7 @@ public struct FolderHub: Hub {
     /// Opens the hub in `folder`, refusing a newer format or another hub's key before reading anything else.
     /// With `expecting`, a hub there of another id (a sync tool kept another machine's hub.json) is
     /// refused as replaced before its key is looked at.
-    public static func open(folder: String, key: SyncKey, expecting hubID: HubID? = nil) throws(SyncError) -> FolderHub {
+    public static func open(folder: String, key: SyncKey, expecting hubID: HubID? = nil) async throws -> FolderHub {
         let location = FileSystem.absolute(folder)
         let descriptor = try HubDescriptor.read(from: FolderAccess(location: location, folderMode: 0o700, fileMode: 0o600), hub: location)
         guard descriptor.format <= format else {
@@ -73,7 +73,7 @@ public struct FolderHub: Hub {
         // key from a sync, and its engine tells it from the records it keeps (`SyncError.wrongKey`): only a
         // join reads every record for it, as junk there costs a reading each.
         if descriptor.keyCheck != key.check, hubID == nil {
-            guard EpochRecord.standing(ofKey: key, records: try hub.allEpochRecordsNow(), hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
+            guard EpochRecord.standing(ofKey: key, records: try await hub.allEpochRecords(), hubID: hub.id, firstKeyCheck: descriptor.keyCheck).epoch != nil
             else { throw SyncError.wrongKey(hub: location, hubID: descriptor.hubID) }
         }
         return hub

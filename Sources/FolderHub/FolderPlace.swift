@@ -24,8 +24,8 @@ public struct FolderPlace: HubPlace {
     /// A folder belongs to whoever writes in it: the journal upgrades it itself.
     public func migrationScript() -> String? { nil }
 
-    public func open(key: SyncKey, expecting hubID: HubID?) throws -> any Hub {
-        try FolderHub.open(folder: folder, key: key, expecting: hubID)
+    public func open(key: SyncKey, expecting hubID: HubID?) async throws -> any Hub {
+        try await FolderHub.open(folder: folder, key: key, expecting: hubID)
     }
 
     public func make(key: SyncKey, shared: Bool) throws -> any Hub {

@@ -39,8 +39,9 @@ extension PostgresHub {
             ) { try $0.decode((String, ByteBuffer?).self) }
         }
         var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
-        for (device, bytes) in rows where UUIDText.isCanonical(device) {
-            cards[DeviceID(rawValue: device)] = bytes.map { .success(Array($0.readableBytesView)) }
+        for (row, bytes) in rows {
+            guard let device = DeviceID(canonical: row) else { continue }
+            cards[device] = bytes.map { .success(Array($0.readableBytesView)) }
                 ?? .failure(.unusableFile(hub: location, reason: "the card row of \(device) is larger than a card can be"))
         }
         return cards

@@ -8,17 +8,9 @@ extension WebDAVHub {
     }
 
     public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
-        var cards: [DeviceID: Result<[UInt8], SyncError>] = [:]
-        for device in devices {
-            do {
-                // Gone since it was listed: not there.
-                guard let bytes = try await get([HubLayout.cards, HubLayout.cardName(device)], limit: CardSeal.maximumBytes, what: "device card") else { continue }
-                cards[device] = .success(bytes)
-            } catch let error as SyncError where error.hubCondition == .unusableEntry {
-                cards[device] = .failure(error)
-            }
+        try await HubRecords.read(devices) { device in
+            try await get([HubLayout.cards, HubLayout.cardName(device)], limit: CardSeal.maximumBytes, what: "device card")
         }
-        return cards
     }
 
     /// Puts the card in place of the one there: a device's card is its own to replace.
@@ -32,16 +24,9 @@ extension WebDAVHub {
     }
 
     public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        var records: [KeyEpoch: Result<[UInt8], SyncError>] = [:]
-        for epoch in epochs {
-            do {
-                guard let bytes = try await get([HubLayout.epochs, epoch.fileName], limit: EpochRecord.maximumBytes, what: "key epoch record") else { continue }
-                records[epoch] = .success(bytes)
-            } catch let error as SyncError where error.hubCondition == .unusableEntry {
-                records[epoch] = .failure(error)
-            }
+        try await HubRecords.read(epochs) { epoch in
+            try await get([HubLayout.epochs, epoch.fileName], limit: EpochRecord.maximumBytes, what: "key epoch record")
         }
-        return records
     }
 
     /// Claims the record's name, then puts it; never over one there.

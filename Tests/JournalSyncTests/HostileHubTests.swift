@@ -62,11 +62,11 @@ import TestSupport
             let saved = try Data(contentsOf: URL(fileURLWithPath: descriptor))
             try FileManager.default.removeItem(atPath: descriptor)
             #expect(mkfifo(descriptor, 0o600) == 0)
-            #expect(throws: SyncError.self) { _ = try FolderHub.open(folder: hub.location, key: key) }
+            await #expect(throws: SyncError.self) { _ = try await FolderHub.open(folder: hub.location, key: key) }
             try FileManager.default.removeItem(atPath: descriptor)
             try saved.write(to: URL(fileURLWithPath: folder + "/elsewhere.json"))
             try FileManager.default.createSymbolicLink(atPath: descriptor, withDestinationPath: folder + "/elsewhere.json")
-            let refusal = #expect(throws: SyncError.self) { _ = try FolderHub.open(folder: hub.location, key: key) }
+            let refusal = await #expect(throws: SyncError.self) { _ = try await FolderHub.open(folder: hub.location, key: key) }
             #expect("\(refusal.map { $0 } as Any)".contains("symbolic link"))
         }
     }

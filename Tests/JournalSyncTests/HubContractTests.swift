@@ -32,6 +32,28 @@ import TestSupport
         }
     }
 
+    /// A card or key epoch record asked for that is not there (replaced, set aside or removed since
+    /// it was listed) is left out, not refused: a refusal is remembered against what the record was
+    /// listed as, and said to the person as a record the hub holds.
+    @Test(arguments: HubFlavor.allCases)
+    func aRecordGoneSinceItWasListedIsLeftOut(_ flavor: HubFlavor) async throws {
+        try await withTemporaryDirectory { folder in
+            let hub = try await flavor.newPlace(in: folder).make(key: SyncKey(), shared: false)
+            let (device, gone) = (DeviceID(rawValue: UUIDText.random()), DeviceID(rawValue: UUIDText.random()))
+            try await hub.writeCard(Array("a card".utf8), of: device)
+            let cards = try await hub.cards(of: [gone, device])
+            #expect(Array(cards.keys) == [device])
+            #expect(try cards[device]?.get() == Array("a card".utf8))
+            let epoch = KeyEpoch(number: 1, id: (0..<16).map { _ in UInt8.random(in: 0...255) })
+            let absent = KeyEpoch(number: 2, id: (0..<16).map { _ in UInt8.random(in: 0...255) })
+            try await hub.writeEpochRecord(Array("a record".utf8), as: epoch)
+            let records = try await hub.epochRecords([absent, epoch])
+            #expect(Array(records.keys) == [epoch])
+            #expect(try records[epoch]?.get() == Array("a record".utf8))
+            await hub.close()
+        }
+    }
+
     @Test(arguments: HubFlavor.allCases)
     func logsListInOrderWhateverTheOrderOfWriting(_ flavor: HubFlavor) async throws {
         try await withTemporaryDirectory { folder in

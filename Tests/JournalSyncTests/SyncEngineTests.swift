@@ -111,8 +111,8 @@ import TestSupport
             _ = try await a.store.add(drink())
             try await a.sync()
             let before = snapshot(folder + "/hub")
-            let refused = #expect(throws: SyncError.self) {
-                _ = try FolderHub.open(folder: folder + "/hub", key: SyncKey())
+            let refused = await #expect(throws: SyncError.self) {
+                _ = try await FolderHub.open(folder: folder + "/hub", key: SyncKey())
             }
             guard case .hub(let failure)? = refused, case .wrongKey = failure.condition else {
                 Issue.record("\(String(describing: refused))")
@@ -128,12 +128,12 @@ import TestSupport
             let hub = folder + "/hub/journal-hub-v1"
             try FileManager.default.createDirectory(atPath: hub, withIntermediateDirectories: true)
             try Data(#"{"format": 2, "hub_id": "x", "key_check": "y", "something": "new"}"#.utf8).write(to: URL(fileURLWithPath: hub + "/hub.json"))
-            #expect(throws: SyncError.hubFormatTooNew(hub: folder + "/hub", format: 2, supported: 1)) {
-                _ = try FolderHub.open(folder: folder + "/hub", key: SyncKey())
+            await #expect(throws: SyncError.hubFormatTooNew(hub: folder + "/hub", format: 2, supported: 1)) {
+                _ = try await FolderHub.open(folder: folder + "/hub", key: SyncKey())
             }
             try Data("{not json".utf8).write(to: URL(fileURLWithPath: hub + "/hub.json"))
-            #expect(throws: SyncError.corruptHub(hub: folder + "/hub", problem: "hub.json is not valid JSON with a format number")) {
-                _ = try FolderHub.open(folder: folder + "/hub", key: SyncKey())
+            await #expect(throws: SyncError.corruptHub(hub: folder + "/hub", problem: "hub.json is not valid JSON with a format number")) {
+                _ = try await FolderHub.open(folder: folder + "/hub", key: SyncKey())
             }
         }
     }

@@ -7,7 +7,7 @@ extension StorageHub {
     }
 
     public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
-        try await read(devices, limit: CardSeal.maximumBytes, what: "device card", named: Self.cardName)
+        try await HubRecords.read(devices) { try await storage.read(Self.cardName($0), limit: CardSeal.maximumBytes) }
     }
 
     /// Puts the card in place of the one there (a device's card is its own to replace), in the version
@@ -24,7 +24,7 @@ extension StorageHub {
     }
 
     public func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>] {
-        try await read(epochs, limit: EpochRecord.maximumBytes, what: "key epoch record", named: Self.epochName)
+        try await HubRecords.read(epochs) { try await storage.read(Self.epochName($0), limit: EpochRecord.maximumBytes) }
     }
 
     /// Creates the record, never over one there, then rewrites `heads/epochs`: the others' looks see a
@@ -57,21 +57,5 @@ extension StorageHub {
             return HubListing(name: parsed, fingerprint: Self.fingerprint(object))
         }
         return Array(ListingPage.of(listed.sorted { $0.name < $1.name }, after: after, limit: limit, name: \.name))
-    }
-
-    /// The bytes of `names`' objects: one that cannot be read is its own failure; one gone is left out.
-    private func read<Name: Hashable>(
-        _ names: [Name], limit: Int, what: String, named: (Name) -> String
-    ) async throws -> [Name: Result<[UInt8], SyncError>] {
-        var found: [Name: Result<[UInt8], SyncError>] = [:]
-        for name in names {
-            do {
-                guard let bytes = try await storage.read(named(name), limit: limit) else { continue }
-                found[name] = .success(bytes)
-            } catch let error as SyncError where error.hubCondition == .unusableEntry {
-                found[name] = .failure(error)
-            }
-        }
-        return found
     }
 }
