@@ -93,6 +93,18 @@ import TestSupport
         }
     }
 
+    /// A server that holds its answer back for 30 s (Nextcloud's brute-force protection, after a
+    /// login it took for a guess) is waited for by a sync: a slow answer is no hang. Its 404 says the
+    /// folder is not there, which only an answer waited for can say.
+    @Test func anAnswerThrottledFor30SecondsIsWaitedFor() async throws {
+        try await withTemporaryDirectory { folder in
+            let server = try CarelessDAVServer(folder: folder)
+            defer { server.stop() }
+            let place = try WebDAVPlace(url: "dav://127.0.0.1:\(server.port)/throttled", patience: .syncing, loginFiles: [])
+            #expect(try await place.hubExists() == false)
+        }
+    }
+
     @Test func listingsAreReadByNamespaceWhateverTheServersPrefixes() throws {
         let apache = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -311,7 +323,8 @@ import TestSupport
 /// A WebDAV server that lists the folder `/hub/` and answers every MKCOL with 201, even of a folder
 /// it made a moment ago: what a server without exclusive create looks like to a client; and that
 /// answers a PROPFIND of `/slow/` at once and then sends its body a byte a second for ten minutes,
-/// reporting (`nextReport`) whether the client hung up first. It ends with the test process.
+/// reporting (`nextReport`) whether the client hung up first; one of `/throttled/` 30 s late, as a
+/// server that throttles logins does. It ends with the test process.
 struct CarelessDAVServer {
     let process: ChildProcess
     let port: Int
@@ -351,6 +364,11 @@ struct CarelessDAVServer {
                     if self.path.startswith('/down'): self.answer(503); return False
                     return True
                 def do_PROPFIND(self):
+                    if self.path.startswith('/throttled'):
+                        # Nextcloud's brute-force protection holds a client's answers back, up to 30 s.
+                        time.sleep(30)
+                        self.answer(404)
+                        return
                     if self.path.rstrip('/') == '/slow':
                         sent = 0
                         try:
