@@ -53,10 +53,15 @@ struct FolderAccess: Sendable {
         return try FileSystem.list(descriptor: folder.descriptor, path: folder.path)
     }
 
-    /// The bytes of the regular file `name` in the folder at `components`, at most `limit`.
+    /// The bytes of the regular file `name` in the folder at `components`, at most `limit`. What is no
+    /// regular file is said so before it is opened: a socket cannot be (ENXIO), which would read as
+    /// the hub out of reach.
     func read(_ name: String, in components: [String], limit: Int, what: String) throws(FileSystem.Failure) -> [UInt8] {
         let folder = try folder(components)
         let path = folder.path + "/" + name
+        var info = stat()
+        guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw Self.refusal(path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystem.notRegularFile(path, what: what) }
         let descriptor = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.refusal(path) }
         defer { close(descriptor) }
@@ -131,7 +136,7 @@ struct FolderAccess: Sendable {
     func removeLeftovers(in components: [String], olderMarker marker: String) throws(FileSystem.Failure) {
         let folder = try folder(components)
         TemporaryFile.removeLeftovers(inFolder: folder.descriptor, path: folder.path)
-        for name in try FileSystem.list(descriptor: folder.descriptor, path: folder.path) where name.hasPrefix(".") && name.contains(marker) {
+        for name in try FileSystem.list(descriptor: folder.descriptor, path: folder.path) where HubLayout.isTemporary(name) && name.contains(marker) {
             unlinkat(folder.descriptor, name, 0)
         }
     }
@@ -168,6 +173,10 @@ struct FolderAccess: Sendable {
         if errno == ELOOP || errno == ENOTDIR {
             return FileSystem.Failure(
                 path: path, reason: "it is a symbolic link or not a folder, which is not followed inside a hub", code: FileSystem.EFTYPE)
+        }
+        // Made a socket or a device since it was looked at.
+        if errno == ENXIO || errno == ENODEV {
+            return FileSystem.Failure(path: path, reason: "it is a socket or a device, not a regular file", code: FileSystem.EFTYPE)
         }
         return FileSystem.failure(path)
     }

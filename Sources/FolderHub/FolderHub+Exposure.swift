@@ -28,15 +28,15 @@ extension FolderHub {
         }
         check([], HubLayout.root)
         check([HubLayout.root], HubLayout.descriptor)
-        check([HubLayout.root], "devices")
+        check([HubLayout.root], Self.logsFolder)
         check([HubLayout.root], HubLayout.cards)
         check([HubLayout.root], HubLayout.epochs)
         for name in (try? files.names(in: [HubLayout.root, HubLayout.epochs])) ?? [] { check([HubLayout.root, HubLayout.epochs], name) }
         for name in (try? files.names(in: [HubLayout.root, HubLayout.cards])) ?? [] { check([HubLayout.root, HubLayout.cards], name) }
-        for device in (try? files.names(in: [HubLayout.root, "devices"])) ?? [] {
-            check([HubLayout.root, "devices"], device)
-            for name in (try? files.names(in: [HubLayout.root, "devices", device])) ?? [] {
-                check([HubLayout.root, "devices", device], name)
+        for device in (try? files.names(in: [HubLayout.root, Self.logsFolder])) ?? [] {
+            check([HubLayout.root, Self.logsFolder], device)
+            for name in (try? files.names(in: [HubLayout.root, Self.logsFolder, device])) ?? [] {
+                check([HubLayout.root, Self.logsFolder, device], name)
             }
         }
         return (found, count, links)

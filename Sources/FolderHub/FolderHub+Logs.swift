@@ -8,7 +8,7 @@ extension FolderHub {
     public func devices() throws -> [DeviceID] {
         try available()
         let names: [String]
-        do { names = try files.names(in: [HubLayout.root, "devices"]) } catch where error.isMissing {
+        do { names = try files.names(in: [HubLayout.root, Self.logsFolder]) } catch where error.isMissing {
             // hub.json is there (`available`), and a sync tool that carries no empty folder has not made
             // `devices` yet: no device has published to this copy. Publishing makes it.
             return []

@@ -12,7 +12,7 @@ extension FolderHub {
     public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
         try available()
         return try await HubRecords.read(devices) { device in
-            try record(HubLayout.cardName(device), in: HubLayout.cards, limit: CardSeal.maximumBytes, what: "a device card")
+            try record(HubLayout.cardFileName(device), in: HubLayout.cards, limit: CardSeal.maximumBytes, what: "a device card")
         }
     }
 
@@ -58,7 +58,7 @@ extension FolderHub {
             // What a card's write that died left here; a folder not made yet has none, and a temporary
             // that stays is only untidy: the card is written either way.
             try? files.removeLeftovers(in: [HubLayout.root, HubLayout.cards], olderMarker: ".card.tmp-")
-            _ = try files.writeNew(bytes, as: HubLayout.cardName(device), in: [HubLayout.root, HubLayout.cards], replacing: true)
+            _ = try files.writeNew(bytes, as: HubLayout.cardFileName(device), in: [HubLayout.root, HubLayout.cards], replacing: true)
         } catch {
             // `cards` made a file or a link by another member is the cards' failure, not the hub's.
             throw hubFailure(error)

@@ -17,6 +17,8 @@ import Glibc
 public struct FolderHub: Hub {
     /// The hub format this journal writes and reads.
     public static let format = 1
+    /// The folder of the devices' logs, one folder each (`logs` on a store of objects).
+    static let logsFolder = "devices"
 
     public let id: HubID
     public let location: String
@@ -90,7 +92,7 @@ public struct FolderHub: Hub {
     func makeHere(key: SyncKey) throws(SyncError) {
         do {
             try FileSystem.makeFolders(location, mode: 0o700)
-            _ = try files.folder([HubLayout.root, "devices"], creating: true)
+            _ = try files.folder([HubLayout.root, Self.logsFolder], creating: true)
             let descriptor = HubDescriptor(format: Self.format, hubID: id, keyCheck: key.check, shared: isShared ? true : nil)
             // Never over a hub.json that arrived meanwhile: that hub stays, and joining it needs its key.
             try files.writeNew(descriptor.encoded, as: HubLayout.descriptor, in: [HubLayout.root])
@@ -120,7 +122,7 @@ public struct FolderHub: Hub {
     /// Removes a hub this process just made and nothing else used: its `hub.json` and empty folders.
     public func unmake() {
         try? files.remove(HubLayout.descriptor, in: [HubLayout.root])
-        _ = rmdir(location + "/" + HubLayout.root + "/devices")
+        _ = rmdir(location + "/" + HubLayout.root + "/" + Self.logsFolder)
         _ = rmdir(location + "/" + HubLayout.root)
     }
 
@@ -137,7 +139,7 @@ public struct FolderHub: Hub {
     public func deviceFolder(_ device: DeviceID) -> String { devicesFolder + "/" + device.rawValue }
 
     /// The folder holding every device's log.
-    public var devicesFolder: String { location + "/" + HubLayout.root + "/devices" }
+    public var devicesFolder: String { location + "/" + HubLayout.root + "/" + Self.logsFolder }
 
     /// Where the devices' cards are.
     var cardsFolder: String { location + "/" + HubLayout.root + "/" + HubLayout.cards }
@@ -145,13 +147,14 @@ public struct FolderHub: Hub {
     /// Where the key epochs' records are.
     var epochsFolder: String { location + "/" + HubLayout.root + "/" + HubLayout.epochs }
 
-    func deviceComponents(_ device: DeviceID) -> [String] { [HubLayout.root, "devices", device.rawValue] }
+    func deviceComponents(_ device: DeviceID) -> [String] { [HubLayout.root, Self.logsFolder, device.rawValue] }
 
     /// What a failing file operation in the hub means: a file that cannot be used (not a regular file,
-    /// too large, or one this user may not read or move: in a shared hub, any member can plant one),
-    /// which is that file's problem alone; or a hub that cannot be reached.
+    /// too large, one this user may not read or move, or one its owner holds a lease on: in a shared
+    /// hub, any member can plant one), which is that file's problem alone; or a hub that cannot be
+    /// reached.
     func hubFailure(_ error: FileSystem.Failure) -> SyncError {
-        if error.kind == .badData || [EACCES, EPERM, ELOOP, ENOTDIR].contains(error.code) {
+        if error.kind == .badData || [EACCES, EPERM, ELOOP, ENOTDIR, EWOULDBLOCK].contains(error.code) {
             return SyncError.unusableFile(hub: location, reason: error.description, code: .errno(error.code))
         }
         return SyncError.hubUnavailable(hub: location, reason: error.reason, code: .errno(error.code))

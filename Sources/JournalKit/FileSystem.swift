@@ -89,12 +89,16 @@ public enum FileSystem {
     }
 
     /// The bytes of the regular file open as `descriptor`, at most `limit`.
+    /// What `name` being no regular file (a FIFO, a socket, a device, a folder) means for reading it
+    /// as `what`.
+    public static func notRegularFile(_ name: String, what: String) -> Failure {
+        Failure(path: name, reason: "it is not a regular file (a FIFO, a socket, a device or a folder cannot be \(what))", code: EFTYPE)
+    }
+
     public static func readRegularFile(_ descriptor: Int32, name: String, limit: Int, what: String) throws(Failure) -> [UInt8] {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure(name) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw Failure(path: name, reason: "it is not a regular file (a FIFO, a device or a folder cannot be \(what))", code: EFTYPE)
-        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw notRegularFile(name, what: what) }
         guard info.st_size <= limit else { throw tooLarge(name, limit: limit, what: what) }
         return try readAll(descriptor, name: name, limit: limit, what: what)
     }

@@ -9,14 +9,14 @@ extension WebDAVHub {
 
     public func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>] {
         try await HubRecords.read(devices) { device in
-            try await get([HubLayout.cards, HubLayout.cardName(device)], limit: CardSeal.maximumBytes, what: "device card")
+            try await get([HubLayout.cards, HubLayout.cardFileName(device)], limit: CardSeal.maximumBytes, what: "device card")
         }
     }
 
     /// Puts the card in place of the one there: a device's card is its own to replace.
     public func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws {
         try await ensureFolder([HubLayout.cards])
-        _ = try await put(bytes, at: [HubLayout.cards, HubLayout.cardName(device)], exclusive: false)
+        _ = try await put(bytes, at: [HubLayout.cards, HubLayout.cardFileName(device)], exclusive: false)
     }
 
     public func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>] {

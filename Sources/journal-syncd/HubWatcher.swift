@@ -41,7 +41,7 @@ final class HubWatcher: Sendable {
     func feed(_ events: ChangeEvents) async {
         for await batch in inotify.events() {
             var rang = RangLogs()
-            for event in batch where !event.name.hasPrefix(".") {
+            for event in batch where !HubLayout.isTemporary(event.name) {
                 // A watch this watcher does not know (one the kernel just took back) names no log.
                 let log = watched.withLock { $0[event.watch] } ?? nil
                 rang.formUnion(log.map { RangLogs.log($0) } ?? .unnamedRing)

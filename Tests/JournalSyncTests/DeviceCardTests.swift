@@ -165,22 +165,23 @@ import TestSupport
         }
     }
 
-    /// A card that is a FIFO, a link, huge or garbage holds back nothing but itself.
+    /// A card that is a FIFO, a socket, a link, huge or garbage holds back nothing but itself.
     @Test func anUnusableCardFileIsThatCardsProblemAlone() async throws {
         try await withTemporaryDirectory { folder in
             let key = SyncKey()
             let a = try await Machine.make(folder, name: "a", hubFolder: folder + "/hub", key: key)
             let cards = folder + "/hub/journal-hub-v1/cards"
             try FileManager.default.createDirectory(atPath: cards, withIntermediateDirectories: true)
-            let (fifo, huge, garbage, link) = (UUIDText.random(), UUIDText.random(), UUIDText.random(), UUIDText.random())
+            let (fifo, huge, garbage, link, socket) = (UUIDText.random(), UUIDText.random(), UUIDText.random(), UUIDText.random(), UUIDText.random())
             #expect(mkfifo(cards + "/\(fifo).card", 0o600) == 0)
+            #expect(plantSocket(at: cards + "/\(socket).card"))
             FileManager.default.createFile(atPath: cards + "/\(huge).card", contents: Data(count: 1 << 20))
             FileManager.default.createFile(atPath: cards + "/\(garbage).card", contents: Data("JCRD\u{1}nonsense".utf8))
             try FileManager.default.createSymbolicLink(atPath: cards + "/\(link).card", withDestinationPath: "/etc/passwd")
             _ = try await a.store.add(drink())
             let report = try await a.sync()
             #expect(report.published == 1)
-            #expect(Set(report.setAside.map(\.device.rawValue)) == [fifo, huge, garbage, link])
+            #expect(Set(report.setAside.map(\.device.rawValue)) == [fifo, huge, garbage, link, socket])
             #expect(report.setAside.allSatisfy { $0.name == "card" && $0.outcome == .passedOver })
             await a.engine.close()
         }

@@ -21,7 +21,7 @@ import TestSupport
     }
 
     enum Planted: String, CaseIterable, Sendable {
-        case linkToDevZero, fifo, sparseTwoGigabytes
+        case linkToDevZero, fifo, socket, sparseTwoGigabytes
     }
 
     @Test(arguments: Planted.allCases)
@@ -34,6 +34,7 @@ import TestSupport
             switch planted {
             case .linkToDevZero: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
             case .fifo: #expect(mkfifo(path, 0o600) == 0)
+            case .socket: #expect(plantSocket(at: path))
             case .sparseTwoGigabytes:
                 #expect(FileManager.default.createFile(atPath: path, contents: nil))
                 #expect(truncate(path, 2 << 30) == 0)
@@ -52,6 +53,28 @@ import TestSupport
             // Said once: the next sync waits for the real segment without naming the file again.
             let again = try await b.sync()
             #expect(again.setAside.isEmpty && again.failures.isEmpty && again.waiting.count == 1)
+        }
+    }
+
+    /// A key epoch record that is a socket (any member of a shared hub can bind one) cannot be opened
+    /// (ENXIO): that record's failure alone, said once, never the hub out of reach at every sync.
+    @Test func aRecordThatIsASocketIsItsOwnFailure() async throws {
+        try await withTemporaryDirectory { folder in
+            let (_, b, hub, _) = try await twoMachines(folder, count: 1)
+            let epoch = KeyEpoch(number: 2, id: (0..<16).map { _ in UInt8.random(in: 0...255) })
+            let epochs = hub.location + "/journal-hub-v1/epochs"
+            try FileManager.default.createDirectory(atPath: epochs, withIntermediateDirectories: true)
+            #expect(plantSocket(at: epochs + "/" + epoch.fileName))
+            let records = try await hub.epochRecords([epoch])
+            guard case .failure(let failure)? = records[epoch] else {
+                Issue.record("\(records)")
+                return
+            }
+            #expect(failure.hubCondition == .unusableEntry)
+            let report = try await b.sync()
+            #expect(report.received == 1 && report.failures.isEmpty, "\(report)")
+            #expect(report.setAside.map(\.name) == ["epochs/" + epoch.fileName], "\(report.setAside)")
+            #expect(try await b.sync().setAside.isEmpty)
         }
     }
 

@@ -12,8 +12,8 @@ import TestSupport
     static func segment(_ first: Int64, _ last: Int64) -> String { SegmentName(first: first, last: last).fileName }
 
     @Test func aCardsNameIsItsDevicesIdAlone() {
-        #expect(HubLayout.cardName(Self.device) == "0f6e2c1a-9b7d-4e3f-8a21-5c4d3b2a1908.card")
-        #expect(HubLayout.device(ofCard: HubLayout.cardName(Self.device)) == Self.device)
+        #expect(HubLayout.cardFileName(Self.device) == "0f6e2c1a-9b7d-4e3f-8a21-5c4d3b2a1908.card")
+        #expect(HubLayout.device(ofCard: HubLayout.cardFileName(Self.device)) == Self.device)
         for name in [
             "0F6E2C1A-9B7D-4E3F-8A21-5C4D3B2A1908.card",  // another spelling of the same id names another file
             "0f6e2c1a-9b7d-4e3f-8a21-5c4d3b2a1908.card.tmp-1", "0f6e2c1a-9b7d-4e3f-8a21-5c4d3b2a1908", ".card", "notes.card",

@@ -57,7 +57,7 @@ extension SyncEngine {
             }
         } catch let unreachable as CardsUnreachable {
             // The cards' files or rows failed (a server's error types too): said once, and the sync stands.
-            let name = HubLayout.cardName(store.deviceID)
+            let name = HubLayout.cardFileName(store.deviceID)
             if !leftInPlace.contains(HubEntry(device: store.deviceID, name: name)),
                 !report.mentions(HubEntry(device: store.deviceID, name: name))
             {

@@ -12,7 +12,9 @@ public enum LogEntry: Sendable, Equatable {
 
 extension DeviceLog {
     /// A device's log from a listing of its folder, by one rule for every kind: a temporary is not
-    /// listed; a name that reads as a segment and is a file is that segment; anything else is a stray.
+    /// listed; a name that reads as a segment is that segment, unless its listing showed it is no file
+    /// (a folder hub's is read to tell: a FIFO or socket is that segment's failure alone); anything
+    /// else is a stray.
     /// `entry` is asked only of what has a name that reads as a segment's (a folder looks at each
     /// file it is asked of).
     public init<Listed, Failure: Error>(

@@ -50,7 +50,8 @@ public protocol Hub: Sendable {
     /// Cards are written by devices of this journal and later; a hub made earlier has none yet.
     func cardList(after: DeviceID?, limit: Int) async throws -> [HubListing<DeviceID>]
     /// The sealed bytes of `devices`' cards; a card that cannot be read (not a regular file, too large)
-    /// is that card's failure alone, one gone since it was listed is left out.
+    /// is that card's failure alone, one gone since it was listed is left out, and any other failure
+    /// (the hub out of reach) fails the whole read (`HubRecords`).
     func cards(of devices: [DeviceID]) async throws -> [DeviceID: Result<[UInt8], SyncError>]
     /// Puts `bytes` as `device`'s card, in place of the one there, whole or not at all.
     func writeCard(_ bytes: [UInt8], of device: DeviceID) async throws
@@ -58,7 +59,7 @@ public protocol Hub: Sendable {
     /// tells whether it changed since it was read. A hub whose key never changed has none.
     func epochList(after: KeyEpoch?, limit: Int) async throws -> [HubListing<KeyEpoch>]
     /// The bytes of the records of `epochs`; one that cannot be read is that record's failure alone, one
-    /// gone since it was listed is left out.
+    /// gone since it was listed is left out, and any other failure fails the whole read (`HubRecords`).
     func epochRecords(_ epochs: [KeyEpoch]) async throws -> [KeyEpoch: Result<[UInt8], SyncError>]
     /// Adds the record of `epoch`, whole or not at all; never over one already there.
     func writeEpochRecord(_ bytes: [UInt8], as epoch: KeyEpoch) async throws
@@ -170,7 +171,7 @@ public enum ListingPage {
 
     /// The page of `sorted` (in its names' order) past `after`, at most `limit` long, its start found
     /// by halves: paging through many names reads each page's alone. Every element has a name
-    /// (`sorted` holds only what a kind took for one).
+    /// (`sorted` holds only what a kind took for one; one without would be taken for one before `after`).
     public static func of<Element, Name: Comparable>(_ sorted: [Element], after: Name?, limit: Int, name: (Element) -> Name?) -> ArraySlice<Element> {
         var low = 0, high = sorted.count
         if let after {

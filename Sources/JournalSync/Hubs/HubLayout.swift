@@ -17,7 +17,7 @@ public enum HubLayout {
     public static let setAside = "set-aside"
 
     /// The name of `device`'s card in `cards`.
-    public static func cardName(_ device: DeviceID) -> String { device.rawValue + ".card" }
+    public static func cardFileName(_ device: DeviceID) -> String { device.rawValue + ".card" }
 
     /// The device whose card `name` is; nil for any name a journal does not write there.
     public static func device(ofCard name: String) -> DeviceID? {

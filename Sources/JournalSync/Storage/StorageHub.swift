@@ -65,7 +65,7 @@ public struct StorageHub: Hub {
     static func name(_ relative: String) -> String { root + relative }
     static func logPrefix(_ device: DeviceID) -> String { name("logs/\(device.rawValue)/") }
     static func segmentName(_ segment: SegmentName, of device: DeviceID) -> String { logPrefix(device) + segment.fileName }
-    static func cardName(_ device: DeviceID) -> String { cardsPrefix + HubLayout.cardName(device) }
+    static func cardName(_ device: DeviceID) -> String { cardsPrefix + HubLayout.cardFileName(device) }
     static func epochName(_ epoch: KeyEpoch) -> String { epochsPrefix + epoch.fileName }
     static let cardsPrefix = name(HubLayout.cards + "/")
     static let epochsPrefix = name(HubLayout.epochs + "/")

@@ -244,7 +244,6 @@ public struct EpochRecord: Sendable, Equatable {
             taken = record.taken.isEmpty ? nil : record.taken.sorted { $0.key < $1.key }.map { Revoked(device: $0.key.rawValue, through: $0.value) }
         }
 
-
         /// The record, or nil when a field is not what it can be.
         var record: EpochRecord? {
             guard let id = Hex.decode(Array(id.utf8)), id.count == 16, let parentID = Hex.decode(Array(parentID.utf8)), parentID.count == 16,
