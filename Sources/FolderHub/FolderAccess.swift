@@ -61,7 +61,9 @@ struct FolderAccess: Sendable {
         let path = folder.path + "/" + name
         var info = stat()
         guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw Self.refusal(path) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileSystem.notRegularFile(path, what: what) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw (info.st_mode & S_IFMT) == S_IFLNK ? Self.link(path) : FileSystem.notRegularFile(path, what: what)
+        }
         let descriptor = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.refusal(path) }
         defer { close(descriptor) }
@@ -169,11 +171,14 @@ struct FolderAccess: Sendable {
     }
 
     /// The failure for a path that could not be opened, saying so plainly when it is a link.
+    /// What a symbolic link where a file or folder of the hub belongs means (or, met on the way to
+    /// one, a file where a folder belongs).
+    private static func link(_ path: String) -> FileSystem.Failure {
+        FileSystem.Failure(path: path, reason: "it is a symbolic link or not a folder, which is not followed inside a hub", code: FileSystem.EFTYPE)
+    }
+
     private static func refusal(_ path: String) -> FileSystem.Failure {
-        if errno == ELOOP || errno == ENOTDIR {
-            return FileSystem.Failure(
-                path: path, reason: "it is a symbolic link or not a folder, which is not followed inside a hub", code: FileSystem.EFTYPE)
-        }
+        if errno == ELOOP || errno == ENOTDIR { return link(path) }
         // Made a socket or a device since it was looked at.
         if errno == ENXIO || errno == ENODEV {
             return FileSystem.Failure(path: path, reason: "it is a socket or a device, not a regular file", code: FileSystem.EFTYPE)
