@@ -170,13 +170,14 @@ struct FolderAccess: Sendable {
         }
     }
 
-    /// The failure for a path that could not be opened, saying so plainly when it is a link.
     /// What a symbolic link where a file or folder of the hub belongs means (or, met on the way to
     /// one, a file where a folder belongs).
     private static func link(_ path: String) -> FileSystem.Failure {
         FileSystem.Failure(path: path, reason: "it is a symbolic link or not a folder, which is not followed inside a hub", code: FileSystem.EFTYPE)
     }
 
+    /// The failure for a path that could not be opened, saying so plainly when it is a link, a socket
+    /// or a device.
     private static func refusal(_ path: String) -> FileSystem.Failure {
         if errno == ELOOP || errno == ENOTDIR { return link(path) }
         // Made a socket or a device since it was looked at.
