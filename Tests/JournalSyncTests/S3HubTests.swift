@@ -119,6 +119,33 @@ import TestSupport
         }
     }
 
+    /// What a device finds in its own log but did not write is moved to `set-aside/<device>/`, kept
+    /// for a person, and the log syncs on; a dot-named object is a temporary, left alone as on the
+    /// other hubs of files.
+    @Test func aStrayInTheDevicesOwnLogIsSetAside() async throws {
+        try await withTemporaryDirectory { folder in
+            let place = try HubFlavor.s3.newPlace(in: folder)
+            let a = try await Machine.make(folder, name: "a", place: place, key: SyncKey())
+            _ = try await a.store.add(drink(minute: 1))
+            try await a.sync()
+            let storage = try #require(place as? S3Place).storage
+            let log = "journal-hub-v1/logs/" + a.store.deviceID.rawValue + "/"
+            _ = try await storage.create(log + "notes.txt", Array("mine".utf8))
+            _ = try await storage.create(log + ".upload-in-progress", Array("half".utf8))
+            _ = try await a.store.add(drink(minute: 2))
+            let report = try await a.sync()
+            #expect(report.setAside.map(\.name) == ["notes.txt"] && report.failures.isEmpty, "\(report)")
+            let kept = "journal-hub-v1/set-aside/" + a.store.deviceID.rawValue + "/notes.txt"
+            #expect(try await storage.read(kept, limit: 64) == Array("mine".utf8))
+            #expect(try await storage.read(log + "notes.txt", limit: 64) == nil)
+            #expect(try await storage.read(log + ".upload-in-progress", limit: 64) == Array("half".utf8))
+            try await a.engine.hub.refresh(after: [:])
+            #expect(try await a.engine.hub.log(of: a.store.deviceID).strays.isEmpty)
+            #expect(try await a.sync().setAside.isEmpty)
+            await a.engine.close()
+        }
+    }
+
     @Test func aStoreWithoutConditionalWritesIsRefusedAndLeftAsItWas() async throws {
         try await withTemporaryDirectory { folder in
             let front = try S3Front(folder: folder)

@@ -68,7 +68,7 @@ extension StorageHub {
         guard let bytes = try await storage.read(source, limit: SegmentName.maximumBytes) else { return }
         var kept = false
         for attempt in 0..<3 where !kept {
-            let target = Self.name("set-aside/\(device.rawValue)/") + name + (attempt == 0 ? "" : "." + UUIDText.random().prefix(8))
+            let target = Self.name("\(HubLayout.setAside)/\(device.rawValue)/") + name + (attempt == 0 ? "" : "." + UUIDText.random().prefix(8))
             kept = try await storage.create(target, bytes) != nil
         }
         guard kept else {
