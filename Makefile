@@ -87,8 +87,12 @@ build: deps version
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSQLITE3)" > "$(RELEASE_BIN)/libsqlite3.so"
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBZ)" > "$(RELEASE_BIN)/libz.so"
 	printf 'libdir=%s\nName: zlib\nDescription: zlib, linked statically\nVersion: 1\nLibs: -L$${libdir} -lz\n' "$(RELEASE_BIN)" > "$(RELEASE_BIN)/zlib.pc"
-	PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal
-	PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal-syncd
+	@# SWIFT_DETERMINISTIC_HASHING: the compiler's own passes written in Swift iterate sets and
+	@# dictionaries, whose order the runtime seeds at random in each process: two clean builds of one
+	@# commit once laid out JournalStore.forgetPublishing differently (blocks and stack slots), and the
+	@# programs differed in 264 bytes of code and their .swift_modhash.
+	SWIFT_DETERMINISTIC_HASHING=1 PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal
+	SWIFT_DETERMINISTIC_HASHING=1 PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal-syncd
 	@# SwiftPM's rpath ($$ORIGIN) sends the loader through a dozen folders of the install for each
 	@# shared library before the system's; with the Swift runtime linked in, nothing is looked for there.
 	@# (journal, static, has no loader and no rpath.)
