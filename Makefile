@@ -16,20 +16,20 @@ TEST_PACKAGES := sqlite3 bc python3 python3-pip systemd strace util-linux postgr
 	apache2-bin apache2-utils nginx libnginx-mod-http-dav-ext curl \
 	dpkg-dev lintian xz-utils
 
-# The version: the last tag (v1.2.0 is 1.2.0; 1.2.0-3-gHASH three commits past it), or 0.0.0-COMMIT
-# when there is none; and the commit. `--version` says both.
+# The version: the release number in the VERSION file (CHANGELOG.md says what each brought), and the
+# commit. `--version` says both.
 COMMIT := $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
-VERSION := $(or $(patsubst v%,%,$(shell git describe --tags --match 'v[0-9]*' 2>/dev/null)),0.0.0-$(COMMIT))
+VERSION := $(shell cat VERSION)
 VERSION_HEADER := Sources/BuildVersion/version.generated.h
 
-# The release build links the Swift runtime statically and as a fixed-address executable: start-up
-# is part of every command, and a position-independent binary spends it on ~40,000 relocations.
+# The release build links the Swift runtime statically (journal links at a fixed address and
+# journal-syncd position-independent: Package.swift says why).
 # -fno-pch-timestamp: the Clang modules Swift imports (ours and the packages' C targets) otherwise record
 # the modification times of their module maps, which SwiftPM writes anew in every build; the debug
 # information names those modules by a signature made from them, and each object's .swift_modhash, a
 # hash of its whole LLVM module, followed, and with it the build id: two clean builds of one commit
 # differed there and nowhere else.
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xcc -Xclang -Xcc -fno-pch-timestamp
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xcc -Xclang -Xcc -fno-pch-timestamp
 RELEASE_BIN = $(shell swift build $(RELEASE_FLAGS) --show-bin-path)
 
 .PHONY: reproducible help deps test-deps apt-packages version build man man-pages install test bench fuzz clean dist
@@ -39,7 +39,7 @@ help:
 	@echo "make test      build and run every test"
 	@echo "make bench     release build, timed against the sqlite3 shell"
 	@echo "make dist      a tarball with install.sh and a Debian package in dist/, for machines without Swift"
-	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser, settings reader and Health scanner ($(FUZZ_SECONDS) s each)"
+	@echo "make fuzz      libFuzzer on the segment decoder, import readers, time parser, settings reader, Health scanner and zip reader ($(FUZZ_SECONDS) s each)"
 
 # Installs what a fresh Debian machine lacks to build (deps), or to test too (test-deps), as root or
 # through sudo.
@@ -63,6 +63,9 @@ apt-packages:
 # The version and commit, where BuildVersion.c reads them: rewritten only when they change, and
 # BuildVersion.c touched then, so that a build made before the header existed is made again.
 version:
+	@grep -qxE '[0-9]+\.[0-9]+\.[0-9]+' VERSION || { echo "VERSION holds no release number (MAJOR.MINOR.PATCH): $$(head -c 80 VERSION)" >&2; exit 1; }
+	@awk -v version="$(VERSION)" 'index($$0, "## " version " (") == 1 { found = 1 } END { exit !found }' CHANGELOG.md \
+		|| { echo "CHANGELOG.md has no section for version $(VERSION) (## $(VERSION) (DATE))" >&2; exit 1; }
 	@printf '#define JOURNAL_VERSION "%s"\n#define JOURNAL_COMMIT "%s"\n' "$(VERSION)" "$(COMMIT)" > "$(VERSION_HEADER).new"
 	@if cmp -s "$(VERSION_HEADER).new" "$(VERSION_HEADER)"; then rm "$(VERSION_HEADER).new"; \
 	else mv "$(VERSION_HEADER).new" "$(VERSION_HEADER)"; touch Sources/BuildVersion/BuildVersion.c; fi
@@ -185,7 +188,7 @@ bench: test-deps build
 # kept in .build-fuzz/corpus, and an input that crashes one is saved in .build-fuzz/findings and fails
 # the run. `.build/debug/fuzz-NAME FILE` replays a finding in an ordinary build.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := segments import time config health
+FUZZ_TARGETS := segments import time config health zip
 
 fuzz: test-deps
 	@for target in $(FUZZ_TARGETS); do \

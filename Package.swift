@@ -35,6 +35,7 @@ let package = Package(
         // Reads the names in a server's certificate (NIOSSL keeps its common name to itself);
         // swift-crypto brings it either way.
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // Writes the zips the import tests read: a writer other than our reader.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -46,7 +47,11 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system's zlib, which inflates an Apple Health export.zip (linked statically by `make build`).
+        .systemLibrary(name: "SystemZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinux"),
+        // What journal-syncd would otherwise need of a glibc newer than the 2.34 README promises.
+        .target(name: "GlibcBaseline"),
         // The version and commit `make` built from, for `--version`.
         .target(name: "BuildVersion"),
         .target(
@@ -138,7 +143,7 @@ let package = Package(
         ),
         .target(
             name: "AppleHealth",
-            dependencies: ["JournalKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["SystemZlib", "JournalKit"],
             swiftSettings: fuzzCoverage
         ),
         // Each kind of hub's words on the command line (help, its own subcommands), which `journal`
@@ -173,7 +178,11 @@ let package = Package(
             // reads the C.UTF-8 locale's character widths (`journal_display_width`) from the system's
             // files, as its own glibc's format has them. The daemon's binary resolves host names and
             // user names, and keeps glibc shared.
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+            // It is also the one program linked at a fixed address (-no-pie): start-up is part of every
+            // command, and a position-independent binary spends it relocating (DESIGN.md, "Hardening",
+            // measures it). journal-syncd, which runs for days and reads what servers and peers send,
+            // is position-independent (ASLR) and binds every symbol at start (read-only after it).
+            linkerSettings: [.unsafeFlags(["-static-executable", "-Xlinker", "-no-pie"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "journal-syncd",
@@ -181,6 +190,7 @@ let package = Package(
                 "AppleHealth",
                 "CLinux",
                 "EventLoopExecution",
+                "GlibcBaseline",
                 "JournalKit",
                 "CommandLineSupport",
                 "SyncCommandLine",
@@ -189,7 +199,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-pie", "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"], .when(configuration: .release))]
         ),
         .plugin(
             name: "EmbedMigrations",
@@ -218,6 +229,7 @@ let package = Package(
         fuzzTarget("fuzz-config", "FuzzConfig", ["JournalKit"]),
         fuzzTarget("fuzz-segments", "FuzzSegments", ["JournalKit", "JournalSync"]),
         fuzzTarget("fuzz-health", "FuzzHealth", ["JournalKit", "AppleHealth"]),
+        fuzzTarget("fuzz-zip", "FuzzZip", ["AppleHealth"]),
         .testTarget(
             name: "JournalKitTests",
             dependencies: ["JournalKit", "TestSupport"]
@@ -232,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "SyncDaemonTests",
             dependencies: [
-                "journal-syncd", "JournalKit", "JournalSync", "FolderHub", "KnownHubs", "SyncCommandLine", "HubTestSupport", "TestSupport",
+                "journal-syncd", "GlibcBaseline", "JournalKit", "JournalSync", "FolderHub", "KnownHubs", "SyncCommandLine", "HubTestSupport", "TestSupport",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),

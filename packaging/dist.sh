@@ -29,6 +29,8 @@ for program in "${programs[@]}"; do
     objcopy --only-keep-debug "$BIN/$program" "$work/debug/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
     "$(dirname "$0")/strip-program.sh" "$BIN/$program" "$work/bin/$program"
 done
+# Their size and the glibc they need, within what README and DESIGN promise.
+"$(dirname "$0")/check-programs.sh" "${programs[@]/#/$work/bin/}"
 
 # Completions, as `make install` writes them from the installed program.
 mkdir -p "$work/completions"
@@ -79,7 +81,18 @@ cp packaging/debian/copyright "$doc/copyright"
 mkdir -p "$root/usr/share/lintian/overrides"
 cp packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/journal"
 date=$(date -R --date="@$SOURCE_DATE_EPOCH")
-sed -e "s|@VERSION@|$deb_version|g" -e "s|@COMMIT@|$COMMIT|g" -e "s|@DATE@|$date|g" packaging/debian/changelog.in | gzip -9n > "$doc/changelog.gz"
+# The changelog's entries: the version's section of CHANGELOG.md, each paragraph or "- " item an entry,
+# wrapped at 80 columns as Debian's changelogs are.
+awk -v version="$VERSION" '
+    index($0, "## ") == 1 { inside = index($0, "## " version " (") == 1; next }
+    !inside { next }
+    /^$/ { entry = 0; next }
+    /^- / { print ""; print "  * " substr($0, 3); entry = 1; next }
+    { sub(/^ +/, ""); if (!entry) print ""; print (entry ? "    " : "  * ") $0; entry = 1 }' CHANGELOG.md \
+    | fmt -t -w 80 | sed '/^$/d' > "$work/entries"
+[ -s "$work/entries" ] || { echo "dist: CHANGELOG.md has no section for $VERSION" >&2; exit 1; }
+sed -e "s|@VERSION@|$deb_version|g" -e "s|@COMMIT@|$COMMIT|g" -e "s|@DATE@|$date|g" -e "/@ENTRIES@/{r $work/entries" -e "d}" \
+    packaging/debian/changelog.in | gzip -9n > "$doc/changelog.gz"
 # What the programs need of the system, as Debian names it (dpkg-shlibdeps reads their libraries):
 # journal-syncd's; journal, one static file, needs nothing.
 mkdir -p "$work/shlibs/debian"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # strip-program.sh PROGRAM COPY: COPY is PROGRAM without its debug sections and the symbols it does not
-# need, as every install has it (make install, the tarball, the package); what the debug tarball keeps.
+# need (and the compilers' .comment notes), as every install has it (make install, the tarball, the
+# package); what the debug tarball keeps.
 set -eu
-objcopy --strip-debug --strip-unneeded "$1" "$2"
+objcopy --strip-debug --strip-unneeded --remove-section=.comment "$1" "$2"

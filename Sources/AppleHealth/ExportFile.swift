@@ -1,6 +1,4 @@
-import FoundationEssentials
 import JournalKit
-@preconcurrency import ZIPFoundation
 
 import Glibc
 
@@ -63,48 +61,42 @@ final class ExportFile {
     /// does not inflate, or not to what its checksum and size say, is damaged.
     func stream(progress: (_ done: Int64, _ total: Int64) -> Void, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let entry else { return try streamFile(progress: progress, consume) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        let inflater = ZipInflater(outputSize: Self.chunkSize)
         var read: UInt64 = 0
-        var inflated: UInt64 = 0
-        /// The next chunk of the entry's data. The inflater takes every chunk to be as long as its
-        /// buffer: for it, the last is padded with zeros, which it never reaches in data that is whole.
-        func nextChunk(padded: Bool) throws -> Data {
+        var checksum: UInt32 = 0
+        var ended = false
+        while read < entry.compressedSize {
             let count = Int(min(UInt64(Self.chunkSize), entry.compressedSize - read))
-            guard count > 0 else { throw ZipDataEnded() }
-            var data = Data(count: padded ? Self.chunkSize : count)
-            try data.withUnsafeMutableBytes { try readFully($0.baseAddress!, count, at: entry.dataOffset + read) }
+            try readFully(buffer.baseAddress!, count, at: entry.dataOffset + read)
             read += UInt64(count)
             progress(Int64(read), Int64(entry.compressedSize))
-            return data
-        }
-        func pass(_ data: Data) throws {
-            inflated += UInt64(data.count)
-            do { try data.withUnsafeBytes(consume) } catch { throw ConsumerFailure(error: error) }
-        }
-        let checksum: CRC32
-        do {
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if entry.method == 0 {
-                var crc = CRC32(0)
-                while read < entry.compressedSize {
-                    let data = try nextChunk(padded: false)
-                    crc = data.crc32(checksum: crc)
-                    try pass(data)
-                }
-                checksum = crc
-            } else {
-                checksum = try Data.decompress(
-                    size: Int64(entry.compressedSize), bufferSize: Self.chunkSize, skipCRC32: false,
-                    provider: { _, _ in try nextChunk(padded: true) }, consumer: { try pass($0) })
+                checksum = ZipInflater.crc32(of: chunk, continuing: checksum)
+                try consume(chunk)
+                continue
             }
-        } catch let failure as ConsumerFailure {
-            throw failure.error
-        } catch let failure as HealthImportError {
-            throw failure
-        } catch {
-            throw HealthImportError.damagedZip(path: path, reason: "\(entry.name) in it cannot be inflated: its compressed data is damaged")
+            switch try inflater.inflate(chunk, consume) {
+            case .needsInput: continue
+            case .ended: ended = true
+            case .damaged: throw damaged(entry, "cannot be inflated: its compressed data is damaged")
+            }
+            break
         }
+        if entry.method == 8 {
+            guard ended else { throw damaged(entry, "cannot be inflated: its compressed data is damaged") }
+            checksum = inflater.checksum
+        }
+        let inflated = entry.method == 0 ? read : inflater.inflatedCount
         guard checksum == entry.checksum, inflated == entry.uncompressedSize else {
-            throw HealthImportError.damagedZip(path: path, reason: "\(entry.name) in it does not match its checksum")
+            throw damaged(entry, "does not match its checksum")
         }
+    }
+
+    private func damaged(_ entry: ZipExportEntry, _ reason: String) -> HealthImportError {
+        .damagedZip(path: path, reason: "\(entry.name) in it \(reason)")
     }
 
     private func streamFile(progress: (Int64, Int64) -> Void, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -130,13 +122,5 @@ final class ExportFile {
             guard got > 0 else { throw .unreadable(path: path, reason: got < 0 ? String(cString: strerror(errno)) : "it ended while read") }
             done += got
         }
-    }
-
-    /// The inflater asked for more than the entry's compressed data: the data is damaged.
-    private struct ZipDataEnded: Error {}
-
-    /// What `consume` threw, carried through the inflater to be rethrown as it was.
-    private struct ConsumerFailure: Error {
-        let error: any Error
     }
 }

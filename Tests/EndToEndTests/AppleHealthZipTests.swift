@@ -69,6 +69,30 @@ import TestSupport
         }
     }
 
+    /// A zip whose directory gives its entry fewer compressed bytes than the deflated data needs: the
+    /// inflater runs out of input before the data's last block, and the zip is damaged; nothing is
+    /// imported.
+    @Test func deflatedDataThatEndsBeforeItsLastBlockIsDamaged() async throws {
+        try await withTemporaryDirectory { folder in
+            var export = HealthExport()
+            export.samples = (0..<400).map { HealthExport.sample(day: 1 + $0 / 20, minute: $0 % 20) }
+            try export.writeZip(to: folder + "/export.zip")
+            var zipped = try Data(contentsOf: URL(fileURLWithPath: folder + "/export.zip"))
+            let (_, size) = try Self.compressedData(of: zipped)
+            let directory = try #require(zipped.firstRange(of: Data([0x50, 0x4B, 0x01, 0x02]))).lowerBound
+            for sizeField in [18, directory + 20] {
+                for byte in 0..<4 { zipped[sizeField + byte] = UInt8(truncatingIfNeeded: (size - 40) >> (8 * byte)) }
+            }
+            try zipped.write(to: URL(fileURLWithPath: folder + "/short.zip"))
+            let result = try imported(folder + "/short.zip", in: folder)
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("is damaged: apple_health_export/export.xml in it cannot be inflated: its compressed data is damaged"),
+                "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: JournalCLI(home: folder + "/home").databasePath))
+        }
+    }
+
     /// 16 MiB of zero bytes as export.xml (or a start tag cut short by them), whose compressed data is
     /// damaged near its end: refused for what it begins with, so the importer never inflated as far
     /// as the damage.

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# check-programs.sh PROGRAM...: what `make dist` promises of the stripped programs it ships, checked
+# before it packs them: each program's size and their sum, within the budget DESIGN.md gives; and
+# no symbol of a glibc newer than README's 2.34 (RHEL 9, Ubuntu 22.04, Debian 12), read from each
+# program's version needs as the dynamic loader reads them.
+set -euo pipefail
+budget_mb=115
+newest_glibc=2.34
+status=0
+total=0
+for program in "$@"; do
+    size=$(stat -c %s "$program")
+    total=$((total + size))
+    printf 'dist: %-14s %6.1f MB\n' "$(basename "$program")" "$(echo "$size / 1000000" | bc -l)"
+    # The glibc versions the program's symbols bind to (a static program has none), and those newer
+    # than the promise, with their symbols.
+    versions=$(readelf -W --version-info "$program" | grep -oE 'GLIBC_[0-9]+\.[0-9]+(\.[0-9]+)?' | sort -uV || true)
+    for version in $versions; do
+        [ "$(printf '%s\n' "${version#GLIBC_}" "$newest_glibc" | sort -V | tail -1)" = "$newest_glibc" ] && continue
+        echo "dist: $(basename "$program") needs $version, newer than GLIBC_$newest_glibc, for:" \
+            $(objdump -T "$program" | grep -F "($version)" | awk '{ print $NF }') >&2
+        status=1
+    done
+done
+printf 'dist: %-14s %6.1f MB (budget %d MB)\n' "together" "$(echo "$total / 1000000" | bc -l)" "$budget_mb"
+if [ "$total" -gt $((budget_mb * 1000000)) ]; then
+    echo "dist: the programs take $total bytes, over the $budget_mb MB budget" >&2
+    status=1
+fi
+exit "$status"
