@@ -14,6 +14,29 @@ func fuzzTarget(_ name: String, _ folder: String, _ dependencies: [Target.Depend
         swiftSettings: fuzzCoverage, linkerSettings: fuzzDriver)
 }
 
+/// The linker's aliases that give the calls into swift-corelibs Foundation of the libraries the daemon
+/// links (PostgresNIO, NIOFoundationCompat) to the FoundationStandIns module: Foundation's symbol,
+/// and ours. A mangled name is the function's whole type, so PostgresNIO's call and our function agree
+/// on it; one that changes names a symbol not here, links Foundation again, and `make dist` fails on
+/// the ICU that comes with it.
+enum FoundationStandIns {
+    static let aliases: [(foundation: String, ours: String)] = [
+        ("$sSS10FoundationE6format6locale9argumentsS2Sh_0A10Essentials6LocaleVSghSays7CVarArg_pGhtcfC",
+         "$sSS18FoundationStandInsE13standInFormat6locale9argumentsS2Sh_0A10Essentials6LocaleVSghSays7CVarArg_pGhtcfC"),
+        ("$sSy10FoundationE5range2of7optionsAB6localeSnySS5IndexVGSgqd___SS0A10EssentialsE14CompareOptionsVAiJ6LocaleVSgtSyRd__lF",
+         "$sSy18FoundationStandInsE12standInRange2of7options5range6localeSnySS5IndexVGSgqd___SS0A10EssentialsE14CompareOptionsVAjK6LocaleVSgtSyRd__lF"),
+        ("$sSy10FoundationE20replacingOccurrences2of4with7options5rangeSSqd___qd_0_SS0A10EssentialsE14CompareOptionsVSnySS5IndexVGSgtSyRd__SyRd_0_r0_lF",
+         "$sSy18FoundationStandInsE27standInReplacingOccurrences2of4with7options5rangeSSqd___qd_0_SS0A10EssentialsE14CompareOptionsVSnySS5IndexVGSgtSyRd__SyRd_0_r0_lF"),
+        // NIOFoundationCompat's, which nothing calls: to a function that stops the program.
+        ("$s10Foundation17JSONSerializationC10jsonObject4with7optionsyp0A10Essentials4DataV_AC14ReadingOptionsVtKFZ", "journal_foundation_left_out"),
+        ("$s10Foundation17JSONSerializationCMa", "journal_foundation_left_out"),
+        ("$s10Foundation7RunLoopC3run4mode6beforeSbAC4ModeV_0A10Essentials4DateVtF", "journal_foundation_left_out"),
+        ("$s10Foundation7RunLoopC7currentACvgZ", "journal_foundation_left_out"),
+        ("$s10Foundation7RunLoopCMa", "journal_foundation_left_out"),
+    ]
+    static var linkerFlags: [String] { aliases.flatMap { ["-Xlinker", "--defsym=\($0.foundation)=\($0.ours)"] } }
+}
+
 let package = Package(
     name: "journal",
     products: [
@@ -90,7 +113,7 @@ let package = Package(
         .target(
             name: "PostgresHub",
             dependencies: [
-                "EventLoopExecution", "JournalKit", "JournalSync",
+                "EventLoopExecution", "FoundationStandIns", "JournalKit", "JournalSync",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -106,7 +129,7 @@ let package = Package(
         .target(
             name: "HTTPHubSupport",
             dependencies: [
-                "JournalKit", "JournalSync",
+                "FoundationStandIns", "JournalKit", "JournalSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -136,6 +159,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // Functions of swift-corelibs Foundation that PostgresNIO calls, written here with their
+        // signatures, and given to its calls by the linker: with them, nothing links Foundation, and
+        // ICU's data goes with it (DESIGN.md, "Size").
+        .target(name: "FoundationStandIns", linkerSettings: [.unsafeFlags(FoundationStandIns.linkerFlags, .when(configuration: .release))]),
         // The registration of every kind of hub the sync program reaches.
         .target(
             name: "KnownHubs",
@@ -237,7 +264,7 @@ let package = Package(
         .testTarget(
             name: "JournalSyncTests",
             dependencies: [
-                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "PostgresHub", "WebDAVHub", "HTTPHubSupport", "S3Hub", "KnownHubs", "HubTestSupport", "TestSupport",
+                "JournalSync", "JournalKit", "EventLoopExecution", "FolderHub", "FoundationStandIns", "PostgresHub", "WebDAVHub", "HTTPHubSupport", "S3Hub", "KnownHubs", "HubTestSupport", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -134,6 +134,44 @@ XML
 out=$(bare "$home" "$root/usr/bin/journal" import --from apple-health "$work/export.xml" 2>&1) && grep -q "^Imported 1 drink" <<<"$out" \
     && ok "journal import --from apple-health from the package" || fail "journal import --from apple-health from the package: $out"
 
+# journal-syncd built without swift-corelibs Foundation (its calls from PostgresNIO go to
+# FoundationStandIns, Package.swift) joins a real PostgreSQL hub: SCRAM-SHA-256, whose user-name
+# escaping is one of those calls, then a drink published and seen on the server.
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [ -z "$pg_bin" ]; then
+    fail "PostgreSQL is not installed (make test-deps installs it)"
+else
+    # Its own folder: the server's user could not enter the check's (0700, root's).
+    pg=$(mktemp -d)
+    mkdir -p "$pg/data"
+    run_pg=()
+    if [ "$(id -u)" = 0 ]; then chown -R postgres:postgres "$pg"; run_pg=(setpriv --reuid=postgres --regid=postgres --init-groups); fi
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "${run_pg[@]}" "$pg_bin/initdb" -D "$pg/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --no-sync > "$pg/initdb.log" 2>&1 \
+        || fail "initdb: $(tail -3 "$pg/initdb.log")"
+    printf "listen_addresses = 'localhost'\nport = %s\nunix_socket_directories = '%s'\nfsync = off\n" "$port" "$pg" >> "$pg/data/postgresql.conf"
+    if "${run_pg[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 start > /dev/null 2>&1; then
+        trap '"${run_pg[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -m immediate stop > /dev/null 2>&1; rm -rf "$work" "$pg"' EXIT
+        psql -h "$pg" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
+            -c "CREATE ROLE \"al,i=ce\" LOGIN PASSWORD 'dist-check'" -c "CREATE DATABASE journal OWNER \"al,i=ce\"" > "$pg/psql.log" 2>&1 \
+            || fail "psql: $(cat "$pg/psql.log")"
+        pg_home=$work/pg-home
+        mkdir -p "$pg_home"
+        printf 'localhost:%s:journal:al,i=ce:dist-check\n' "$port" > "$pg_home/.pgpass" && chmod 600 "$pg_home/.pgpass"
+        out=$(bare "$pg_home" "$root/usr/bin/journal" sync init --hub "postgresql://al%2Ci%3Dce@localhost:$port/journal" 2>&1) \
+            && ok "journal sync init with a PostgreSQL hub (SCRAM-SHA-256) from the package" \
+            || fail "journal sync init with a PostgreSQL hub from the package: $out"
+        bare "$pg_home" "$root/usr/bin/journal" add espresso > /dev/null 2>&1
+        out=$(bare "$pg_home" "$root/usr/bin/journal" sync 2>&1) && ok "journal sync to the PostgreSQL hub: $out" \
+            || fail "journal sync to the PostgreSQL hub: $out"
+        segments=$(psql -h "$pg" -p "$port" -U postgres -d journal -At -c "SELECT count(*) FROM journal_hub.segments" 2>&1)
+        [ "$segments" -ge 1 ] 2>/dev/null && ok "the hub holds $segments segments" || fail "the hub's segments: $segments"
+    else
+        fail "PostgreSQL did not start: $(tail -5 "$pg/server.log" 2>&1)"
+        rm -rf "$pg"
+    fi
+fi
+
 # The tarball's install.sh puts the same files where `make install` does, and they answer the same.
 mkdir -p "$work/tarball" && tar -xzf "$dist/$name.tar.gz" -C "$work/tarball" || fail "the tarball does not extract"
 mkdir -p "$work/one/home" "$work/two/home"
