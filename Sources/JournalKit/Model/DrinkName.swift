@@ -88,7 +88,7 @@ public enum DrinkName {
     private static func composed(_ text: String) -> String { String(decoding: text._nfcCodeUnits, as: UTF8.self) }
 
     private static func joinedWords(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace || $0 == "_" || $0 == "-" }).joined(separator: "-")
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "_" || $0 == "-" }).concatenated(separator: "-")
     }
 
     /// Full-width ASCII as ASCII, half-width katakana as katakana (their voiced marks as combining

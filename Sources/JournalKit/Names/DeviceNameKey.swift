@@ -8,6 +8,6 @@ public struct DeviceNameKey: Hashable, Sendable {
 
     public init(_ name: String) {
         let folded = DotAboveI.removed(from: NFKCCasefold.folded(name))
-        text = skeleton(folded.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        text = skeleton(folded.split(whereSeparator: \.isWhitespace).concatenated(separator: " "))
     }
 }

@@ -2,7 +2,8 @@ extension CustomDrink: StoredPayload {
     /// Listed as "kinds" in segments, the name segment format 2 gave them.
     public static let kind = RecordKind(segmentKey: "kinds", noun: "custom drink", format: 2)
 
-    static let table = RecordTable<CustomDrink>(name: "custom_drinks", payloadColumns: ["name", "caffeine_mg", "form"])
+    static let tableName = "custom_drinks"
+    static let table = RecordTable<CustomDrink>(name: tableName, payloadColumns: ["name", "caffeine_mg", "form"])
 
     /// The segment format that carries a drink's form: a journal from before refuses a segment with a
     /// slow drink of one's own by its number, where it would refuse the record as having a field too many.

@@ -1,7 +1,8 @@
 extension Drink: StoredPayload {
     public static let kind = RecordKind(segmentKey: "drinks", noun: "drink", format: 1)
 
-    static let table = RecordTable<Drink>(name: "drinks", payloadColumns: ["id", "kind", "caffeine_mg", "consumed_at", "note"])
+    static let tableName = "drinks"
+    static let table = RecordTable<Drink>(name: tableName, payloadColumns: ["id", "kind", "caffeine_mg", "consumed_at", "note"])
 
     public var key: String { id.rawValue }
 

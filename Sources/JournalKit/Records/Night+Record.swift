@@ -3,8 +3,9 @@ extension Night: StoredPayload {
     /// a segment holding one by its number, instead of misreading it.
     public static let kind = RecordKind(segmentKey: "nights", noun: "night", format: 5)
 
+    static let tableName = "nights"
     static let table = RecordTable<Night>(
-        name: "nights", payloadColumns: ["night", "in_bed_at", "asleep_at", "woke_at", "asleep_ms", "awakenings", "source"])
+        name: tableName, payloadColumns: ["night", "in_bed_at", "asleep_at", "woke_at", "asleep_ms", "awakenings", "source"])
 
     public var key: String { date.description }
 

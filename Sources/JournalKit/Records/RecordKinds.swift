@@ -4,9 +4,10 @@ enum RecordKinds {
 
     /// The last sequence number given out, in any table that shares the sequence, or the floor a
     /// restored journal keeps (`meta.sequence_floor`: the positions its device published before the
-    /// backup was put back are taken on the hub).
+    /// backup was put back are taken on the hub). Made from the tables' names alone: each table's
+    /// statements are made when first used, and `journal add` uses one table's.
     static let lastSequenceSQL =
-        "SELECT max(" + stored.map { "coalesce((SELECT max(seq) FROM \($0.tableName)), 0)" }.joined(separator: ", ")
+        "SELECT max(" + stored.map { "coalesce((SELECT max(seq) FROM \($0.tableName)), 0)" }.concatenated(separator: ", ")
         + ", coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'sequence_floor'), 0))"
 }
 

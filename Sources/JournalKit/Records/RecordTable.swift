@@ -1,6 +1,9 @@
 /// A payload kept in a table of its own: the payload's columns, then the columns every replicated
 /// record has (`deleted`, `hlc`, `origin`, `seq`). The SQL for every kind is made here, once.
 protocol StoredPayload: ReplicatedPayload {
+    /// The table's name, apart from `table`: the SQL that spans every table names them without
+    /// making each table's statements.
+    static var tableName: String { get }
     static var table: RecordTable<Self> { get }
     /// The payload of a row selected with the table's columns, from column 0.
     init(row: SQLiteStatement)
@@ -28,10 +31,10 @@ struct RecordTable<Payload>: Sendable {
         self.name = name
         self.payloadColumns = payloadColumns
         let columns = payloadColumns + ["deleted", "hlc", "origin", "seq"]
-        let list = columns.joined(separator: ", ")
+        let list = columns.concatenated(separator: ", ")
         select = "SELECT \(list) FROM \(name)"
-        let placeholders = columns.map { _ in "?" }.joined(separator: ", ")
-        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let placeholders = columns.map { _ in "?" }.concatenated(separator: ", ")
+        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.concatenated(separator: ", ")
         upsert = "INSERT INTO \(name) (\(list)) VALUES (\(placeholders)) ON CONFLICT (\(columns[0])) DO UPDATE SET \(updates)"
         find = "\(select) WHERE \(columns[0]) = ?"
         // This device's own changes are its rows but those another device's log brought (`sync_received_own`).

@@ -1,7 +1,9 @@
 /// The whole state of one record that syncs (a drink, a custom drink): what it holds, whether it is
 /// deleted (a tombstone, kept so that the deletion syncs too), the version of its last write, and its
-/// place in this journal's change sequence.
-public struct Replicated<Payload: ReplicatedPayload>: Hashable, Sendable {
+/// place in this journal's change sequence. `Payload` is left unconstrained here and constrained where
+/// it is used (as `RecordTable`'s): the metadata of a generic type with a requirement is made by
+/// finding the conformance, a scan of every conformance in the binary, on every `journal add`.
+public struct Replicated<Payload> {
     public var payload: Payload
     public var isDeleted: Bool
     /// The hybrid logical clock reading of the last write.
@@ -25,7 +27,13 @@ public struct Replicated<Payload: ReplicatedPayload>: Hashable, Sendable {
     /// The merge rule, the one place sync decides between two states of one record: the later write
     /// wins. Equal versions are the same write, so a record delivered again changes nothing.
     public func supersedes(_ other: Replicated<Payload>) -> Bool { version > other.version }
+}
 
+extension Replicated: Equatable where Payload: Equatable {}
+extension Replicated: Hashable where Payload: Hashable {}
+extension Replicated: Sendable where Payload: Sendable {}
+
+extension Replicated where Payload: ReplicatedPayload {
     /// Checks the record as every way in checks it; a peer's record that fails is refused.
     public func validate() throws(InvalidRecordError) {
         try payload.validate()

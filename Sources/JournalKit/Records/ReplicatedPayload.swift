@@ -35,7 +35,7 @@ public struct RecordKind: Hashable, Sendable, CustomStringConvertible {
     public var description: String { noun }
 }
 
-extension Replicated: Encodable {
+extension Replicated: Encodable where Payload: ReplicatedPayload {
     /// A record is one JSON array: the payload's fields, then deleted (0 or 1), the clock (a string:
     /// JSON numbers lose integers above 2^53) and the origin.
     public func encode(to encoder: any Encoder) throws {
@@ -47,7 +47,7 @@ extension Replicated: Encodable {
     }
 }
 
-extension Replicated: Decodable {
+extension Replicated: Decodable where Payload: ReplicatedPayload {
     /// Reads a record and checks it against the rules: one that fails them is an error.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()

@@ -42,7 +42,8 @@ extension SyncedSetting: StoredPayload {
     /// a segment holding one by its number.
     public static let kind = RecordKind(segmentKey: "settings", noun: "setting", format: 6)
 
-    static let table = RecordTable<SyncedSetting>(name: "settings", payloadColumns: ["name", "value"])
+    static let tableName = "settings"
+    static let table = RecordTable<SyncedSetting>(name: tableName, payloadColumns: ["name", "value"])
 
     public var key: String { name }
 

@@ -175,7 +175,6 @@ extension StoredPayload {
         "SELECT count(*) FROM \(table.name) WHERE origin = ? AND seq NOT IN (SELECT seq FROM sync_received_own) AND seq BETWEEN ? AND ?"
     }
     static var countAnyIn: String { "SELECT count(*) FROM \(table.name) WHERE seq BETWEEN ? AND ?" }
-    static var tableName: String { table.name }
 }
 
 /// What applying a batch received from another device did.

@@ -38,7 +38,7 @@ struct AddRequest: Equatable {
     var json = false
 
     func run() throws {
-        let name = drink.joined(separator: " ")
+        let name = drink.concatenated(separator: " ")
         // Everything that can be checked without the journal is, before it is opened (or made).
         let mg = try mg.map { try CaffeineDose.parse($0) }
         let clock = try JournalAccess.clock()
