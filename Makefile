@@ -74,9 +74,8 @@ version:
 # one static file, see Package.swift): loading and relocating
 # them cost every command more than all its own work, and a machine without Swift installs the
 # programs alone. Linker scripts in the products folder, named as the shared libraries, send the
-# linker to the static archives. It searches that folder before the system's, unless a pkg-config
-# file puts the system's first: ZIPFoundation's zlib does, so a zlib.pc of ours, found first on
-# PKG_CONFIG_PATH, names the products folder instead.
+# linker to the static archives: it searches that folder before the system's (SQLite and zlib are
+# linked as their module maps say, with no pkg-config file to put the system's folder first).
 STATIC_LIBSTDCXX = $(lastword $(sort $(wildcard /usr/lib/gcc/*/*/libstdc++.a)))
 STATIC_LIBSQLITE3 = $(shell pkg-config --variable=libdir sqlite3)/libsqlite3.a
 STATIC_LIBZ = $(shell pkg-config --variable=libdir zlib)/libz.a
@@ -89,13 +88,12 @@ build: deps version
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSTDCXX)" > "$(RELEASE_BIN)/libstdc++.so"
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBSQLITE3)" > "$(RELEASE_BIN)/libsqlite3.so"
 	printf 'GROUP ( %s )\n' "$(STATIC_LIBZ)" > "$(RELEASE_BIN)/libz.so"
-	printf 'libdir=%s\nName: zlib\nDescription: zlib, linked statically\nVersion: 1\nLibs: -L$${libdir} -lz\n' "$(RELEASE_BIN)" > "$(RELEASE_BIN)/zlib.pc"
 	@# SWIFT_DETERMINISTIC_HASHING: the compiler's own passes written in Swift iterate sets and
 	@# dictionaries, whose order the runtime seeds at random in each process: two clean builds of one
 	@# commit once laid out JournalStore.forgetPublishing differently (blocks and stack slots), and the
 	@# programs differed in 264 bytes of code and their .swift_modhash.
-	SWIFT_DETERMINISTIC_HASHING=1 PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal
-	SWIFT_DETERMINISTIC_HASHING=1 PKG_CONFIG_PATH="$(RELEASE_BIN)" swift build $(RELEASE_FLAGS) --product journal-syncd
+	SWIFT_DETERMINISTIC_HASHING=1 swift build $(RELEASE_FLAGS) --product journal
+	SWIFT_DETERMINISTIC_HASHING=1 swift build $(RELEASE_FLAGS) --product journal-syncd
 	@# SwiftPM's rpath ($$ORIGIN) sends the loader through a dozen folders of the install for each
 	@# shared library before the system's; with the Swift runtime linked in, nothing is looked for there.
 	@# (journal, static, has no loader and no rpath.)

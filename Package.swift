@@ -74,7 +74,7 @@ let package = Package(
         .systemLibrary(name: "SystemZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinux"),
         // What journal-syncd would otherwise need of a glibc newer than the 2.34 README promises.
-        .target(name: "GlibcBaseline"),
+        .target(name: "GlibcBaseline", cSettings: [.define("JOURNAL_GLIBC_BASELINE", .when(configuration: .release))]),
         // The version and commit `make` built from, for `--version`.
         .target(name: "BuildVersion"),
         .target(

@@ -20,7 +20,8 @@ for program in "$@"; do
     fi
     # The glibc versions the program's symbols bind to (a static program has none), and those newer
     # than the promise, with their symbols.
-    versions=$(readelf -W --version-info "$program" | grep -oE 'GLIBC_[0-9]+\.[0-9]+(\.[0-9]+)?' | sort -uV || true)
+    info=$(readelf -W --version-info "$program") || { echo "dist: readelf cannot read $program" >&2; status=1; continue; }
+    versions=$(grep -oE 'GLIBC_[0-9]+\.[0-9]+(\.[0-9]+)?' <<<"$info" | sort -uV || true)
     for version in $versions; do
         [ "$(printf '%s\n' "${version#GLIBC_}" "$newest_glibc" | sort -V | tail -1)" = "$newest_glibc" ] && continue
         echo "dist: $(basename "$program") needs $version, newer than GLIBC_$newest_glibc, for:" \

@@ -82,14 +82,26 @@ mkdir -p "$root/usr/share/lintian/overrides"
 cp packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/journal"
 date=$(date -R --date="@$SOURCE_DATE_EPOCH")
 # The changelog's entries: the version's section of CHANGELOG.md, each paragraph or "- " item an entry,
-# wrapped at 80 columns as Debian's changelogs are.
+# "  * " before its first line and four spaces before the others, wrapped at 80 columns as Debian's
+# changelogs are.
 awk -v version="$VERSION" '
-    index($0, "## ") == 1 { inside = index($0, "## " version " (") == 1; next }
+    function flush(    words, count, i, line) {
+        if (entry == "") return
+        count = split(entry, words, " ")
+        line = "  *"
+        for (i = 1; i <= count; i++) {
+            if (length(line) + 1 + length(words[i]) > 80 && line != "  *" && line != "   ") { print line; line = "   " }
+            line = line " " words[i]
+        }
+        print line
+        entry = ""
+    }
+    index($0, "## ") == 1 { flush(); inside = index($0, "## " version " (") == 1; next }
     !inside { next }
-    /^$/ { entry = 0; next }
-    /^- / { print ""; print "  * " substr($0, 3); entry = 1; next }
-    { sub(/^ +/, ""); if (!entry) print ""; print (entry ? "    " : "  * ") $0; entry = 1 }' CHANGELOG.md \
-    | fmt -t -w 80 | sed '/^$/d' > "$work/entries"
+    /^$/ { flush(); next }
+    /^- / { flush(); entry = substr($0, 3); next }
+    { sub(/^ +/, ""); entry = entry == "" ? $0 : entry " " $0 }
+    END { flush() }' CHANGELOG.md > "$work/entries"
 [ -s "$work/entries" ] || { echo "dist: CHANGELOG.md has no section for $VERSION" >&2; exit 1; }
 sed -e "s|@VERSION@|$deb_version|g" -e "s|@COMMIT@|$COMMIT|g" -e "s|@DATE@|$date|g" -e "/@ENTRIES@/{r $work/entries" -e "d}" \
     packaging/debian/changelog.in | gzip -9n > "$doc/changelog.gz"

@@ -74,11 +74,18 @@ final class ExportFile {
             progress(Int64(read), Int64(entry.compressedSize))
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if entry.method == 0 {
+                guard read <= entry.uncompressedSize else { throw damaged(entry, "does not match its checksum") }
                 checksum = ZipInflater.crc32(of: chunk, continuing: checksum)
                 try consume(chunk)
                 continue
             }
-            switch try inflater.inflate(chunk, consume) {
+            // What inflates past the size the directory gives is never handed on: a few kilobytes
+            // that inflate to gigabytes are refused at the first byte too many.
+            let progress = try inflater.inflate(chunk) { inflated in
+                guard inflater.inflatedCount <= entry.uncompressedSize else { throw damaged(entry, "does not match its checksum") }
+                try consume(inflated)
+            }
+            switch progress {
             case .needsInput: continue
             case .ended: ended = true
             case .damaged: throw damaged(entry, "cannot be inflated: its compressed data is damaged")

@@ -10,7 +10,9 @@ final class ZipInflater {
         case damaged
     }
 
-    private var stream = z_stream()
+    /// zlib keeps the stream's address between calls: it is allocated, not a stored property that
+    /// `&` would hand over as a temporary.
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var output: [UInt8]
     private(set) var checksum: UInt32 = 0
     private(set) var inflatedCount: UInt64 = 0
@@ -21,10 +23,14 @@ final class ZipInflater {
 
     init(outputSize: Int) {
         output = [UInt8](repeating: 0, count: outputSize)
-        started = journal_inflate_init_raw(&stream) == Z_OK
+        stream.initialize(to: z_stream())
+        started = journal_inflate_init_raw(stream) == Z_OK
     }
 
-    deinit { if started { inflateEnd(&stream) } }
+    deinit {
+        if started { inflateEnd(stream) }
+        stream.deallocate()
+    }
 
     /// Inflates `input`, handing what comes out to `consume` a buffer at a time; rethrows what
     /// `consume` throws. Input past the end of the deflated data is not read.
@@ -32,15 +38,15 @@ final class ZipInflater {
         guard started else { return .damaged }
         guard !hasEnded else { return .ended }
         guard let base = input.baseAddress, !input.isEmpty else { return .needsInput }
-        stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-        stream.avail_in = uInt(input.count)
-        defer { stream.next_in = nil; stream.avail_in = 0 }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(input.count)
+        defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
         while true {
             let (result, produced) = output.withUnsafeMutableBufferPointer { buffer in
-                stream.next_out = buffer.baseAddress
-                stream.avail_out = uInt(buffer.count)
-                let result = SystemZlib.inflate(&stream, Z_NO_FLUSH)
-                return (result, buffer.count - Int(stream.avail_out))
+                stream.pointee.next_out = buffer.baseAddress
+                stream.pointee.avail_out = uInt(buffer.count)
+                let result = SystemZlib.inflate(stream, Z_NO_FLUSH)
+                return (result, buffer.count - Int(stream.pointee.avail_out))
             }
             if produced > 0 {
                 try output.withUnsafeBytes { bytes in
@@ -56,7 +62,7 @@ final class ZipInflater {
                 return .ended
             case Z_OK:
                 // Out of input with room left: the caller gives more. Out of room: inflate again.
-                if stream.avail_in == 0 && stream.avail_out > 0 { return .needsInput }
+                if stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0 { return .needsInput }
             case Z_BUF_ERROR:
                 // No progress was possible: all input is used up.
                 return .needsInput

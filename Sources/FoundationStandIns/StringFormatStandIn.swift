@@ -8,7 +8,8 @@ extension String {
     /// The C library formats, in the C locale whatever `locale` says; `%@` (an object's description)
     /// is not a C conversion, and is refused before it is read.
     public init(standInFormat format: __shared String, locale: __shared Locale?, arguments: __shared [CVarArg]) {
-        precondition(!format.contains("%@"), "journal's String(format:) has no %@: \(format)")
+        precondition(!format.split(separator: "%%", omittingEmptySubsequences: false).contains { $0.contains("%@") },
+                     "journal's String(format:) has no %@: \(format)")
         var capacity = 64
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)

@@ -16,45 +16,76 @@ extension StringProtocol {
     ) -> Range<String.Index>? {
         let handled: String.CompareOptions = [.literal, .backwards, .anchored]
         precondition(mask.subtracting(handled).isEmpty, "journal's range(of:) handles only .literal, .backwards and .anchored: \(mask.rawValue)")
-        let whole = searchRange ?? startIndex..<endIndex
-        guard !aString.isEmpty else { return nil }
-        let starts = Array(unicodeScalars[whole].indices)
-        // Without .literal, a match ends where a character does: `3D` is not found in `3D` followed by an accent.
-        let characterEnds = mask.contains(.literal) ? [] : Set(self[whole].indices.dropFirst()).union([whole.upperBound])
-        func match(at start: String.Index) -> Range<String.Index>? {
-            let scalars = unicodeScalars[start..<whole.upperBound]
-            guard scalars.starts(with: aString.unicodeScalars) else { return nil }
-            let end = scalars.index(start, offsetBy: aString.unicodeScalars.count)
-            return mask.contains(.literal) || characterEnds.contains(end) ? start..<end : nil
-        }
+        let search = ScalarSearch(in: self, range: searchRange ?? startIndex..<endIndex, for: aString, literal: mask.contains(.literal))
+        let offsets = search.starts.indices
         switch (mask.contains(.backwards), mask.contains(.anchored)) {
-        case (false, false): return starts.lazy.compactMap(match).first
-        case (false, true): return starts.first.flatMap(match)
-        case (true, false): return starts.reversed().lazy.compactMap(match).first
-        case (true, true): return starts.reversed().lazy.compactMap(match).first { $0.upperBound == whole.upperBound }
+        case (false, false): return offsets.lazy.compactMap(search.match).first
+        case (false, true): return offsets.first.flatMap(search.match)
+        case (true, false): return offsets.reversed().lazy.compactMap(search.match).first
+        case (true, true): return offsets.reversed().lazy.compactMap(search.match).first { $0.upperBound == search.end }
         }
     }
 
     /// Stands in for swift-corelibs Foundation's `replacingOccurrences(of:with:options:range:)`, which
-    /// PostgresNIO's SCRAM authentication calls to escape a user name: the same signature, given to
-    /// those calls by the linker. Each match of `target` (as `standInRange` finds them, left to right,
-    /// none overlapping) within `searchRange` replaced by `replacement`; `.anchored`, the matches one
-    /// after another from the range's start.
+    /// PostgresNIO's SCRAM authentication calls to escape a user name (on text a server sends too):
+    /// the same signature, given to those calls by the linker. Each match of `target` (as
+    /// `standInRange` finds them, left to right, none overlapping) within `searchRange` replaced by
+    /// `replacement`; `.anchored`, the matches one after another from the range's start. One pass over
+    /// the text, however many matches.
     public func standInReplacingOccurrences<Target: StringProtocol, Replacement: StringProtocol>(
         of target: Target, with replacement: Replacement, options: String.CompareOptions = [],
         range searchRange: Range<String.Index>? = nil
     ) -> String {
-        precondition(!options.contains(.backwards), "journal's replacingOccurrences(of:) replaces from the start only")
+        let handled: String.CompareOptions = [.literal, .anchored]
+        precondition(options.subtracting(handled).isEmpty, "journal's replacingOccurrences(of:) handles only .literal and .anchored: \(options.rawValue)")
         let whole = searchRange ?? startIndex..<endIndex
+        let search = ScalarSearch(in: self, range: whole, for: target, literal: options.contains(.literal))
         var result = String(self[..<whole.lowerBound])
-        var position = whole.lowerBound
-        while position < whole.upperBound, let found = standInRange(of: target, options: options, range: position..<whole.upperBound) {
-            result += self[position..<found.lowerBound]
+        var copied = whole.lowerBound
+        var offset = 0
+        while offset < search.starts.count {
+            guard let found = search.match(at: offset) else {
+                if options.contains(.anchored) { break }
+                offset += 1
+                continue
+            }
+            result += self[copied..<found.lowerBound]
             result += replacement
-            // Anchored, each search starts where the last match ended: a run of matches at the start goes.
-            position = found.upperBound
+            copied = found.upperBound
+            offset += search.needleLength
         }
-        result += self[position...]
+        result += self[copied...]
         return result
+    }
+}
+
+/// A search for one string's Unicode scalars in a range of another, its positions worked out once.
+private struct ScalarSearch<Text: StringProtocol> {
+    /// Where a match may start: each scalar of the range.
+    let starts: [String.Index]
+    let end: String.Index
+    let needleLength: Int
+    private let scalars: [Unicode.Scalar]
+    private let needle: [Unicode.Scalar]
+    /// Where a match may end without `.literal`: between characters. Nil with `.literal`: anywhere.
+    private let characterEnds: Set<String.Index>?
+
+    init(in text: Text, range: Range<String.Index>, for needle: some StringProtocol, literal: Bool) {
+        starts = Array(text.unicodeScalars[range].indices)
+        scalars = Array(text.unicodeScalars[range])
+        end = range.upperBound
+        self.needle = Array(needle.unicodeScalars)
+        needleLength = self.needle.count
+        characterEnds = literal ? nil : Set(text[range].indices.dropFirst()).union([range.upperBound])
+    }
+
+    /// The match that starts at the `offset`-th scalar of the range, if there is one.
+    func match(at offset: Int) -> Range<String.Index>? {
+        guard needleLength > 0, offset + needleLength <= scalars.count,
+            scalars[offset..<(offset + needleLength)].elementsEqual(needle)
+        else { return nil }
+        let matchEnd = offset + needleLength == starts.count ? end : starts[offset + needleLength]
+        if let characterEnds, !characterEnds.contains(matchEnd) { return nil }
+        return starts[offset]..<matchEnd
     }
 }

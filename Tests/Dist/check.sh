@@ -89,6 +89,7 @@ for program in "${programs[@]}"; do
         || fail "no debug symbols for $program (build id $id)"
 done
 
+[ -d "$repo/.build/checkouts" ] || fail "no .build/checkouts: the copyright check has no packages to look for"
 # The copyright file names every package whose modules are linked in: each Swift module in a
 # program's symbols (its debug file keeps them) that a package of .build/checkouts holds as
 # Sources/MODULE.
@@ -135,8 +136,10 @@ out=$(bare "$home" "$root/usr/bin/journal" import --from apple-health "$work/exp
     && ok "journal import --from apple-health from the package" || fail "journal import --from apple-health from the package: $out"
 
 # journal-syncd built without swift-corelibs Foundation (its calls from PostgresNIO go to
-# FoundationStandIns, Package.swift) joins a real PostgreSQL hub: SCRAM-SHA-256, whose user-name
-# escaping is one of those calls, then a drink published and seen on the server.
+# FoundationStandIns, Package.swift) joins a real PostgreSQL hub: SCRAM-SHA-256, whose escaping of a
+# user name with ',' and '=' runs through them (the server ignores that name, so this shows they run
+# in the release program; FoundationStandInsTests shows they answer right), then a drink published
+# and found on the server.
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$pg_bin" ]; then
     fail "PostgreSQL is not installed (make test-deps installs it)"
@@ -150,8 +153,9 @@ else
     "${run_pg[@]}" "$pg_bin/initdb" -D "$pg/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --no-sync > "$pg/initdb.log" 2>&1 \
         || fail "initdb: $(tail -3 "$pg/initdb.log")"
     printf "listen_addresses = 'localhost'\nport = %s\nunix_socket_directories = '%s'\nfsync = off\n" "$port" "$pg" >> "$pg/data/postgresql.conf"
+    # Stopped whatever happens next, a start that timed out included (the server may still come up).
+    trap '"${run_pg[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -m immediate stop > /dev/null 2>&1; rm -rf "$work" "$pg"' EXIT
     if "${run_pg[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 start > /dev/null 2>&1; then
-        trap '"${run_pg[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -m immediate stop > /dev/null 2>&1; rm -rf "$work" "$pg"' EXIT
         psql -h "$pg" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
             -c "CREATE ROLE \"al,i=ce\" LOGIN PASSWORD 'dist-check'" -c "CREATE DATABASE journal OWNER \"al,i=ce\"" > "$pg/psql.log" 2>&1 \
             || fail "psql: $(cat "$pg/psql.log")"
@@ -168,7 +172,6 @@ else
         [ "$segments" -ge 1 ] 2>/dev/null && ok "the hub holds $segments segments" || fail "the hub's segments: $segments"
     else
         fail "PostgreSQL did not start: $(tail -5 "$pg/server.log" 2>&1)"
-        rm -rf "$pg"
     fi
 fi
 

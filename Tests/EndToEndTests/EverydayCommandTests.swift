@@ -3,9 +3,10 @@ import Testing
 import TestSupport
 
 @Suite(.onTestThreads) struct EverydayCommandTests {
-    /// What the everyday commands do not use, their program does not load: no Foundation (postgres-nio
-    /// brings it), no crypto, no network driver. `journal sync`
-    /// and `journal import --from apple-health` hand their work to the program that links them.
+    /// What the everyday commands do not use, their program does not load: no Foundation (the test
+    /// build of the daemon links it; the release build not even there), no crypto, no network driver.
+    /// `journal sync` and `journal import --from apple-health` hand their work to the program that
+    /// links them.
     @Test(arguments: [("Foundation", "10Foundation"), ("Crypto", "6Crypto"), ("NIO", "7NIOCore"), ("PostgresNIO", "11PostgresNIO")])
     func theEverydayProgramLeavesOut(_ module: String, _ mangled: String) throws {
         let symbols = try ProcessRunner.run("/usr/bin/nm", [JournalCLI.binary], environment: [:])

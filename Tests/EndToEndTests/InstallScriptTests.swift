@@ -19,17 +19,22 @@ import TestSupport
             try manager.createDirectory(atPath: tarball + "/" + sub, withIntermediateDirectories: true)
         }
         for (source, destination) in [
-            ("packaging/install.sh", "install.sh"), ("systemd/journal-sync.service", "systemd/journal-sync.service"),
-            ("systemd/write-unit.sh", "systemd/write-unit.sh"), ("README.md", "README.md"), ("LICENSE", "LICENSE"),
+            ("systemd/journal-sync.service", "systemd/journal-sync.service"), ("systemd/write-unit.sh", "systemd/write-unit.sh"),
+            ("README.md", "README.md"), ("LICENSE", "LICENSE"),
         ] {
             try manager.copyItem(atPath: Self.repository + "/" + source, toPath: tarball + "/" + destination)
         }
-        let programs = ["bin/journal", "bin/journal-syncd"]
-        for file in programs + ["share/man/man1/journal.1", "completions/journal.bash", "completions/_journal", "completions/journal.fish"] {
-            let made = manager.createFile(
-                atPath: tarball + "/" + file, contents: Data("#!/bin/sh\nexit 0\n".utf8),
-                attributes: [.posixPermissions: programs.contains(file) ? 0o755 : 0o644])
-            guard made else { throw FixtureError("cannot write \(tarball)/\(file)") }
+        // What is run is written through descriptors closed on exec: FileManager's stay open in a
+        // process another test starts meanwhile, and running the file then fails with "Text file
+        // busy" (exit 126, seen once in a whole run).
+        try ProcessRunner.copyExecutable(Self.repository + "/packaging/install.sh", to: tarball + "/install.sh")
+        let stub = folder + "/stub"
+        try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: stub))
+        for program in ["bin/journal", "bin/journal-syncd"] { try ProcessRunner.copyExecutable(stub, to: tarball + "/" + program) }
+        for file in ["share/man/man1/journal.1", "completions/journal.bash", "completions/_journal", "completions/journal.fish"] {
+            guard manager.createFile(atPath: tarball + "/" + file, contents: Data("#!/bin/sh\nexit 0\n".utf8)) else {
+                throw FixtureError("cannot write \(tarball)/\(file)")
+            }
         }
         return tarball
     }

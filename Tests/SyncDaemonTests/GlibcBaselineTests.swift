@@ -24,7 +24,7 @@ import TestSupport
         #expect(journal_hypotf(-.infinity, .nan) == .infinity)
     }
 
-    @Test func hypotAgreesWithTheSystemsWithinOneUnitInTheLastPlace() {
+    @Test func hypotAgreesWithThePlainFormulaWithinTwoUnitsInTheLastPlace() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<10_000 {
             // Where the squares are normal doubles, the plain formula is itself within an ulp.
