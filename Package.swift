@@ -128,6 +128,7 @@ let package = Package(
         // deadline, Retry-After), HTTP dates, and a reader of the XML their servers answer in.
         .target(
             name: "HTTPHubSupport",
+            // FoundationStandIns for its linker aliases: AsyncHTTPClient brings NIOFoundationCompat too.
             dependencies: [
                 "FoundationStandIns", "JournalKit", "JournalSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
