@@ -28,6 +28,15 @@ struct LevelChart {
         columns = min(Self.widest, room) / 2 * 2
     }
 
+    /// The level the top row stands for, a whole number of mg: the highest level drawn and the level
+    /// now, which the columns, each sampled in the middle of its time, can miss (a drink just had is
+    /// at its peak now, and lower a quarter of an hour on); the chart never says less than the
+    /// "Caffeine now" above it, whatever the width. Room above the sleep threshold, too, so that it is
+    /// never the top.
+    static func top(levels: [Double], now: Double, threshold: Double) -> Double {
+        max(levels.max() ?? 0, now, threshold * 1.5, 1).rounded(.up)
+    }
+
     /// The chart's lines, oldest time on the left, now in the middle.
     func lines() -> [String] {
         let step = Int64(Self.span.wholeMilliseconds * 2) / Int64(columns)
@@ -38,7 +47,7 @@ struct LevelChart {
             let instant = start + .milliseconds(step * Int64(column) + step / 2)
             levels.append(model.level(at: instant, of: status.intakes))
         }
-        let top = max(levels.max() ?? 0, threshold * 1.5, 1)
+        let top = Self.top(levels: levels, now: status.currentMg, threshold: threshold)
         let eighths = Array(" ▁▂▃▄▅▆▇█")
         let thresholdRow = Int((threshold / top * Double(Self.rows)).rounded(.down))
         var lines: [String] = []
@@ -59,7 +68,7 @@ struct LevelChart {
             }
             if !levelRun.isEmpty { line += Output.cyan(levelRun) }
             if !markRun.isEmpty { line += Output.yellow(markRun) }
-            let label = row == Self.rows - 1 ? "\(formatMilligrams(top.rounded())) mg" : row == thresholdRow ? "\(formatMilligrams(threshold)) mg sleep" : ""
+            let label = row == Self.rows - 1 ? "\(formatMilligrams(top)) mg" : row == thresholdRow ? "\(formatMilligrams(threshold)) mg sleep" : ""
             lines.append("  │" + line + "│ " + label)
         }
         let half = columns / 2

@@ -13,11 +13,13 @@ struct SleepScatter {
     func lines() -> [String] {
         let width = max(20, min(60, (columns ?? 80) - 12))
         let maxMg = max(thresholdMg * 1.25, rows.map(\.caffeineAtLightsOutMg).max() ?? 0)
-        let maxMinutes = max(10, rows.map(\.night.latencyMinutes).max() ?? 0)
+        let maxMinutes = max(10, rows.compactMap(\.night.latencyMinutes).max() ?? 0)
         var cells = Array(repeating: Array(repeating: 0, count: width), count: Self.height)
+        // A night without a time to fall asleep has no place on it.
         for row in rows {
+            guard let latency = row.night.latencyMinutes else { continue }
             let x = min(width - 1, Int(row.caffeineAtLightsOutMg / maxMg * Double(width - 1)))
-            let y = min(Self.height - 1, Int(row.night.latencyMinutes / maxMinutes * Double(Self.height - 1)))
+            let y = min(Self.height - 1, Int(latency / maxMinutes * Double(Self.height - 1)))
             cells[y][x] += 1
         }
         let thresholdColumn = Int(thresholdMg / maxMg * Double(width - 1))

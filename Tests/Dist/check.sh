@@ -3,8 +3,8 @@
 # it: the Debian package's fields, files and lintian's verdict; every program run from the extracted
 # package with /opt/swift hidden and an empty environment, journal static and journal-syncd linking
 # glibc and libgcc_s alone; the tarball's install.sh against `make install`; and, as root, dpkg -i, a
-# drink, its manual page, and dpkg -r leaving no file of the package behind and the user's journal
-# where it was.
+# drink, every command of README's quick start, its manual page, and dpkg -r leaving no file of the
+# package behind and the user's journal where it was.
 # Usage: Tests/Dist/check.sh DIST VERSION
 set -uo pipefail
 dist=$1 version=$2
@@ -217,6 +217,17 @@ if [ "$(id -u)" = 0 ]; then
         mkdir -p "$user"
         out=$(env -i PATH=/usr/bin:/bin HOME="$user" JOURNAL_NOW="$JOURNAL_NOW" journal add espresso 2>&1) && grep -q "^Added espresso" <<<"$out" \
             && ok "journal add espresso, installed: $out" || fail "journal add espresso, installed: $out"
+        # Every command of README's quick start as written, in a home of its own (its `export PATH`
+        # included): each succeeds, and the first that does not is named.
+        awk '/^## Quick start/ { section = 1; next } section && /^```sh/ { block = 1; next } block && /^```/ { exit } block' \
+            "$repo/README.md" > "$work/quick-start"
+        commands=$(grep -c '^journal ' "$work/quick-start")
+        reader=$work/reader
+        mkdir -p "$reader"
+        out=$(cd "$reader" && env -i PATH=/usr/bin:/bin HOME="$reader" JOURNAL_NOW="$JOURNAL_NOW" \
+            bash -c 'set -e; trap "echo \"failed: \$BASH_COMMAND\"" ERR; . "$0"' "$work/quick-start" 2>&1) \
+            && [ "$commands" -ge 5 ] && ok "README's quick start, installed: its $commands journal commands run" \
+            || fail "README's quick start, installed ($commands journal commands): $out"
         page=$(env -i PATH=/usr/bin:/bin man -w journal-add 2>&1)
         [ "$page" = /usr/share/man/man1/journal-add.1.gz ] && env -i PATH=/usr/bin:/bin MANPAGER=cat man journal-add 2>/dev/null | grep "journal add" >/dev/null \
             && ok "man journal-add: $page" || fail "man journal-add: $page"

@@ -141,6 +141,23 @@ import TestSupport
         }
     }
 
+    /// A drink entered late for a time long past belongs to a night already over: its tail moves
+    /// tonight's sleep-ready minutes later, and that is no warning about the night it was had before.
+    /// One had this morning is this night's.
+    @Test func aDrinkOfANightAlreadyOverWarnsOfNone() async throws {
+        try await withTemporaryDirectory { home in
+            let cli = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            try cli.writeSettings("bedtime = \"23:00\"\n")
+            try cli.run("add", "espresso")
+            #expect(try cli.run("add", "double-espresso").stdout.contains("past your 23:00 bedtime"))
+            let yesterday = try cli.run("add", "quad-espresso", "--at", "yesterday 9am")
+            #expect(yesterday.status == 0 && yesterday.stdout.split(separator: "\n").count == 1, "\(yesterday.stdout)")
+            let lastNight = try cli.run("add", "quad-espresso", "--at", "1:00")
+            #expect(lastNight.status == 0 && lastNight.stdout.split(separator: "\n").count == 1, "\(lastNight.stdout)")
+            #expect(try cli.run("add", "espresso", "--at", "8:00").stdout.contains("past your 23:00 bedtime (it was 0"))
+        }
+    }
+
     /// A cup early in the morning, whose caffeine lasts into the afternoon, keeps no night awake: no
     /// warning; one in the evening does.
     @Test func theWarningSpeaksOfNightsOnly() async throws {

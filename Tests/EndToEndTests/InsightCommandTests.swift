@@ -141,6 +141,33 @@ import TestSupport
         }
     }
 
+    /// A journal begun in the week averages over the days since its first drink, not over the days
+    /// before it had one; an empty one has no average.
+    @Test func theAverageStartsAtTheFirstDrink() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            #expect(try journal.run("stats").stdout.contains("No drinks yet: the average starts at the first."))
+            try journal.run("add", "large-coffee", "--at", "9:00")
+            try journal.run("add", "black-tea", "--at", "10:00")
+            let today = try #require(try journal.json("stats", "--json") as? [String: Any])
+            #expect(today["average_mg"] as? Double == 239 && today["average_days"] as? Double == 1, "\(today)")
+            #expect(try journal.run("stats").stdout.contains(
+                "Average 239 mg a day over the 1 day since the first drink (2026-11-21); 0 of 1 day over the limit"))
+            try journal.run("add", "quad-espresso", "--at", "2 days ago 9am")
+            try journal.run("add", "large-coffee", "--at", "2 days ago 1pm")
+            let three = try #require(try journal.json("stats", "--json") as? [String: Any])
+            #expect(three["average_mg"] as? Double == 229 && three["average_days"] as? Double == 3, "\(three)")
+            #expect(three["days_over_limit"] as? Double == 1, "\(three)")
+            #expect(try journal.run("stats").stdout.contains(
+                "Average 229 mg a day over the 3 days since the first drink (2026-11-19); 1 of 3 days over the limit"))
+            // A first drink before the run: every day of it counts.
+            try journal.run("add", "espresso", "--at", "20 days ago 10:00")
+            let week = try #require(try journal.json("stats", "--json") as? [String: Any])
+            #expect(week["average_days"] as? Double == 7, "\(week)")
+            #expect(try journal.run("stats").stdout.contains("Average 98 mg a day; 1 of 7 days over the limit"))
+        }
+    }
+
     @Test func anExportWithARemovedCustomDrinkImportsBack() async throws {
         try await withTemporaryDirectory { folder in
             let journal = JournalCLI(home: folder + "/a")

@@ -4,7 +4,8 @@ import TestSupport
 
 /// `journal sleep` on the nights of an Apple Health export: a watch writing stages, a phone writing
 /// in-bed and a shorter sleep of its own, a sleep app on some nights with more sleep than either, naps,
-/// nights after midnight and across New York's autumn clock change, and a planted effect: the more
+/// nights after midnight and across New York's autumn clock change, nights without an in-bed sample
+/// (their time to fall asleep unknown, not 0), and a planted effect: the more
 /// caffeine at lights-out, the longer to fall asleep. Every number of the report is computed here
 /// again, from what the export was built to hold: the nights from their construction, the caffeine
 /// by Coffee Tracker's sum, the groups, medians and the bootstrap by the documented procedure.
@@ -20,6 +21,8 @@ import TestSupport
         var asleepSeconds: Double
         var awakenings: Int
         var source: String
+        /// False when no source wrote an in-bed sample: lights-out is then the first sample of sleep.
+        var lightsOutKnown = true
     }
 
     static func healthDate(_ date: Date) -> String {
@@ -76,7 +79,9 @@ import TestSupport
                 ]
                 for (value, start, end) in watch { export.body += Self.record("Apple Watch", value, start, end) }
                 // The phone: in bed from lights-out, asleep (unspecified) for 6 hours only.
-                export.body += Self.record("iPhone", "InBed", lightsOut, w(7.2))
+                // Some nights the phone was not by the bed: no in-bed sample from any source.
+                let withoutInBed = index % 9 == 4
+                if !withoutInBed { export.body += Self.record("iPhone", "InBed", lightsOut, w(7.2)) }
                 export.body += Self.record("iPhone", "AsleepUnspecified", asleepAt.addingTimeInterval(600), w(6.1))
                 let watchAsleep = (2 + 1.9 + 0.9 + 1.95) * 3600
                 if index % 7 == 3 {
@@ -85,11 +90,11 @@ import TestSupport
                     export.body += Self.record("Sleep App", "Asleep", start, start.addingTimeInterval(7 * 3600))
                     built.append(BuiltNight(
                         date: date, lightsOut: lightsOut, asleepAt: start, wokeAt: start.addingTimeInterval(7 * 3600), asleepSeconds: 7 * 3600,
-                        awakenings: 0, source: "Sleep App"))
+                        awakenings: 0, source: "Sleep App", lightsOutKnown: !withoutInBed))
                 } else {
                     built.append(BuiltNight(
                         date: date, lightsOut: lightsOut, asleepAt: asleepAt, wokeAt: w(7), asleepSeconds: watchAsleep, awakenings: 2,
-                        source: "Apple Watch"))
+                        source: "Apple Watch", lightsOutKnown: !withoutInBed))
                 }
                 // A nap the next afternoon on some days: not a night.
                 if index % 4 == 0 {
@@ -97,6 +102,9 @@ import TestSupport
                     export.body += Self.record("Apple Watch", "AsleepCore", nap, nap.addingTimeInterval(40 * 60))
                 }
             }
+            // Without an in-bed sample, lights-out is the chosen source's first sample of sleep.
+            for index in built.indices where !built[index].lightsOutKnown { built[index].lightsOut = built[index].asleepAt }
+            #expect(built.filter { !$0.lightsOutKnown }.count == 4)
             try export.writeZip(to: folder + "/export.zip")
             let machine = JournalCLI(home: folder + "/home", now: "2026-11-12T12:00:00-05:00", timeZone: Self.zone.identifier)
             let imported = try machine.run("import", "--from", "apple-health", folder + "/export.zip")
@@ -109,21 +117,26 @@ import TestSupport
 
             // Each night as built, with its caffeine at lights-out by Coffee Tracker's sum.
             var caffeineAt: [Double] = []
-            var latencies: [Double] = []
+            // nil where the night cannot tell.
+            var latencies: [Double?] = []
             var asleep: [Double] = []
             for (night, expected) in zip(nights, built) {
                 let caffeine = drinks.filter { $0.at <= expected.lightsOut }.reduce(0.0) {
                     $0 + $1.mg * pow(0.5, expected.lightsOut.timeIntervalSince($1.at) / 3600 / 5)
                 }
                 caffeineAt.append(caffeine)
-                latencies.append(expected.asleepAt.timeIntervalSince(expected.lightsOut) / 60)
+                latencies.append(expected.lightsOutKnown ? expected.asleepAt.timeIntervalSince(expected.lightsOut) / 60 : nil)
                 asleep.append(expected.asleepSeconds / 60)
                 let context = "\(expected.date): \(night)"
                 #expect(night["night"] as? String == expected.date, "\(context)")
-                #expect((night["in_bed_at"] as? String).flatMap(BedtimeTests.date) == expected.lightsOut, "\(context)")
+                if expected.lightsOutKnown {
+                    #expect((night["in_bed_at"] as? String).flatMap(BedtimeTests.date) == expected.lightsOut, "\(context)")
+                    #expect(night["latency_min"] as? Double == (latencies.last!! * 100).rounded() / 100, "\(context)")
+                } else {
+                    #expect(night["in_bed_at"] is NSNull && night["latency_min"] is NSNull, "unknown, not 0 min: \(context)")
+                }
                 #expect((night["asleep_at"] as? String).flatMap(BedtimeTests.date) == expected.asleepAt, "\(context)")
                 #expect((night["woke_at"] as? String).flatMap(BedtimeTests.date) == expected.wokeAt, "\(context)")
-                #expect(night["latency_min"] as? Double == (latencies.last! * 100).rounded() / 100, "\(context)")
                 #expect(night["asleep_min"] as? Double == (asleep.last! * 100).rounded() / 100, "\(context)")
                 #expect(night["awakenings"] as? Int == expected.awakenings, "\(context)")
                 #expect(night["source"] as? String == expected.source, "\(context)")
@@ -142,14 +155,18 @@ import TestSupport
                 members.append(inGroup)
                 #expect(group["nights"] as? Int == inGroup.count, "\(group)")
                 #expect(group["from_mg"] as? Double == from && (group["to_mg"] as? Double) == to, "\(group)")
-                #expect(group["median_latency_min"] as? Double == Self.median(inGroup.map { latencies[$0] }).map { ($0 * 100).rounded() / 100 }, "\(group)")
+                let known = inGroup.compactMap { latencies[$0] }
+                #expect(group["nights_with_latency"] as? Int == known.count, "\(group)")
+                #expect(group["median_latency_min"] as? Double == Self.median(known).map { ($0 * 100).rounded() / 100 }, "\(group)")
                 #expect(group["median_asleep_min"] as? Double == Self.median(inGroup.map { asleep[$0] }).map { ($0 * 100).rounded() / 100 }, "\(group)")
             }
-            #expect(members[0].count >= 8 && members[2].count >= 8, "the planted nights fill both ends: \(members.map(\.count))")
+            // The nights without a time to fall asleep are in the groups' counts, and out of their medians.
+            #expect(members.flatMap { $0 }.contains { latencies[$0] == nil })
 
             // The difference and its bootstrap interval: 2000 resamples by SplitMix64 from 0x5EEDCAFE,
             // the highest group drawn first, then the lowest; sorted, 50 left out at each end.
-            let high = members[2].map { latencies[$0] }, low = members[0].map { latencies[$0] }
+            let high = members[2].compactMap { latencies[$0] }, low = members[0].compactMap { latencies[$0] }
+            #expect(low.count >= 8 && high.count >= 8, "the planted nights fill both ends: \(low.count) and \(high.count)")
             var state: UInt64 = 0x5EED_CAFE
             func next() -> UInt64 {
                 state &+= 0x9E37_79B9_7F4A_7C15
@@ -176,6 +193,11 @@ import TestSupport
             let words = try machine.run("sleep", "--all").stdout
             #expect(words.contains("it cannot tell what caused a difference"), "\(words)")
             #expect(words.contains("journal config sleep_threshold_mg 25"), "\(words)")
+            #expect(words.contains("4 nights have no lights-out of their own (no in-bed sample): their time to fall asleep is unknown (–)"), "\(words)")
+            #expect(words.contains("(medians; 95% interval") && words.contains(", \(high.count) and \(low.count) nights)."), "\(words)")
+            // The view of journal sql says the same.
+            let view = try machine.run("sql", "SELECT count(*) FROM sleep WHERE latency_min IS NULL AND in_bed_at IS NULL").stdout
+            #expect(view.contains("4"), "\(view)")
             // The last 10 days hold too few nights to compare, and say how many more.
             let recent = try #require(try machine.json("sleep", "--days", "10", "--json") as? [String: Any])
             #expect(recent["difference"] is NSNull && (recent["nights_needed"] as? Int ?? 0) > 0, "\(recent)")

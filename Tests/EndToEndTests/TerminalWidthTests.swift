@@ -57,4 +57,45 @@ import TestSupport
             }
         }
     }
+
+    /// The chart's scale holds the "Caffeine now" printed above it, at every width: a drink just had
+    /// is at its peak now, above every column's level (each taken in the middle of its time).
+    @Test(arguments: [50, 64, 80])
+    func theChartsTopHoldsTheLevelNow(columns: Int) async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            try journal.run("add", "espresso", "--at", "9:00")
+            try journal.run("add", "quad-espresso")
+            let lines = try shown(journal, "status", columns: columns)
+            let headline = try #require(lines.first { $0.hasPrefix("Caffeine now") })
+            let now = try #require(Double(headline.split(separator: " ")[2]), "\(headline)")
+            let topLine = try #require(lines.first { $0.hasPrefix("  │") }, "\(lines)")
+            let top = try #require(Double(topLine.components(separatedBy: "│ ").last?.split(separator: " ").first ?? ""), "\(topLine)")
+            #expect(top >= now, "at \(columns) columns the chart's top is \(top) mg, under the \(now) mg now: \(lines)")
+            #expect(top - now < 1, "and not higher than the level needs: \(top) against \(now)")
+        }
+    }
+
+    /// A journal without drinks draws no chart of a level that was never anything, says how to add
+    /// one, and reading it makes no file.
+    @Test func anEmptyJournalsStatusDrawsNoChartAndMakesNoFile() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            let database = home + "/.local/share/journal/journal.db"
+            let lines = try shown(journal, "status", columns: 80)
+            #expect(lines.contains { $0.hasPrefix("Caffeine now  0 mg") }, "\(lines)")
+            #expect(lines.contains("No drinks yet: journal add espresso records one (journal drinks lists them)."), "\(lines)")
+            #expect(!lines.contains { $0.contains("│") || $0.contains("mg sleep") }, "no chart: \(lines)")
+            let json = try #require(try journal.json("status", "--json") as? [String: Any])
+            #expect(json["current_mg"] as? Double == 0 && json["sync_state"] as? String == "not-joined", "\(json)")
+            #expect(try journal.run("status", "--format", "{current_mg:.0f} mg").stdout == "0 mg\n")
+            #expect(!FileManager.default.fileExists(atPath: database), "status made the journal's file")
+            // Once it has a drink, the chart; once none counts any more, no flat line either.
+            try journal.run("add", "espresso", "--at", "9:00")
+            #expect(try shown(journal, "status", columns: 80).contains { $0.hasSuffix("mg sleep") })
+            let later = JournalCLI(home: home, now: "2026-11-28T15:30:00Z")
+            let week = try shown(later, "status", columns: 80)
+            #expect(!week.contains { $0.contains("│") } && !week.contains { $0.hasPrefix("No drinks yet") }, "\(week)")
+        }
+    }
 }

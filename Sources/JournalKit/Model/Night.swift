@@ -5,7 +5,8 @@
 public struct Night: Hashable, Sendable {
     /// The evening the night began.
     public var date: LocalDate
-    /// Lights-out.
+    /// Lights-out; the first sample of sleep when the tracker gave none of its own (no in-bed
+    /// sample): then `lightsOutKnown` is false.
     public var inBedAt: Timestamp
     /// The first sample of sleep.
     public var asleepAt: Timestamp
@@ -31,8 +32,13 @@ public struct Night: Hashable, Sendable {
         self.source = source
     }
 
-    /// Minutes from lights-out to sleep.
-    public var latencyMinutes: Double { Double(asleepAt.milliseconds - inBedAt.milliseconds) / 60_000 }
+    /// Whether the tracker said when the person went to bed, apart from when they fell asleep: a night
+    /// without an in-bed sample has its lights-out at its first sample of sleep, and it cannot say
+    /// how long falling asleep took (that is unknown, not 0 min).
+    public var lightsOutKnown: Bool { inBedAt < asleepAt }
+
+    /// Minutes from lights-out to sleep; nil when the night cannot tell (`lightsOutKnown`).
+    public var latencyMinutes: Double? { lightsOutKnown ? Double(asleepAt.milliseconds - inBedAt.milliseconds) / 60_000 : nil }
     /// Minutes asleep in all.
     public var asleepMinutes: Double { Double(asleepMilliseconds) / 60_000 }
 }

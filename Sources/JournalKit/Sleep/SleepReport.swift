@@ -18,6 +18,9 @@ public struct SleepReport: Sendable, Equatable {
         /// nil: no upper bound.
         public var toMg: Double?
         public var nights: Int
+        /// Of those, the nights whose time to fall asleep is known (`Night.lightsOutKnown`): the
+        /// median time to fall asleep and the difference are theirs.
+        public var nightsWithLatency: Int
         public var medianLatencyMinutes: Double?
         public var medianAsleepMinutes: Double?
     }
@@ -45,7 +48,8 @@ public struct SleepReport: Sendable, Equatable {
     /// took clearly longer to fall asleep (the interval is above no difference) and it is at least
     /// `lowestSuggestion`; nil otherwise.
     public var suggestedThresholdMg: Double?
-    /// Nights the lowest and highest groups still need, together; nil once both have enough.
+    /// Nights (with a known time to fall asleep) the lowest and highest groups still need, together;
+    /// nil once both have enough.
     public var nightsNeeded: Int?
 
     /// The report of `nights`, with `intakes` (every drink the model's window before the first
@@ -74,12 +78,13 @@ public struct SleepReport: Sendable, Equatable {
             members.append(inGroup)
             let label = to.map { from == 0 ? "under \(formatMilligrams($0)) mg" : "\(formatMilligrams(from)) to \(formatMilligrams($0)) mg" }
                 ?? "\(formatMilligrams(from)) mg and over"
+            let latencies = inGroup.compactMap(\.night.latencyMinutes)
             groups.append(Group(
-                label: label, fromMg: from, toMg: to, nights: inGroup.count,
-                medianLatencyMinutes: Self.median(inGroup.map(\.night.latencyMinutes)),
+                label: label, fromMg: from, toMg: to, nights: inGroup.count, nightsWithLatency: latencies.count,
+                medianLatencyMinutes: Self.median(latencies),
                 medianAsleepMinutes: Self.median(inGroup.map(\.night.asleepMinutes))))
         }
-        let lowest = members[0].map(\.night.latencyMinutes), highest = members[members.count - 1].map(\.night.latencyMinutes)
+        let lowest = members[0].compactMap(\.night.latencyMinutes), highest = members[members.count - 1].compactMap(\.night.latencyMinutes)
         let needed = max(0, Self.nightsPerGroup - lowest.count) + max(0, Self.nightsPerGroup - highest.count)
         nightsNeeded = needed > 0 ? needed : nil
         difference = nil

@@ -164,31 +164,11 @@ extension JournalStore {
     /// later counted apart (`FutureDrinks`).
     public func status(settings: JournalSettings = .defaults, at now: Timestamp? = nil) throws -> CaffeineStatus {
         let now = now ?? clock.now()
-        let model = settings.model
-        let today = LocalTime.day(of: now, startingAt: settings.dayStartsAt)
-        let start = LocalTime.start(of: today, startingAt: settings.dayStartsAt)
-        let end = LocalTime.start(of: today.adding(days: 1), startingAt: settings.dayStartsAt)
         // Every drink that still counts, also ones logged a little ahead of now, and every one of
         // today: at a short half-life the window (24 h at 1 h) is shorter than a 25-hour day.
-        let since = min(now - model.negligibleAfter, start - .milliseconds(1))
+        let since = min(now - settings.model.negligibleAfter, CaffeineStatus.today(settings: settings, at: now).lowerBound - .milliseconds(1))
         let window = try connection.query(Self.statusWindowSQL, [.integer(since.milliseconds)], row: Self.intake)
-        // One dated later than could be entered now has not been had: counted, it would stand in the
-        // day and in every forecast (a drink in 2199 keeps the level over the threshold until then).
-        let (intakes, future) = FutureDrinks.separate(window, at: now)
-        var todayMg = 0.0
-        var drinksToday = 0
-        for intake in intakes where intake.consumedAt >= start && intake.consumedAt < end {
-            todayMg += intake.caffeineMg
-            drinksToday += 1
-        }
-        let night = settings.bedtime.map { model.bedtimeForecast(bedtime: $0, threshold: settings.sleepThresholdMg, now: now, intakes: intakes) }
-        return CaffeineStatus(
-            at: now, model: model, currentMg: model.level(at: now, of: intakes), todayMg: todayMg, drinksToday: drinksToday,
-            sleepReadyAt: model.sleepReadyAt(threshold: settings.sleepThresholdMg, now: now, intakes: intakes),
-            peaksAt: model.peaksAt(now: now, intakes: intakes),
-            intakes: intakes, bedtime: night,
-            room: night.map { RoomLeft(night: $0, todayMg: todayMg, dailyLimitMg: settings.dailyLimitMg) },
-            futureDrinks: future)
+        return CaffeineStatus(window: window, settings: settings, at: now)
     }
 
 }

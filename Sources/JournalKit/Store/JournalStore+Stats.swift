@@ -49,6 +49,16 @@ extension JournalStore {
         return totals
     }
 
+    /// The day (starting at `dayStartsAt`) of the first drink had by `now`, as `dailyTotals` counts
+    /// drinks; nil when there is none.
+    public func firstDrinkDay(dayStartsAt: ClockTime = .midnight, now: Timestamp) throws -> LocalDate? {
+        let first = try connection.query(
+            "SELECT min(consumed_at) FROM drinks WHERE deleted = 0 AND consumed_at <= ?",
+            [.integer(EntryRules.latest(at: now).milliseconds)]
+        ) { $0.isNull(0) ? nil : $0.int64(0) }.first ?? nil
+        return first.map { LocalTime.day(of: Timestamp(milliseconds: $0), startingAt: dayStartsAt) }
+    }
+
     /// Caffeine and drinks per kind over the days `first` through `last`, most caffeine first, of the
     /// drinks had by `now` (as `dailyTotals`).
     public func kindTotals(from first: LocalDate, through last: LocalDate, dayStartsAt: ClockTime = .midnight, now: Timestamp) throws

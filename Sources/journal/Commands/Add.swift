@@ -78,12 +78,15 @@ struct AddRequest: Equatable {
     /// "This keeps you above 50 mg until 03:28, past your 23:00 bedtime (it was 00:53).", each time
     /// the drink just added moves the minute the level stays under the sleep threshold later, into a
     /// night (from a bedtime to `nightHours` after it) or past the next bedtime; nil otherwise: a cup
-    /// at 05:45 that keeps you up until 13:00 keeps no night awake.
+    /// at 05:45 that keeps you up until 13:00 keeps no night awake. Only a drink of the day before
+    /// that night (had since the night before it ended) speaks of it: one entered late for a time
+    /// long past ("yesterday 9am") belongs to a night already over, whatever its tail adds tonight.
     static func bedtimeWarning(after status: CaffeineStatus, added: Drink, settings: JournalSettings) -> String? {
         guard let bedtime = settings.bedtime, let night = status.bedtime, let after = status.sleepReadyAt,
               let index = status.intakes.firstIndex(where: { $0.consumedAt == added.consumedAt && $0.caffeineMg == added.caffeineMg })
         else { return nil }
         let nightEnd = night.bedtime + .seconds(Int64(BedtimeForecast.nightHours * 3600))
+        guard added.consumedAt >= nightEnd - .seconds(24 * 3600) else { return nil }
         let nextBedtime = night.isPast
             ? LocalTime.instant(of: bedtime, on: LocalTime.components(night.bedtime).date.adding(days: 1)) : night.bedtime
         func keepsANightAwake(_ instant: Timestamp) -> Bool { (instant > night.bedtime && instant <= nightEnd) || instant > nextBedtime }

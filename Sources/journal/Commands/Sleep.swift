@@ -59,7 +59,7 @@ struct Sleep: AsyncParsableCommand {
             ("nights", .array(report.rows.map { row in
                 let night = row.night
                 return .object([
-                    ("night", .string(night.date.description)), ("in_bed_at", time(night.inBedAt)), ("asleep_at", time(night.asleepAt)),
+                    ("night", .string(night.date.description)), ("in_bed_at", time(night.lightsOutKnown ? night.inBedAt : nil)), ("asleep_at", time(night.asleepAt)),
                     ("woke_at", time(night.wokeAt)), ("latency_min", number(night.latencyMinutes)), ("asleep_min", number(night.asleepMinutes)),
                     ("awakenings", .number(Double(night.awakenings))), ("caffeine_at_lights_out_mg", number(row.caffeineAtLightsOutMg)),
                     ("last_drink_at", time(row.lastDrinkAt)), ("source", .string(night.source)),
@@ -68,7 +68,8 @@ struct Sleep: AsyncParsableCommand {
             ("groups", .array(report.groups.map { group in
                 .object([
                     ("label", .string(group.label)), ("from_mg", .number(group.fromMg)), ("to_mg", group.toMg.map { .number($0) } ?? .null),
-                    ("nights", .number(Double(group.nights))), ("median_latency_min", number(group.medianLatencyMinutes)),
+                    ("nights", .number(Double(group.nights))), ("nights_with_latency", .number(Double(group.nightsWithLatency))),
+                    ("median_latency_min", number(group.medianLatencyMinutes)),
                     ("median_asleep_min", number(group.medianAsleepMinutes)),
                 ])
             })),
@@ -91,7 +92,8 @@ struct Sleep: AsyncParsableCommand {
         let rows = report.rows.map { row -> [String] in
             let night = row.night
             return [
-                night.date.description, LocalTime.clockTime(night.inBedAt), LocalTime.clockTime(night.asleepAt), Self.minutes(night.latencyMinutes),
+                night.date.description, night.lightsOutKnown ? LocalTime.clockTime(night.inBedAt) : Self.unknown, LocalTime.clockTime(night.asleepAt),
+                night.latencyMinutes.map(Self.minutes) ?? Self.unknown,
                 Self.duration(night.asleepMinutes), String(night.awakenings), "\(formatMilligrams(row.caffeineAtLightsOutMg)) mg",
                 row.lastDrinkAt.map { Self.when($0, before: night.inBedAt) } ?? "none", TerminalText.escaped(night.source),
             ]
@@ -102,20 +104,30 @@ struct Sleep: AsyncParsableCommand {
         Output.line(Output.table(
             ["CAFFEINE", "NIGHTS", "TO SLEEP", "SLEPT"],
             report.groups.map { group in
-                [group.label, String(group.nights), group.medianLatencyMinutes.map(Self.minutes) ?? "-", group.medianAsleepMinutes.map(Self.duration) ?? "-"]
+                [group.label, String(group.nights), group.medianLatencyMinutes.map(Self.minutes) ?? Self.unknown,
+                 group.medianAsleepMinutes.map(Self.duration) ?? Self.unknown]
             }))
         Output.line("")
+        let unknown = report.rows.filter { !$0.night.lightsOutKnown }.count
+        if unknown > 0 {
+            Output.paragraph(
+                "\(unknown == 1 ? "1 night has" : "\(unknown) nights have") no lights-out of \(unknown == 1 ? "its" : "their") own (no in-bed "
+                    + "sample): \(unknown == 1 ? "its" : "their") time to fall asleep is unknown (\(Self.unknown)) and left out of the "
+                    + "medians and the difference.")
+        }
         let (lowest, highest) = (report.groups[0], report.groups[report.groups.count - 1])
         if let difference = report.difference {
             let more = difference.latencyMinutes >= 0
+            // The nights the difference is of: those with a time to fall asleep.
             Output.paragraph(
                 "\(Self.at(highest).sentenceCased) you took \(Self.minutes(abs(difference.latencyMinutes))) \(more ? "longer" : "less") to fall asleep "
                     + "than \(Self.at(lowest)) (medians; 95% interval \(Self.signed(difference.low)) to \(Self.signed(difference.high)) min, "
-                    + "\(highest.nights) and \(lowest.nights) nights).")
+                    + "\(highest.nightsWithLatency) and \(lowest.nightsWithLatency) nights).")
         } else if let needed = report.nightsNeeded {
             var parts: [String] = []
-            if lowest.nights < SleepReport.nightsPerGroup { parts.append("\(SleepReport.nightsPerGroup - lowest.nights) more \(Self.at(lowest))") }
-            if highest.nights < SleepReport.nightsPerGroup { parts.append("\(SleepReport.nightsPerGroup - highest.nights) more \(Self.at(highest))") }
+            for group in [lowest, highest] where group.nightsWithLatency < SleepReport.nightsPerGroup {
+                parts.append("\(SleepReport.nightsPerGroup - group.nightsWithLatency) more \(Self.at(group))")
+            }
             Output.paragraph("To compare, it needs \(needed) more night\(needed == 1 ? "" : "s"): \(parts.joined(separator: " and ")).")
         }
         Output.paragraph("This compares your nights; it cannot tell what caused a difference.")
@@ -129,6 +141,9 @@ struct Sleep: AsyncParsableCommand {
             for line in SleepScatter(rows: report.rows, thresholdMg: settings.sleepThresholdMg, columns: Output.lineColumns).lines() { Output.line(line) }
         }
     }
+
+    /// What a night cannot tell, in a table.
+    static let unknown = "–"
 
     /// "under 25 mg", "at 50 mg and over": a group in a sentence.
     static func at(_ group: SleepReport.Group) -> String { group.fromMg == 0 ? group.label : "at " + group.label }

@@ -42,9 +42,9 @@ struct Stats: AsyncParsableCommand {
         let first = last.adding(days: -(days - 1))
         let totals = try await store.dailyTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt, now: now)
         let kinds = try await store.kindTotals(from: first, through: last, dayStartsAt: settings.dayStartsAt, now: now)
+        let firstDrinkDay = try await store.firstDrinkDay(dayStartsAt: settings.dayStartsAt, now: now)
         let sum = totals.reduce(0) { $0 + $1.caffeineMg }
-        let average = sum / Double(totals.count)
-        let overLimit = totals.filter { $0.caffeineMg > settings.dailyLimitMg }.count
+        let average = DailyAverage(totals: totals, firstDrinkDay: firstDrinkDay, limit: settings.dailyLimitMg)
 
         if output.json {
             Output.line(JSONValue.object([
@@ -55,9 +55,10 @@ struct Stats: AsyncParsableCommand {
                         ("drinks", .number(Double(day.drinks))),
                     ])
                 })),
-                ("average_mg", .number(roundedToHundredths(average))),
+                ("average_mg", .number(roundedToHundredths(average.mg))),
+                ("average_days", .number(Double(average.days))),
                 ("daily_limit_mg", .number(settings.dailyLimitMg)),
-                ("days_over_limit", .number(Double(overLimit))),
+                ("days_over_limit", .number(Double(average.daysOverLimit))),
                 ("drinks", .array(kinds.map { kind in
                     .object([
                         ("drink", .string(kind.kind)), ("caffeine_mg", .number(roundedToHundredths(kind.caffeineMg))),
@@ -82,11 +83,20 @@ struct Stats: AsyncParsableCommand {
             Output.line(bar(day, width: width, scale: scale, limitColumn: limitColumn, limit: settings.dailyLimitMg, drinks: showsDrinks))
         }
         Output.line("")
-        Output.paragraph("Average \(formatMilligrams(average.rounded())) mg a day; \(overLimit) of \(days) day\(days == 1 ? "" : "s") over the limit")
+        Output.paragraph(Self.words(average, firstDrinkDay: firstDrinkDay))
         if !kinds.isEmpty, sum > 0 {
             let shares = kinds.map { "\(TerminalText.escaped($0.kind)) \(Int(($0.caffeineMg / sum * 100).rounded()))%" }
             Output.paragraph("From: " + shares.joined(separator: ", "), indent: "      ")
         }
+    }
+
+    /// "Average 201 mg a day; 1 of 7 days over the limit", over the days from the first drink on.
+    static func words(_ average: DailyAverage, firstDrinkDay: LocalDate?) -> String {
+        guard let firstDrinkDay, average.days > 0 else { return "No drinks yet: the average starts at the first." }
+        let days = average.days == 1 ? "1 day" : "\(average.days) days"
+        let over = "\(average.daysOverLimit) of \(days) over the limit"
+        guard average.startsAtFirstDrink else { return "Average \(formatMilligrams(average.mg.rounded())) mg a day; \(over)" }
+        return "Average \(formatMilligrams(average.mg.rounded())) mg a day over the \(days) since the first drink (\(firstDrinkDay)); \(over)"
     }
 
     /// The calendar of `totals` (from a Monday through today), or its numbers in JSON.

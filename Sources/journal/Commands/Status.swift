@@ -56,8 +56,18 @@ struct StatusRequest: Equatable {
         let config = try ConfigFile.load()
         let bedtime = try bedtime.map { try ClockTime.given($0) }
         let plain = template == nil && !json
-        // How sync stands is read only for the fields that show it, the last drink only for the words.
-        let (settings, status, sync, lastDrink) = try JournalAccess.withStore(db: db, clock: try JournalAccess.clock()) { store in
+        let clock = try JournalAccess.clock()
+        // A journal not made yet is one without drinks, and not joined: status reads, it makes no file.
+        guard FileSystem.exists(try JournalPaths.database(explicit: db)) else {
+            var settings = config.inEffect(synced: [])
+            if let bedtime { settings.bedtime = bedtime }
+            let status = CaffeineStatus(window: [], settings: settings, at: clock.now())
+            if plain { return print(status, settings: settings, lastDrink: nil, noDrinks: true) }
+            return show(status, settings: settings, sync: (.notJoined, nil), template: template)
+        }
+        // How sync stands is read only for the fields that show it, the last drink only for the words
+        // (and, when none still counts, to tell a journal without drinks).
+        let (settings, status, sync, lastDrink) = try JournalAccess.withStore(db: db, clock: clock) { store in
             var settings = config.inEffect(synced: try store.syncedSettings())
             if let bedtime { settings.bedtime = bedtime }
             // Best effort: the view's day start is not worth failing the answer over.
@@ -65,13 +75,18 @@ struct StatusRequest: Equatable {
             let status = try store.status(settings: settings)
             return (
                 settings, status, plain ? nil : try store.syncHealth(),
-                plain && status.bedtime != nil ? try store.lastDrink(before: status.at) : nil
+                plain && (status.bedtime != nil || status.intakes.isEmpty) ? try store.lastDrink(before: status.at) : nil
             )
         }
         // The room is a beverage's: by the personal model a slow drink's tail is longer, so the room is
         // not said in slow drinks.
         let wordsDrink = lastDrink.flatMap { status.model.kind == .personal && $0.form == .slow ? nil : ($0.kind, $0.caffeineMg) }
-        guard let sync else { return print(status, settings: settings, lastDrink: wordsDrink) }
+        guard let sync else { return print(status, settings: settings, lastDrink: wordsDrink, noDrinks: status.intakes.isEmpty && status.futureDrinks == nil && lastDrink == nil) }
+        show(status, settings: settings, sync: sync, template: template)
+    }
+
+    /// `--json`, or the line of `--format`'s template.
+    private func show(_ status: CaffeineStatus, settings: JournalSettings, sync: (health: SyncHealth, lastSucceededAt: Timestamp?), template: FieldTemplate?) {
         let values = Self.values(status, settings: settings) + Self.values(sync, at: status.at)
         if let template { return Output.line(template.render(values)) }
         Output.line(JSONValue.object(values).prettyText)
@@ -117,7 +132,9 @@ struct StatusRequest: Equatable {
         ]
     }
 
-    private func print(_ status: CaffeineStatus, settings: JournalSettings, lastDrink: (kind: String, caffeineMg: Double)?) {
+    /// The words, and on a terminal the chart; `noDrinks` when the journal has none (by now): then no
+    /// chart of a level that was never anything, and the command that adds one.
+    private func print(_ status: CaffeineStatus, settings: JournalSettings, lastDrink: (kind: String, caffeineMg: Double)?, noDrinks: Bool) {
         let remaining = max(0, settings.dailyLimitMg - status.todayMg)
         let drinks = status.drinksToday == 1 ? "1 drink" : "\(status.drinksToday) drinks"
         let perLitre = status.currentMgPerLitre.map { " (\(formatMilligrams($0)) mg/L)" } ?? ""
@@ -151,7 +168,12 @@ struct StatusRequest: Equatable {
                 ? "1 drink dated in the future, at \(first)"
                 : "\(future.count) drinks dated in the future, the first at \(first)") + " (see journal list --since now)")
         }
-        if Output.isTerminal {
+        if noDrinks {
+            Output.line("")
+            return Output.paragraph("No drinks yet: journal add espresso records one (journal drinks lists them).")
+        }
+        // Without a drink that still counts, the chart would be a flat line at 0.
+        if Output.isTerminal, !status.intakes.isEmpty {
             Output.line("")
             if let chart = LevelChart(status: status, threshold: settings.sleepThresholdMg, lineColumns: Output.lineColumns) {
                 for line in chart.lines() { Output.line(line) }
