@@ -12,11 +12,15 @@ public struct UnknownCommand: JournalFailure, Equatable {
     /// The commands nearest the word, when any is near.
     public let suggestions: [String]
     public let commands: [String]
+    /// The command line that records the drink the word names (`journal espresso`: `journal add
+    /// espresso`), when it is the program's first word and a drink of the catalog.
+    public var adding: String? = nil
 
     public var kind: FailureKind { .usage }
 
     public var description: String {
         let head = "'\(TerminalText.escaped(word))' is not a command of \(parent)."
+        if let adding { return head + " To record it as a drink: \(TerminalText.escaped(adding))" }
         if !suggestions.isEmpty {
             let meant = suggestions.map { "'\($0)'" }.joined(separator: " or ")
             return head + " Did you mean \(meant)? `\(parent) --help` says what each does."
@@ -56,6 +60,15 @@ public struct UnknownCommand: JournalFailure, Equatable {
                 continue
             }
             let known = subcommands.compactMap { $0.configuration.commandName }
+            // `journal espresso`, `journal double espresso`: a drink where the command belongs.
+            let rest = Array(arguments[(index - 1)...])
+            if path.count == 1, known.contains("add"),
+                DrinkCatalog.builtIn.kind(named: rest.prefix { !$0.hasPrefix("-") }.joined(separator: " ")) != nil
+            {
+                return UnknownCommand(
+                    word: argument, parent: path[0], suggestions: [], commands: known,
+                    adding: ([path[0], "add"] + rest.map(ShellWord.quoted)).joined(separator: " "))
+            }
             let lowered = argument.lowercased()
             var meant = habits[lowered].map { known.contains($0) ? [$0] : [] } ?? []
             if meant.isEmpty {

@@ -28,6 +28,10 @@ struct Journal: AsyncParsableCommand {
 @main
 enum JournalProgram {
     static func main() {
+        // `journal -v` and `journal version`, as git's: what --version says.
+        if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "-v" || CommandLine.arguments[1] == "version" {
+            CommandMain.runAndExit(program: "journal") { Output.line(ProgramVersion.line(for: "journal")) }
+        }
         if CommandMain.argumentsAreText, let request = FastPath.request(Array(CommandLine.arguments.dropFirst())) {
             CommandMain.runAndExit(program: "journal") { try request.run() }
         }

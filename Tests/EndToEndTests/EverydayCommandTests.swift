@@ -204,4 +204,24 @@ import TestSupport
             #expect(count.stdout.hasSuffix("12,12,12\r\n"))
         }
     }
+
+    /// A time typed after the drink is when it was had, as --at says it: `add espresso 8:00`. With
+    /// --at given, or words that are no time, the drink is unknown as before.
+    @Test func aTimeAfterTheDrinkIsItsTime() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            let morning = try journal.run("add", "espresso", "8:00")
+            #expect(morning.status == 0 && morning.stdout.hasPrefix("Added espresso 64 mg at 2026-11-21 08:00"), "\(morning.stdout)\(morning.stderr)")
+            let yesterday = try journal.run("add", "double espresso", "yesterday", "9am", "--note", "late entry")
+            #expect(yesterday.stdout.hasPrefix("Added double-espresso 128 mg at 2026-11-20 09:00 — late entry"), "\(yesterday.stdout)\(yesterday.stderr)")
+            // A drink of one's own whose name ends in a number is itself, not a time.
+            try journal.run("drinks", "add", "tea 2", "--mg", "30")
+            #expect(try journal.run("add", "tea", "2").stdout.hasPrefix("Added tea-2 30 mg at 2026-11-21 15:30"))
+            for words in [["espresso", "8:00", "--at", "9:00"], ["espresso", "soon"], ["espresso", "25:00"]] {
+                let refused = try journal.run(["add"] + words)
+                #expect(refused.status == 65 && refused.stderr.contains("unknown drink"), "\(words): \(refused.stderr)")
+            }
+            #expect(try journal.run("list", "--json").stdout.components(separatedBy: "\"id\"").count == 4)
+        }
+    }
 }

@@ -12,6 +12,10 @@ import TestSupport
         (["sync", "stauts"], "'stauts' is not a command of journal sync. Did you mean 'status'?"),
         (["drinks", "ad", "oat-latte"], "'ad' is not a command of journal drinks. Did you mean 'add'?"),
         (["frobnicate"], "'frobnicate' is not a command of journal. Its commands: add, list, rm, undo, redo,"),
+        // A drink where the command belongs: the command that records it.
+        (["espresso"], "'espresso' is not a command of journal. To record it as a drink: journal add espresso.\n"),
+        (["double", "espresso", "--note", "after lunch"],
+         "'double' is not a command of journal. To record it as a drink: journal add double espresso --note 'after lunch'.\n"),
     ])
     func aWordThatIsNoCommandIsSaidSo(arguments: [String], message: String) async throws {
         try await withTemporaryDirectory { home in
@@ -30,6 +34,20 @@ import TestSupport
             #expect(try journal.run("help", "status").stdout.contains("OVERVIEW"))
             let extra = try journal.run("list", "extra")
             #expect(extra.status == 64 && extra.stderr.contains("Unexpected argument 'extra'"), "\(extra.stderr)")
+        }
+    }
+
+    /// `journal -v` and `journal version` say what `--version` says, as git's do.
+    @Test func versionAsGitSaysIt() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            let version = try journal.run("--version")
+            #expect(version.status == 0 && version.stdout.hasPrefix("journal "), "\(version.stderr)")
+            for words in [["-v"], ["version"]] {
+                let result = try journal.run(words)
+                #expect(result.status == 0 && result.stdout == version.stdout, "\(words): \(result.stdout)\(result.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: journal.databasePath))
         }
     }
 }

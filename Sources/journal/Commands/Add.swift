@@ -53,8 +53,22 @@ struct AddRequest: Equatable {
             unreadSettings = error
         }
         // A struct, not a tuple: a tuple type is looked up by its mangled name at its first use.
+        let at = at
         let outcome = try JournalAccess.withStore(db: db, clock: clock) { store -> AddOutcome in
-            let kind = try KindLookup.resolve(name, in: store)
+            let kind: DrinkKind
+            var consumedAt = consumedAt
+            do { kind = try KindLookup.resolve(name, in: store) } catch let unknown as UnknownDrinkError {
+                // "espresso 8:00": without --at, words after a drink's name that read as a time are its time.
+                guard at == nil else { throw unknown }
+                let found = TrailingTime.cuts(of: name).lazy.compactMap { cut -> (DrinkKind, Timestamp)? in
+                    guard let kind = try? KindLookup.resolve(cut.drink, in: store),
+                          let time = try? TimeExpression(now: consumedAt).parse(cut.time) else { return nil }
+                    return (kind, time)
+                }.first
+                guard let found else { throw unknown }
+                kind = found.0
+                consumedAt = found.1
+            }
             let added = try store.add(NewDrink(kind: kind.name, caffeineMg: mg ?? kind.caffeineMg, consumedAt: consumedAt, note: note))
             // The drink is recorded: what follows must not fail the command, and invite it again.
             let stopped = json ? nil : try? store.syncStoppedNotice()
