@@ -84,10 +84,22 @@ struct CaffeineRecord {
         return "'" + shown + (value.isWhole || shown.hasSuffix("…") ? "" : "…") + "'"
     }
 
-    /// The catalog drink whose amount this is, exactly (Coffee Tracker writes exactly its catalog's
-    /// amounts); otherwise a drink named for the app that wrote it: `health-caffeine-app`.
+    /// The amounts a sample is taken as a catalog drink by: Coffee Tracker's catalog and the Mayo
+    /// Clinic's figures the journal's began with, fixed, whatever the catalog says today (Coffee
+    /// Tracker writes exactly its catalog's amounts: its energy drink is still 29 mg, the catalog's
+    /// 80). A sample of another amount is its app's drink: 150 mg is not taken for a latte.
+    static let catalogFigures: [(mg: Double, name: String)] = [
+        (96, "small-coffee"), (144, "medium-coffee"), (192, "large-coffee"), (64, "espresso"), (128, "double-espresso"),
+        (256, "quad-espresso"), (47, "black-tea"), (28, "green-tea"), (22, "soft-drink"), (29, "energy-drink"), (18, "chocolate"),
+        (1, "decaf-coffee"), (62, "instant-coffee"), (200, "energy-shot"),
+    ]
+
+    /// The catalog drink whose amount this is, exactly (`catalogFigures`); otherwise a drink named
+    /// for the app that wrote it: `health-caffeine-app`.
     static func kind(mg: Double, source: String) -> DrinkKind {
-        if let known = DrinkCatalog.builtIn.kinds.first(where: { $0.caffeineMg == mg }) { return known }
+        if let figure = catalogFigures.first(where: { $0.mg == mg }), let known = DrinkCatalog.builtIn.kind(named: figure.name) {
+            return known
+        }
         return CustomDrink(name: sourceKindName(source), caffeineMg: mg).catalogKind
     }
 

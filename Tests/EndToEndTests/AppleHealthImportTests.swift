@@ -39,6 +39,27 @@ import TestSupport
         }
     }
 
+    /// Coffee Tracker's figures are its drinks whatever the catalog says today (its energy drink is
+    /// 29 mg, the catalog's can 80); an app's amounts that no such figure has are each kept, the app's
+    /// drink, and none is taken for a drink the catalog gained later (150 mg is no latte).
+    @Test func eachSampleKeepsItsAmountAndCoffeeTrackersFiguresTheirDrink() async throws {
+        try await withTemporaryDirectory { folder in
+            var export = HealthExport()
+            export.samples = [
+                HealthExport.sample(day: 1, value: "29"),
+                HealthExport.sample(day: 1, minute: 60, source: "Caffeine App", value: "80"),
+                HealthExport.sample(day: 1, minute: 120, source: "Caffeine App", value: "150"),
+                HealthExport.sample(day: 2, minute: 0, source: "Caffeine App", value: "95"),
+            ]
+            try export.writeZip(to: folder + "/export.zip")
+            let machine = JournalCLI(home: folder + "/home")
+            let result = try machine.run("import", "--from", "apple-health", folder + "/export.zip")
+            #expect(result.status == 0, "\(result.stderr)")
+            let kinds = try drinks(machine).map { "\($0["drink"] ?? "") \($0["caffeine_mg"] ?? "")" }
+            #expect(kinds == ["energy-drink 29", "health-caffeine-app 80", "health-caffeine-app 150", "health-caffeine-app 95"], "\(kinds)")
+        }
+    }
+
     @Test func importingAgainOrAnOverlappingLaterExportAddsEachSampleOnce() async throws {
         try await withTemporaryDirectory { folder in
             var first = HealthExport()

@@ -13,7 +13,7 @@ import TestSupport
 
     static let cases: [Case] = [
         Case(arguments: ["add", "espreso"], status: 65, message: "unknown drink 'espreso'. Did you mean 'espresso'?"),
-        Case(arguments: ["add", "latte"], status: 65, message: "journal drinks"),
+        Case(arguments: ["add", "mocha"], status: 65, message: "journal drinks"),
         Case(arguments: ["add", "espresso", "--mg", "-5"], status: 64, message: "-5 mg is not possible"),
         Case(arguments: ["add", "espresso", "--mg", "nan"], status: 64, message: "'nan' is not a number of mg"),
         Case(arguments: ["add", "espresso", "--mg", "inf"], status: 64, message: "'inf' is not a number of mg"),

@@ -98,4 +98,21 @@ import TestSupport
             #expect(!week.contains { $0.contains("│") } && !week.contains { $0.hasPrefix("No drinks yet") }, "\(week)")
         }
     }
+
+    /// `drinks` says each drink's serving and where its figure is from, within 80 columns.
+    @Test func theCatalogShowsServingsWithinTheWidth() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            let lines = try shown(journal, "drinks", columns: 80)
+            for line in lines { #expect(line.count < 80, "'\(line)' is \(line.count) wide") }
+            #expect(lines.first?.hasPrefix("DRINK") == true && lines.first?.contains("SERVING") == true, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("energy-drink") && $0.contains(" 80 ") && $0.contains("250 ml can") && $0.hasSuffix("EFSA 2015") })
+            #expect(lines.contains { $0.hasPrefix("espresso ") && $0.contains("single shot 30 ml") })
+            for drink in ["latte", "cappuccino", "americano", "flat-white", "cold-brew", "matcha", "mate"] {
+                #expect(lines.contains { $0.hasPrefix(drink + " ") }, "\(drink) is in the catalog")
+            }
+            let json = try #require(try journal.json("drinks", "--json") as? [[String: Any]])
+            #expect(json.allSatisfy { ($0["serving"] as? String)?.isEmpty == false }, "\(json)")
+        }
+    }
 }

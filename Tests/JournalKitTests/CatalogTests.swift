@@ -10,8 +10,10 @@ import TestSupport
         ("espresso", "espresso", 64.0), ("single-espresso", "espresso", 64), ("coffee", "medium-coffee", 144),
         ("tea", "black-tea", 47), ("cola", "soft-drink", 22), ("Double Espresso", "double-espresso", 128),
         ("QUAD_ESPRESSO", "quad-espresso", 256), ("small-coffee", "small-coffee", 96), ("large-coffee", "large-coffee", 192),
-        ("green-tea", "green-tea", 28), ("energy-drink", "energy-drink", 29), ("chocolate", "chocolate", 18),
+        ("green-tea", "green-tea", 28), ("energy-drink", "energy-drink", 80), ("chocolate", "chocolate", 18),
         ("decaf-coffee", "decaf-coffee", 1), ("instant-coffee", "instant-coffee", 62), ("energy-shot", "energy-shot", 200),
+        ("latte", "latte", 150), ("cappuccino", "cappuccino", 150), ("americano", "americano", 225), ("Flat White", "flat-white", 195),
+        ("cold brew", "cold-brew", 200), ("matcha", "matcha", 48), ("mate", "mate", 78), ("yerba mate", "mate", 78),
     ])
     func knowsTheCoffeeTrackerAndMayoClinicDrinks(name: String, canonical: String, mg: Double) throws {
         let kind = try catalog.resolve(name)
@@ -19,11 +21,21 @@ import TestSupport
         #expect(kind.caffeineMg == mg)
     }
 
+    /// Every drink of the catalog names its serving and where its figure is from.
+    @Test func everyDrinkNamesItsServingAndSource() {
+        for kind in catalog.kinds {
+            #expect(!(kind.serving ?? "").isEmpty && !kind.source.isEmpty, "\(kind.name)")
+        }
+        #expect(catalog.kind(named: "espresso")?.serving == "single shot 30 ml")
+        #expect(catalog.kind(named: "energy-drink")?.serving == "250 ml can")
+    }
+
     @Test func suggestsTheClosestNamesForAnUnknownDrink() {
         #expect(throws: UnknownDrinkError(name: "espreso", suggestions: ["espresso"])) {
             _ = try catalog.resolve("espreso")
         }
-        #expect(catalog.suggestions(for: "latte").isEmpty)
+        #expect(catalog.suggestions(for: "kvass").isEmpty)
+        #expect(catalog.suggestions(for: "lattee").first == "latte")
         #expect(catalog.suggestions(for: "green").first == "green-tea")
         let error = #expect(throws: UnknownDrinkError.self) { _ = try catalog.resolve("mocha") }
         #expect(error?.remedy == .listOrDefineDrinks)

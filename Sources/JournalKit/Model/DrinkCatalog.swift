@@ -6,28 +6,43 @@ public struct DrinkCatalog: Sendable {
         self.kinds = kinds
     }
 
-    /// The built-in catalog.
+    /// The built-in catalog: each drink's caffeine for the serving it names, and where the figure is
+    /// from.
     ///
     /// Coffee and tea figures are those of Apple's Coffee Tracker sample (`Drink.swift` in "Using
-    /// HealthKit with Swift concurrency"). Decaf, instant coffee and energy shot are Mayo Clinic's
-    /// "Caffeine content for coffee, tea, soda and more" (per 8 oz cup; per 2 oz shot for the last).
-    /// Soft drinks and chocolate are slow (`DrinkForm`): Mumford et al. (1996) measured their peak
-    /// after 1.5 to 2 hours.
+    /// HealthKit with Swift concurrency"), which names no serving: its figures are the Mayo Clinic's
+    /// ("Caffeine content for coffee, tea, soda and more") for 8 oz (237 ml) of brewed coffee, tea and
+    /// cola and 1 oz (30 ml) of espresso, and 1.5, 2 and 4 times those, whose servings these are.
+    /// Decaf, instant coffee and energy shot are the Mayo Clinic's. Coffee Tracker's energy drink (29
+    /// mg, an older Mayo Clinic figure for 8 oz) is far under a can's: the catalog's is EFSA's 80 mg
+    /// for a 250 ml can (Scientific Opinion on the safety of caffeine, 2015); an Apple Health sample of
+    /// Coffee Tracker's 29 mg is still its energy drink (`CaffeineRecord.catalogFigures`). The coffee-bar
+    /// drinks are Starbucks' published grande (473 ml) figures; matcha is the Standard Tables of Food
+    /// Composition in Japan's (MEXT, 2020: 3.2 g of caffeine in 100 g of powder, 1.5 g to a 70 ml
+    /// bowl); mate is Heck and de Mejia's (2007, J Food Sci) 78 mg for 8 oz. Soft drinks and chocolate are slow
+    /// (`DrinkForm`): Mumford et al. (1996) measured their peak after 1.5 to 2 hours.
     public static let builtIn = DrinkCatalog(kinds: [
-        DrinkKind(name: "small-coffee", caffeineMg: 96, source: "Coffee Tracker"),
-        DrinkKind(name: "medium-coffee", caffeineMg: 144, aliases: ["coffee"], source: "Coffee Tracker"),
-        DrinkKind(name: "large-coffee", caffeineMg: 192, source: "Coffee Tracker"),
-        DrinkKind(name: "espresso", caffeineMg: 64, aliases: ["single-espresso"], source: "Coffee Tracker"),
-        DrinkKind(name: "double-espresso", caffeineMg: 128, source: "Coffee Tracker"),
-        DrinkKind(name: "quad-espresso", caffeineMg: 256, source: "Coffee Tracker"),
-        DrinkKind(name: "black-tea", caffeineMg: 47, aliases: ["tea"], source: "Coffee Tracker"),
-        DrinkKind(name: "green-tea", caffeineMg: 28, source: "Coffee Tracker"),
-        DrinkKind(name: "soft-drink", caffeineMg: 22, aliases: ["cola"], source: "Coffee Tracker", form: .slow),
-        DrinkKind(name: "energy-drink", caffeineMg: 29, source: "Coffee Tracker"),
-        DrinkKind(name: "chocolate", caffeineMg: 18, source: "Coffee Tracker", form: .slow),
-        DrinkKind(name: "decaf-coffee", caffeineMg: 1, source: "Mayo Clinic"),
-        DrinkKind(name: "instant-coffee", caffeineMg: 62, source: "Mayo Clinic"),
-        DrinkKind(name: "energy-shot", caffeineMg: 200, source: "Mayo Clinic"),
+        DrinkKind(name: "small-coffee", caffeineMg: 96, serving: "237 ml cup", source: "Coffee Tracker"),
+        DrinkKind(name: "medium-coffee", caffeineMg: 144, aliases: ["coffee"], serving: "355 ml cup", source: "Coffee Tracker"),
+        DrinkKind(name: "large-coffee", caffeineMg: 192, serving: "473 ml cup", source: "Coffee Tracker"),
+        DrinkKind(name: "espresso", caffeineMg: 64, aliases: ["single-espresso"], serving: "single shot 30 ml", source: "Coffee Tracker"),
+        DrinkKind(name: "double-espresso", caffeineMg: 128, serving: "double shot 60 ml", source: "Coffee Tracker"),
+        DrinkKind(name: "quad-espresso", caffeineMg: 256, serving: "four shots 120 ml", source: "Coffee Tracker"),
+        DrinkKind(name: "black-tea", caffeineMg: 47, aliases: ["tea"], serving: "237 ml cup", source: "Coffee Tracker"),
+        DrinkKind(name: "green-tea", caffeineMg: 28, serving: "237 ml cup", source: "Coffee Tracker"),
+        DrinkKind(name: "soft-drink", caffeineMg: 22, aliases: ["cola"], serving: "237 ml glass", source: "Coffee Tracker", form: .slow),
+        DrinkKind(name: "energy-drink", caffeineMg: 80, serving: "250 ml can", source: "EFSA 2015"),
+        DrinkKind(name: "chocolate", caffeineMg: 18, serving: "size not stated", source: "Coffee Tracker", form: .slow),
+        DrinkKind(name: "decaf-coffee", caffeineMg: 1, serving: "237 ml cup", source: "Mayo Clinic"),
+        DrinkKind(name: "instant-coffee", caffeineMg: 62, serving: "237 ml cup", source: "Mayo Clinic"),
+        DrinkKind(name: "energy-shot", caffeineMg: 200, serving: "60 ml shot", source: "Mayo Clinic"),
+        DrinkKind(name: "latte", caffeineMg: 150, serving: "473 ml (grande)", source: "Starbucks"),
+        DrinkKind(name: "cappuccino", caffeineMg: 150, serving: "473 ml (grande)", source: "Starbucks"),
+        DrinkKind(name: "americano", caffeineMg: 225, serving: "473 ml (grande)", source: "Starbucks"),
+        DrinkKind(name: "flat-white", caffeineMg: 195, serving: "473 ml (grande)", source: "Starbucks"),
+        DrinkKind(name: "cold-brew", caffeineMg: 200, serving: "473 ml (grande)", source: "Starbucks"),
+        DrinkKind(name: "matcha", caffeineMg: 48, serving: "1.5 g in 70 ml", source: "MEXT 2020"),
+        DrinkKind(name: "mate", caffeineMg: 78, aliases: ["yerba-mate"], serving: "237 ml cup", source: "Heck 2007"),
     ])
 
     /// The drink called `name` (or one of its aliases), whatever the case, width or compatibility forms

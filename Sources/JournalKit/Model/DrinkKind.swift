@@ -3,6 +3,8 @@ public struct DrinkKind: Hashable, Sendable {
     public let name: String
     public let caffeineMg: Double
     public let aliases: [String]
+    /// The serving `caffeineMg` is for ("single shot 30 ml", "250 ml can"); nil for a drink of one's own.
+    public let serving: String?
     /// Where the figure comes from, shown by `journal drinks`.
     public let source: String
     /// True for drinks the user defined rather than the built-in ones.
@@ -11,8 +13,10 @@ public struct DrinkKind: Hashable, Sendable {
     public let form: DrinkForm
 
     public init(
-        name: String, caffeineMg: Double, aliases: [String] = [], source: String, isCustom: Bool = false, form: DrinkForm = .beverage
+        name: String, caffeineMg: Double, aliases: [String] = [], serving: String? = nil, source: String, isCustom: Bool = false,
+        form: DrinkForm = .beverage
     ) {
+        self.serving = serving
         self.name = name
         self.caffeineMg = caffeineMg
         self.form = form

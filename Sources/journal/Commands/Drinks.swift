@@ -24,14 +24,19 @@ struct DrinksList: AsyncParsableCommand {
             Output.line(JSONValue.array(kinds.map { kind in
                 .object([
                     ("name", .string(kind.name)), ("caffeine_mg", .number(kind.caffeineMg)),
-                    ("aliases", .array(kind.aliases.map { .string($0) })), ("source", .string(kind.source)),
+                    ("aliases", .array(kind.aliases.map { .string($0) })), ("serving", kind.serving.map { .string($0) } ?? .null),
+                    ("source", .string(kind.source)),
                     ("custom", .bool(kind.isCustom)), ("form", .string(kind.form.rawValue)),
                 ])
             }).prettyText)
             return
         }
-        let rows = kinds.map { [$0.name, formatMilligrams($0.caffeineMg), $0.form.rawValue, $0.aliases.joined(separator: ", "), $0.source] }
-        Output.line(Output.table(["DRINK", "MG", "FORM", "ALSO", "SOURCE"], rows))
+        // The form only where it is not a beverage's, to keep the table within 80 columns.
+        let rows = kinds.map { kind in
+            [kind.name, formatMilligrams(kind.caffeineMg), kind.serving ?? "", kind.form == .beverage ? "" : kind.form.rawValue,
+             kind.aliases.joined(separator: ", "), kind.source]
+        }
+        Output.line(Output.table(["DRINK", "MG", "SERVING", "FORM", "ALSO", "SOURCE"], rows))
     }
 }
 
