@@ -7,8 +7,9 @@ extension AsyncParsableCommand {
     /// Parses the command line and carries out the command with `executor` preferred for its tasks:
     /// through `route` when it takes the command (a command this program hands to another, or does
     /// in its own way), else by its `run()`. Then exits by the one error policy: the project's own
-    /// failures are `program: message` and their exit status; everything else (parsing errors,
-    /// `--help`, `--version`, a `ValidationError`) is the argument parser's to print.
+    /// failures are `program: message` and their exit status, and so are the parser's (a missing
+    /// argument, a `ValidationError`), its usage lines after; `--help` and `--version` are the
+    /// argument parser's to print.
     @MainActor public static func runAsMain(
         program: String, executor: any TaskExecutor, route: CommandRoute = { _ in false }
     ) async {
@@ -18,12 +19,14 @@ extension AsyncParsableCommand {
             try await withTaskExecutorPreference(executor) {
                 var command: any ParsableCommand
                 do { command = try parseAsRoot() } catch {
-                    if exitCode(for: error) != .success,
-                        let unknown = UnknownCommand.find(in: Array(CommandLine.arguments.dropFirst()), root: Self.self)
-                    {
+                    let status = exitCode(for: error)
+                    // Help and --version are the parser's to print.
+                    guard status != .success else { exit(withError: error) }
+                    if let unknown = UnknownCommand.find(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
                         FailureReport.exit(unknown, program: program)
                     }
-                    exit(withError: error)
+                    StandardStreams.writeError(FailureReport.parserMessage(fullMessage(for: error), program: program))
+                    Glibc.exit(status.rawValue)
                 }
                 if try await route(command) { return }
                 if var asyncCommand = command as? any AsyncParsableCommand {
@@ -35,7 +38,10 @@ extension AsyncParsableCommand {
             try CommandMain.checkOutput()
         } catch {
             if FailureReport.isOwn(error) { FailureReport.exit(error, program: program) }
-            exit(withError: error)
+            let status = exitCode(for: error)
+            guard status != .success else { exit(withError: error) }
+            StandardStreams.writeError(FailureReport.parserMessage(fullMessage(for: error), program: program))
+            Glibc.exit(status.rawValue)
         }
     }
 }

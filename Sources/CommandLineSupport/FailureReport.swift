@@ -21,6 +21,16 @@ public enum FailureReport {
         return (message, status(failureKind(error)))
     }
 
+    /// The argument parser's words for a mistake it found ("Error: Missing expected argument
+    /// '<drink> ...'", then its help and usage lines), in the voice of every other message: the
+    /// program's name for "Error:", the sentence ended; the lines after it kept.
+    public static func parserMessage(_ text: String, program: String) -> String {
+        var lines = text.trimmingTrailingSpaces.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let first = lines.first else { return program + ":" }
+        lines[0] = program + ": " + ended(first.hasPrefix("Error: ") ? String(first.dropFirst("Error: ".count)) : first)
+        return lines.joined(separator: "\n")
+    }
+
     /// `text` with its last sentence ended: a message and the remedy after it are two sentences,
     /// not one run on ("...from 0 to 1000 mg Give the amount").
     static func ended(_ text: String) -> String {

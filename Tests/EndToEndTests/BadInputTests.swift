@@ -34,6 +34,13 @@ import TestSupport
         Case(arguments: ["sql", "select 1", "--format", "xml"], status: 64, message: "xml"),
         Case(arguments: ["import", "/nonexistent/file.json"], status: 65, message: "cannot read /nonexistent/file.json"),
         Case(arguments: ["list", "--since", "whenever"], status: 65, message: "cannot use 'whenever'"),
+        // A value a setting cannot take is a bad value, 64, said with what the setting takes.
+        Case(arguments: ["config", "daily_limit_mg", "-5"], status: 64, message: "journal: daily_limit_mg cannot be '-5': -5 is out of range: use 1 to 2000 mg.\n"),
+        Case(arguments: ["config", "bedtime", "25:00"], status: 64, message: "journal: bedtime cannot be '25:00': it must be a time of day, such as 23:00 or 11pm.\n"),
+        Case(arguments: ["profile", "conditions", "pregnant"], status: 64,
+             message: "journal: conditions cannot be 'pregnant': 'pregnant' is not a condition: they are smoker, oral-contraceptives, pregnancy-1, pregnancy-2, pregnancy-3, fluvoxamine.\n"),
+        Case(arguments: ["config", "nosuchkey", "3"], status: 64, message: "'nosuchkey' is not a setting."),
+        Case(arguments: ["profile", "daily_limit_mg", "300"], status: 64, message: "journal: daily_limit_mg is not part of the profile: set it with journal config daily_limit_mg.\n"),
     ]
 
     @Test(arguments: cases)
@@ -54,6 +61,22 @@ import TestSupport
             }
             #expect(result.stdout.isEmpty || bad.status == 64)
             #expect(try journal.fingerprint() == before)
+        }
+    }
+
+    /// The argument parser's mistakes speak as the journal's do: "journal: ...", the sentence ended,
+    /// the usage after it.
+    @Test(arguments: [
+        (["add"], "journal: Missing expected argument '<drink> ...'\n", "Usage: journal add <drink> ..."),
+        (["rm"], "journal: Missing expected argument '<id> ...'\n", "Usage: journal rm <id> ..."),
+        (["list", "--limit", "x"], "journal: The value 'x' is invalid for '--limit <limit>'.\n", "Usage: journal list "),
+        (["config", "bedtime", "1", "2"], "journal: A setting takes one value: quote one with spaces, such as \"11 pm\".\n", "Usage: journal config "),
+    ])
+    func theParsersMistakesSpeakInOneVoice(arguments: [String], first: String, usage: String) async throws {
+        try await withTemporaryDirectory { home in
+            let result = try JournalCLI(home: home).run(arguments)
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix(first) && result.stderr.contains("\n" + usage) && !result.stderr.contains("Error:"), "\(result.stderr)")
         }
     }
 

@@ -15,8 +15,8 @@ struct Config: AsyncParsableCommand {
               weight_kg = 70             # and conditions, model: see journal profile
               daily_limit_mg = 400       # the FDA's figure for healthy adults
               sleep_threshold_mg = 50    # under this, caffeine no longer keeps you awake
-              bedtime = "23:00"          # status says what is left of the night's room (off by default)
-              day_starts_at = "04:00"    # when "today" begins, for a day that ends after midnight
+              bedtime = "23:00"          # the night's room in status (off by default)
+              day_starts_at = "04:00"    # when "today" begins, for nights past 0:00
 
             With a setting's name alone, config prints its value; with a value, it sets it on every machine (and \
             takes this machine's own value out of config.toml, where it would hide it); --unset takes it back to \
@@ -27,8 +27,12 @@ struct Config: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A setting's name, such as bedtime.", valueName: "setting"))
     var key: String?
 
-    @Argument(help: ArgumentHelp("Its new value, such as 23:00, 11pm or 300.", valueName: "value"))
-    var value: String?
+    /// Every word the parser does not know, so that a value that starts with a dash (-5) is a value,
+    /// which the setting then refuses in its own words, and not an unknown option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as 23:00, 11pm or 300.", valueName: "value"))
+    var values: [String] = []
+
+    var value: String? { values.first }
 
     @Flag(name: .long, help: "Take the setting back to its default.")
     var unset = false
@@ -40,6 +44,7 @@ struct Config: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        try Self.checkValues(values)
         if unset && (key == nil || value != nil) { throw ValidationError("--unset takes a setting's name alone, such as --unset bedtime.") }
         if local && key == nil { throw ValidationError("--local takes a setting's name, such as journal config --local bedtime 01:00.") }
     }
@@ -67,6 +72,12 @@ struct Config: AsyncParsableCommand {
         }
         let rows = keys.map { [$0.rawValue, settings.text(of: $0), Self.source($0, config, synced)] }
         Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
+    }
+
+    /// One value at most, and no word that reads as an option (`--lcoal`) taken for one.
+    static func checkValues(_ values: [String]) throws {
+        if let option = values.first(where: { $0.hasPrefix("--") }) { throw ValidationError("Unknown option '\(option)'.") }
+        if values.count > 1 { throw ValidationError("A setting takes one value: quote one with spaces, such as \"11 pm\".") }
     }
 
     /// This machine's settings file and the journal's synced settings.
@@ -108,7 +119,7 @@ struct Config: AsyncParsableCommand {
         var newValue: JournalSettings.Value?
         if let value {
             do { newValue = try SettingsFile.value(value, of: setting, quoted: false) } catch {
-                throw SettingsError(path: path, line: nil, key: setting.rawValue, problem: "cannot set it to '\(value)': \(error.problem)")
+                throw SettingValueError(setting: setting.rawValue, value: value, problem: error.problem)
             }
         }
         let before = try ConfigFile.load(path: path)
@@ -148,6 +159,17 @@ struct Config: AsyncParsableCommand {
 }
 
 /// A name that is no setting's.
+/// A value typed for a setting that it cannot take (`journal config bedtime 25:00`): a bad value
+/// (exit 64, as a bad flag's), said with what the setting takes, not with every setting there is.
+struct SettingValueError: JournalFailure, Equatable {
+    let setting: String
+    let value: String
+    let problem: String
+
+    var kind: FailureKind { .usage }
+    var description: String { "\(setting) cannot be '\(TerminalText.escaped(value))': \(problem)." }
+}
+
 struct UnknownSetting: JournalFailure {
     let name: String
 

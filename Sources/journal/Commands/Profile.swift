@@ -30,8 +30,11 @@ struct Profile: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A part of the profile: weight_kg, conditions, half_life_hours or model.", valueName: "setting"))
     var key: String?
 
-    @Argument(help: ArgumentHelp("Its new value, such as 70, smoker,oral-contraceptives or personal.", valueName: "value"))
-    var value: String?
+    /// As `config`'s: a value that starts with a dash is a value.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as 70, smoker,oral-contraceptives or personal.", valueName: "value"))
+    var values: [String] = []
+
+    var value: String? { values.first }
 
     @Flag(name: .long, help: "Take the setting back to its default.")
     var unset = false
@@ -46,6 +49,7 @@ struct Profile: AsyncParsableCommand {
     static let keys: [JournalSettings.Key] = [.weightKg, .conditions, .halfLifeHours, .model]
 
     func validate() throws {
+        try Config.checkValues(values)
         if unset && (key == nil || value != nil) { throw ValidationError("--unset takes a setting's name alone, such as --unset weight_kg.") }
         if key != nil && value == nil && !unset { throw ValidationError("Give the setting a value, such as journal profile weight_kg 70, or --unset it.") }
         if local && key == nil { throw ValidationError("--local takes a setting's name, such as journal profile --local weight_kg 70.") }
@@ -55,7 +59,7 @@ struct Profile: AsyncParsableCommand {
         if let key {
             let setting = try Config.setting(named: key)
             guard Self.keys.contains(setting) else {
-                throw ValidationError("\(setting.rawValue) is not part of the profile: set it with journal config \(setting.rawValue).")
+                throw NotInProfile(setting: setting)
             }
             try await Config.change(setting, to: unset ? nil : value, local: local, global: global, json: output.json)
             if output.json { return }
@@ -146,4 +150,12 @@ struct Profile: AsyncParsableCommand {
         let total = Int((hours * 60).rounded())
         return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60) min"
     }
+}
+
+/// A setting `journal profile` was given that is `journal config`'s.
+struct NotInProfile: JournalFailure {
+    let setting: JournalSettings.Key
+
+    var kind: FailureKind { .usage }
+    var description: String { "\(setting.rawValue) is not part of the profile: set it with journal config \(setting.rawValue)." }
 }
