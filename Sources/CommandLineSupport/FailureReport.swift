@@ -36,6 +36,8 @@ public enum FailureReport {
     static func ended(_ text: String) -> String {
         let trimmed = text.trimmingTrailingSpaces
         guard let last = trimmed.last else { return text }
+        // A message that ends in a list (the candidates of an ambiguous id) ends with its last item.
+        if trimmed.contains("\n"), let lastLine = trimmed.split(separator: "\n").last, lastLine.hasPrefix("  ") { return trimmed }
         if ".!?".contains(last) { return trimmed }
         // A sentence that ends in a quotation or a parenthesis is ended when what is inside is.
         if "'\")`".contains(last), let before = trimmed.dropLast().last, ".!?".contains(before) { return trimmed }

@@ -95,7 +95,29 @@ import TestSupport
             #expect(result.status == 65)
             #expect(result.stderr.contains("'\(digit)' starts the ids of \(sharing.count) drinks"))
             for id in sharing { #expect(result.stderr.contains(id)) }
+            // The list ends with its last candidate, not a stray period.
+            #expect(result.stderr.hasSuffix(" black-tea\n"), "\(result.stderr)")
             #expect(try journal.fingerprint() == before)
+        }
+    }
+
+    /// `last` names the latest drink where an id goes, as Taskwarrior's +LATEST: the last line of
+    /// `journal list`; in a journal without drinks it says so.
+    @Test func lastIsTheLatestDrink() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            let none = try journal.run("rm", "last")
+            #expect(none.status == 65 && none.stderr == "journal: the journal has no drink yet: journal add espresso records one.\n", "\(none.stderr)")
+            try journal.run("add", "tea", "--at", "9:00")
+            try journal.run("add", "espresso", "--at", "11:00")
+            try journal.run("add", "cola", "--at", "10:00")
+            let edited = try journal.run("edit", "last", "--mg", "80")
+            #expect(edited.status == 0 && edited.stdout.hasPrefix("Changed espresso 80 mg at 2026-11-21 11:00"), "\(edited.stdout)\(edited.stderr)")
+            let removed = try journal.run("rm", "LAST")
+            #expect(removed.status == 0 && removed.stdout.hasPrefix("Deleted espresso 80 mg at 2026-11-21 11:00"), "\(removed.stdout)\(removed.stderr)")
+            #expect(try journal.run("rm", "last").stdout.hasPrefix("Deleted soft-drink 22 mg at 2026-11-21 10:00"))
+            #expect(try journal.run("undo").status == 0)
+            #expect(try journal.run("list").stdout.contains("soft-drink"))
         }
     }
 

@@ -47,7 +47,7 @@ import TestSupport
             }
             #expect(try a.fingerprint() == before)
             #expect(!FileManager.default.fileExists(atPath: folder + "/a/.config/journal/sync.key"))
-            #expect(try a.run("sync", "status").stderr.contains("this journal is not joined to a hub yet"))
+            #expect(try a.run("sync", "status").stdout.contains("This journal is not joined to a hub yet."))
         }
     }
 
@@ -104,7 +104,7 @@ import TestSupport
             let refused = try a.run("sync", "init", "--hub", uri, "--shared")
             #expect(refused.status == 64, "\(refused.stderr)")
             #expect(refused.stderr.contains("--shared makes a folder hub shared by the folder's group"), "\(refused.stderr)")
-            #expect(try a.run("sync", "status").stderr.contains("this journal is not joined to a hub yet"))
+            #expect(try a.run("sync", "status").stdout.contains("This journal is not joined to a hub yet."))
         }
     }
 }

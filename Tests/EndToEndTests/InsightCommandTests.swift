@@ -168,6 +168,32 @@ import TestSupport
         }
     }
 
+    /// A drink of one's own by the name of one the catalog gained later (an earlier journal's latte)
+    /// keeps its name and its caffeine: it is the one `add latte` means, until it is removed; a new
+    /// one by that name is refused.
+    @Test func anOwnDrinkKeepsANameTheCatalogGainedLater() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            let refused = try journal.run("drinks", "add", "latte", "--mg", "130")
+            #expect(refused.status == 64 && refused.stderr.contains("'latte' is a built-in drink"), "\(refused.stderr)")
+            // What an earlier version exported of a latte of one's own.
+            let export = """
+                [{"id": "6f1c2a44-3b1e-4c8a-9a55-0d1e2f3a4b5c", "drink": "latte", "caffeine_mg": 130,
+                  "consumed_at": "2026-11-20T08:00:00Z", "drink_serving_mg": 130}]
+                """
+            #expect(try journal.run(["import", "-"], stdin: export).status == 0)
+            #expect(try journal.run("add", "latte").stdout.hasPrefix("Added latte 130 mg"))
+            let own = try #require(try journal.json("drinks", "--json") as? [[String: Any]]).filter { $0["name"] as? String == "latte" }
+            #expect(own.map { $0["custom"] as? Bool } == [false, true], "\(own)")
+            #expect(try journal.run("drinks", "add", "latte", "--mg", "140").stdout.contains("140"))
+            #expect(try journal.run("add", "latte").stdout.hasPrefix("Added latte 140 mg"))
+            #expect(try journal.run("drinks", "rm", "latte").status == 0)
+            #expect(try journal.run("add", "latte").stdout.hasPrefix("Added latte 150 mg"))
+            let builtIn = try journal.run("drinks", "rm", "latte")
+            #expect(builtIn.status == 64, "\(builtIn.stderr)")
+        }
+    }
+
     @Test func anExportWithARemovedCustomDrinkImportsBack() async throws {
         try await withTemporaryDirectory { folder in
             let journal = JournalCLI(home: folder + "/a")

@@ -144,6 +144,10 @@ import TestSupport
             let notJoined = try b.run("sync")
             #expect(notJoined.status == 1)
             #expect(notJoined.stderr.contains("not joined to a hub"))
+            // sync status answers it, as git status does: the fix, and exit 0.
+            let status = try b.run("sync", "status")
+            #expect(status.status == 0 && status.stderr.isEmpty, "\(status.stderr)")
+            #expect(status.stdout.hasPrefix("This journal is not joined to a hub yet. Join one with: journal sync init --hub HUB"), "\(status.stdout)")
         }
     }
 
@@ -244,27 +248,27 @@ extension SyncCommandTests {
             let first = try Data(contentsOf: URL(fileURLWithPath: hub + "/journal-hub-v1/devices/\(device)/" + segments[0]))
             #expect(first[4] == 3)
 
-            #expect(try a.run("drinks", "add", "yerba-mate", "--mg", "85").status == 0)
+            #expect(try a.run("drinks", "add", "guayusa", "--mg", "85").status == 0)
             try a.run("sync")
             try b.run("sync")
-            let added = try b.run("add", "yerba-mate", "--note", "on b")
+            let added = try b.run("add", "guayusa", "--note", "on b")
             #expect(added.status == 0, "\(added.stderr)")
-            #expect(added.stdout.contains("yerba-mate 85 mg"))
+            #expect(added.stdout.contains("guayusa 85 mg"))
             let kinds = try #require(try b.json("drinks", "--json") as? [[String: Any]])
-            #expect(kinds.contains { $0["name"] as? String == "yerba-mate" && $0["custom"] as? Bool == true })
+            #expect(kinds.contains { $0["name"] as? String == "guayusa" && $0["custom"] as? Bool == true })
             let newest = try FileManager.default.contentsOfDirectory(atPath: hub + "/journal-hub-v1/devices/" + device).sorted().last ?? ""
             let second = try Data(contentsOf: URL(fileURLWithPath: hub + "/journal-hub-v1/devices/\(device)/" + newest))
             #expect(second[4] == 3)
 
-            try a.run("drinks", "rm", "yerba-mate")
+            try a.run("drinks", "rm", "guayusa")
             try a.run("sync")
             try b.run("sync")
-            #expect(try b.run("add", "yerba-mate").status == 65)
+            #expect(try b.run("add", "guayusa").status == 65)
             // What was logged with it stays, on both machines.
             try b.run("sync")
             try a.run("sync")
             let onA = try #require(try a.json("list", "--json") as? [[String: Any]])
-            #expect(onA.contains { $0["drink"] as? String == "yerba-mate" && $0["note"] as? String == "on b" })
+            #expect(onA.contains { $0["drink"] as? String == "guayusa" && $0["note"] as? String == "on b" })
         }
     }
 }

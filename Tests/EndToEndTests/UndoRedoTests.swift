@@ -19,10 +19,10 @@ import TestSupport
             #expect(!(try journal.run("drinks").stdout.contains("oat-latte")))
             #expect(try journal.run("list").stdout.contains("espresso"), "the espresso stays")
             // drinks rm is undone too.
-            try journal.run("drinks", "add", "mate", "--mg", "80")
-            try journal.run("drinks", "rm", "mate")
-            #expect(try journal.run("undo").stdout == "Undid drinks rm: restored your drink mate (80 mg)\n")
-            #expect(try journal.run("drinks").stdout.contains("mate"))
+            try journal.run("drinks", "add", "guayusa", "--mg", "80")
+            try journal.run("drinks", "rm", "guayusa")
+            #expect(try journal.run("undo").stdout == "Undid drinks rm: restored your drink guayusa (80 mg)\n")
+            #expect(try journal.run("drinks").stdout.contains("guayusa"))
         }
     }
 

@@ -59,12 +59,22 @@ import TestSupport
         }
     }
 
+    /// Every version takes the same records: a peer's drink of its own called by a name the catalog
+    /// gained later (an earlier version's "latte", "yerba mate") is a valid record; one by a name every
+    /// version's catalog has is not.
+    @Test func aPeersDrinkByALaterCatalogNameIsValid() throws {
+        for name in ["latte", "yerba-mate", "mate", "cold-brew"] { try CustomDrink(name: name, caffeineMg: 130).validate() }
+        for name in ["espresso", "tea", "cola"] {
+            #expect(throws: InvalidRecordError.self) { try CustomDrink(name: name, caffeineMg: 130).validate() }
+        }
+    }
+
     @Test func customDrinksShareTheChangeSequenceWithDrinks() async throws {
         try await withTemporaryDirectory { folder in
             let store = try await JournalStore(path: folder + "/j.db", clock: ManualClock())
             _ = try await store.add(NewDrink(kind: "espresso", caffeineMg: 64, consumedAt: Timestamp(milliseconds: 0)))
-            _ = try await store.defineDrink(named: "mate", caffeineMg: 80)
-            _ = try await store.add(NewDrink(kind: "mate", caffeineMg: 80, consumedAt: Timestamp(milliseconds: 1)))
+            _ = try await store.defineDrink(named: "guayusa", caffeineMg: 80)
+            _ = try await store.add(NewDrink(kind: "guayusa", caffeineMg: 80, consumedAt: Timestamp(milliseconds: 1)))
             let own = try await store.ownChanges(after: 0, limit: 10)
             #expect(own.records.map(\.sequence) == [1, 2, 3])
             #expect(own.records.map(\.kind) == [Drink.kind, CustomDrink.kind, Drink.kind])

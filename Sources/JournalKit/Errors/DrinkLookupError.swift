@@ -1,7 +1,8 @@
-/// An id or id prefix that names no drink, or more than one.
+/// An id or id prefix that names no drink, or more than one; "last" in a journal without drinks.
 public enum DrinkLookupError: JournalFailure, Equatable {
     case notFound(String)
     case ambiguous(String, candidates: [Drink])
+    case noDrinks
 
     public var kind: FailureKind { .badData }
     public var remedy: Remedy? {
@@ -11,6 +12,8 @@ public enum DrinkLookupError: JournalFailure, Equatable {
 
     public var description: String {
         switch self {
+        case .noDrinks:
+            return "the journal has no drink yet: journal add espresso records one."
         case .notFound(let prefix):
             return "no drink has an id starting with '\(prefix)'."
         case .ambiguous(let prefix, let candidates):

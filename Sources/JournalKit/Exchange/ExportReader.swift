@@ -103,9 +103,12 @@ extension DrinkExchange {
         let name = try required("drink")
         var definition: CustomDrink?
         let kind: String
-        if let known = catalog.kind(named: name) {
+        let serving = fields["drink_serving_mg"].flatMap { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        // A drink of one's own by the name of one the catalog gained since (an earlier journal's
+        // "latte") is defined as it was: its export says so by its serving.
+        if let known = catalog.kind(named: name), !(known.isLaterAddition && serving != nil) {
             kind = known.name
-        } else if case let serving?? = fields["drink_serving_mg"], !serving.isEmpty {
+        } else if let serving {
             let mg = try amount("drink_serving_mg", serving.trimmingSpaces)
             let custom = CustomDrink(name: DrinkCatalog.normalized(name), caffeineMg: mg)
             do { try custom.validate() } catch { throw ImportFormatError(location: location, failure: error) }

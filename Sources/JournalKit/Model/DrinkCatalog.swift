@@ -1,9 +1,13 @@
 /// The drinks `journal add` knows by name.
 public struct DrinkCatalog: Sendable {
     public let kinds: [DrinkKind]
+    /// Whether a drink of one's own is among `kinds`: then it is looked for first, as a drink of one's
+    /// own keeps its name when the catalog later gains a drink called so (`isLaterAddition`).
+    private let holdsOwn: Bool
 
     public init(kinds: [DrinkKind]) {
         self.kinds = kinds
+        holdsOwn = kinds.contains { $0.isCustom }
     }
 
     /// The built-in catalog: each drink's caffeine for the serving it names, and where the figure is
@@ -36,13 +40,13 @@ public struct DrinkCatalog: Sendable {
         DrinkKind(name: "decaf-coffee", caffeineMg: 1, serving: "237 ml cup", source: "Mayo Clinic"),
         DrinkKind(name: "instant-coffee", caffeineMg: 62, serving: "237 ml cup", source: "Mayo Clinic"),
         DrinkKind(name: "energy-shot", caffeineMg: 200, serving: "60 ml shot", source: "Mayo Clinic"),
-        DrinkKind(name: "latte", caffeineMg: 150, serving: "473 ml (grande)", source: "Starbucks"),
-        DrinkKind(name: "cappuccino", caffeineMg: 150, serving: "473 ml (grande)", source: "Starbucks"),
-        DrinkKind(name: "americano", caffeineMg: 225, serving: "473 ml (grande)", source: "Starbucks"),
-        DrinkKind(name: "flat-white", caffeineMg: 195, serving: "473 ml (grande)", source: "Starbucks"),
-        DrinkKind(name: "cold-brew", caffeineMg: 200, serving: "473 ml (grande)", source: "Starbucks"),
-        DrinkKind(name: "matcha", caffeineMg: 48, serving: "1.5 g in 70 ml", source: "MEXT 2020"),
-        DrinkKind(name: "mate", caffeineMg: 78, aliases: ["yerba-mate"], serving: "237 ml cup", source: "Heck 2007"),
+        DrinkKind(name: "latte", caffeineMg: 150, serving: "473 ml (grande)", source: "Starbucks", isLaterAddition: true),
+        DrinkKind(name: "cappuccino", caffeineMg: 150, serving: "473 ml (grande)", source: "Starbucks", isLaterAddition: true),
+        DrinkKind(name: "americano", caffeineMg: 225, serving: "473 ml (grande)", source: "Starbucks", isLaterAddition: true),
+        DrinkKind(name: "flat-white", caffeineMg: 195, serving: "473 ml (grande)", source: "Starbucks", isLaterAddition: true),
+        DrinkKind(name: "cold-brew", caffeineMg: 200, serving: "473 ml (grande)", source: "Starbucks", isLaterAddition: true),
+        DrinkKind(name: "matcha", caffeineMg: 48, serving: "1.5 g in 70 ml", source: "MEXT 2020", isLaterAddition: true),
+        DrinkKind(name: "mate", caffeineMg: 78, aliases: ["yerba-mate"], serving: "237 ml cup", source: "Heck 2007", isLaterAddition: true),
     ])
 
     /// The drink called `name` (or one of its aliases), whatever the case, width or compatibility forms
@@ -65,8 +69,19 @@ public struct DrinkCatalog: Sendable {
     /// takes no call more than it did before earlier forms were looked for.
     @inline(__always)
     func kind(canonicallyNamed canonicalName: String) -> DrinkKind? {
+        if holdsOwn {
+            for kind in kinds where kind.isCustom && (kind.name == canonicalName || kind.aliases.contains(canonicalName)) { return kind }
+        }
         for kind in kinds where kind.name == canonicalName || kind.aliases.contains(canonicalName) { return kind }
         return nil
+    }
+
+    /// The built-in drink `name` names when no drink of one's own can be called so: one the catalog
+    /// had before drinks of one's own were (`isLaterAddition` false), looked up without the journal.
+    /// nil for another name, which the journal's own catalog (`JournalStore.catalog`) answers.
+    public static func settledKind(named name: String) -> DrinkKind? {
+        guard let kind = builtIn.kind(named: name), !kind.isLaterAddition else { return nil }
+        return kind
     }
 
     /// Refuses `name` (canonical) for a new drink when it looks like the name or an alias of one of

@@ -11,11 +11,16 @@ public struct DrinkKind: Hashable, Sendable {
     public let isCustom: Bool
     /// How fast its caffeine reaches the blood, for the personal model.
     public let form: DrinkForm
+    /// True for a built-in drink the catalog gained after people could define drinks of their own
+    /// (latte, mate, ...): a drink of one's own by its name, defined before or on a machine of an
+    /// earlier version, keeps its name and its caffeine, and is the one meant by it.
+    public let isLaterAddition: Bool
 
     public init(
         name: String, caffeineMg: Double, aliases: [String] = [], serving: String? = nil, source: String, isCustom: Bool = false,
-        form: DrinkForm = .beverage
+        form: DrinkForm = .beverage, isLaterAddition: Bool = false
     ) {
+        self.isLaterAddition = isLaterAddition
         self.serving = serving
         self.name = name
         self.caffeineMg = caffeineMg

@@ -20,11 +20,13 @@ extension CustomDrink: StoredPayload {
 
     /// A custom drink may not take a built-in drink's name or alias: it would shadow it. Compared as
     /// every journal compares a record's name (`DrinkName.earlierCanonical`), so that they all refuse
-    /// the same records.
+    /// the same records: the names of the drinks every version's catalog has, not those a later one
+    /// gained (`isLaterAddition`), which a journal of an earlier version took, and takes, for a drink
+    /// of one's own (a new one is refused where it is defined, `JournalStore.defineDrink`).
     public func validate() throws(InvalidRecordError) {
         try DrinkRules.check(name: name)
         try DrinkRules.check(caffeineMg: caffeineMg)
-        guard DrinkCatalog.builtIn.kind(canonicallyNamed: DrinkName.earlierCanonical(name)) == nil else {
+        guard DrinkCatalog.builtIn.kind(canonicallyNamed: DrinkName.earlierCanonical(name)).map({ !$0.isLaterAddition }) != true else {
             throw InvalidRecordError(
                 problem: "'\(name)' is a built-in drink, so a drink of your own cannot have that name", kind: .usage,
                 remedy: .renameOrGiveCaffeine)

@@ -44,6 +44,13 @@ extension JournalStore {
             if current == nil {
                 // A name that cannot be one is told so first, whatever it looks like.
                 try drink.validate()
+                // Nor a new one by the name of a drink the catalog gained later (a peer's, or one
+                // defined before, keeps its name: `DrinkKind.isLaterAddition`).
+                if DrinkCatalog.builtIn.kind(canonicallyNamed: canonical) != nil {
+                    throw InvalidRecordError(
+                        problem: "'\(canonical)' is a built-in drink, so a drink of your own cannot have that name", kind: .usage,
+                        remedy: .renameOrGiveCaffeine)
+                }
                 try importCatalog().refuseLookalike(of: canonical)
             }
             return DrinkDefinition(
@@ -55,9 +62,10 @@ extension JournalStore {
     /// Removes a drink of the user's own. Drinks already logged with it keep it.
     public func removeDrinkKind(named name: String) throws -> DrinkKind {
         let normalized = DrinkCatalog.normalized(name)
-        if DrinkCatalog.builtIn.kind(named: normalized) != nil { throw CustomDrinkError.builtInCannotBeRemoved(normalized) }
+        if DrinkCatalog.settledKind(named: normalized) != nil { throw CustomDrinkError.builtInCannotBeRemoved(normalized) }
         return try write(.removeDrink) { context in
             guard let current = try CustomDrink.table.find(try storedName(ofOwnDrink: normalized), in: connection), !current.isDeleted else {
+                if DrinkCatalog.builtIn.kind(named: normalized) != nil { throw CustomDrinkError.builtInCannotBeRemoved(normalized) }
                 let own = DrinkCatalog(kinds: try customDrinkKinds())
                 throw CustomDrinkError.notFound(normalized, suggestions: own.suggestions(for: normalized))
             }

@@ -76,6 +76,20 @@ extension JournalStore {
         }
     }
 
+    /// What stands for the latest drink where an id goes (`journal rm last`), as Taskwarrior's
+    /// +LATEST and jrnl's -1: not an id, whose letters are hex digits.
+    public static let lastDrinkWord = "last"
+
+    /// The drink `reference` names: `lastDrinkWord`, the latest had (the last line of `journal
+    /// list`, one dated ahead included), or its id or the start of it.
+    public func drink(reference: String) throws -> Drink {
+        guard reference.lowercased() == Self.lastDrinkWord else { return try drink(idPrefix: reference) }
+        guard let latest = try connection.query(
+            "\(Drink.table.select) WHERE deleted = 0 ORDER BY consumed_at DESC, id DESC LIMIT 1", [], row: Drink.init(row:)).first
+        else { throw DrinkLookupError.noDrinks }
+        return latest
+    }
+
     /// The live drink whose id is `prefix` or starts with it.
     public func drink(idPrefix prefix: String) throws -> Drink {
         let wanted = prefix.lowercased()

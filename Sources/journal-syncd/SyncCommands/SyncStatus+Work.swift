@@ -8,8 +8,11 @@ extension SyncStatus {
     func carryOut() async throws {
         // A status answers within the connect timeout, also when the server stalls mid-answer.
         let store = try await global.openStore()
-        // Not joined is an answer, which JSON gives as one; the words are an error that names the fix.
-        if output.json, try await store.hub() == nil { return Output.line(SyncOverview.notJoinedJSON(device: store.deviceID).prettyText) }
+        // Not joined is an answer, as git status's outside a repository is not: said with the fix, exit 0.
+        if try await store.hub() == nil {
+            if output.json { return Output.line(SyncOverview.notJoinedJSON(device: store.deviceID).prettyText) }
+            return Output.paragraph(FailureReport.describe(SyncError.notJoined).message.sentenceCased)
+        }
         let overview = try await SyncOverview.gather(store, hubs: .glance)
         if output.json { return Output.line(overview.json.prettyText) }
         Self.printJournal(overview)

@@ -8,7 +8,7 @@ struct Edit: ParsableCommand {
         abstract: "Change a drink.",
         discussion: "Changing --drink without --mg takes the new drink's caffeine. --note \"\" removes the note.")
 
-    @Argument(help: ArgumentHelp("The id, or the start of it.", valueName: "id"), completion: .custom(CompletionWords.drinkIDs))
+    @Argument(help: ArgumentHelp("The id, the start of it, or last (the latest drink).", valueName: "id"), completion: .custom(CompletionWords.drinkIDs))
     var id: String
 
     @Option(name: .long, help: "Another drink from `journal drinks`.")
@@ -31,7 +31,7 @@ struct Edit: ParsableCommand {
         let (drink, id, note) = (drink, id, fields.note)
         let (target, edited) = try JournalAccess.withStore(db: global.db, clock: clock) { store in
             let kind = try drink.map { try KindLookup.resolve($0, in: store) }
-            let target = try store.drink(idPrefix: id)
+            let target = try store.drink(reference: id)
             let edited = try store.edit(
                 target.id, DrinkEdit(kind: kind?.name, caffeineMg: mg ?? kind?.caffeineMg, consumedAt: consumedAt, note: note))
             return (target, edited)

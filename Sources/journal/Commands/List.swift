@@ -75,7 +75,7 @@ struct ListRequest: Equatable {
             let to = try until.map { try times.parseBound($0, dayStart: dayStart) }
             // A drink of one's own that was removed since still names the drinks logged with it.
             let kind = try drink.map { name in
-                try DrinkCatalog.builtIn.kind(named: name)?.name ?? store.importCatalog().resolve(name).name
+                try DrinkCatalog.settledKind(named: name)?.name ?? store.importCatalog().resolve(name).name
             }
             return try store.drinks(from: from, until: to, limit: count, kind: kind, noteWords: words)
         }

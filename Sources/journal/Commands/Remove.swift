@@ -5,10 +5,10 @@ import JournalKit
 struct Remove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
-        abstract: "Delete drinks by id, or by the start of an id as `journal list` shows it.",
+        abstract: "Delete drinks by id, or by the start of an id as `journal list` shows it (last: the latest).",
         discussion: "All or nothing: if one id is unknown or ambiguous, nothing is deleted. `journal undo` brings them back.")
 
-    @Argument(help: ArgumentHelp("Ids or unique id prefixes.", valueName: "id"), completion: .custom(CompletionWords.drinkIDs))
+    @Argument(help: ArgumentHelp("Ids, unique id prefixes, or last (the latest drink).", valueName: "id"), completion: .custom(CompletionWords.drinkIDs))
     var ids: [String]
 
     @OptionGroup var global: GlobalOptions
@@ -21,7 +21,7 @@ struct Remove: AsyncParsableCommand {
     func run() async throws {
         let store = try await global.openStore()
         var resolved: [DrinkID] = []
-        for prefix in ids { resolved.append(try await store.drink(idPrefix: prefix).id) }
+        for reference in ids { resolved.append(try await store.drink(reference: reference).id) }
         let removed = try await store.remove(resolved)
         if output.json {
             Output.line(DrinkExchange.jsonArray(removed), terminator: "")
