@@ -114,7 +114,7 @@ import TestSupport
         try await withTemporaryDirectory { home in
             let journal = JournalCLI(home: home)
             let kinds = try #require(try journal.json("drinks", "--json") as? [[String: Any]])
-            #expect(kinds.count == 14)
+            #expect(kinds.count == 21)
             #expect(kinds.contains { $0["name"] as? String == "espresso" && ($0["aliases"] as? [String]) == ["single-espresso"] })
             #expect(try journal.run("drinks").stdout.contains("quad-espresso"))
         }

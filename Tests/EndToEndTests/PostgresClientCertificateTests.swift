@@ -42,7 +42,7 @@ import TestSupport
             let missing = try exposed.run("sync", "init", "--postgres", uri + "&sslcert=\(folder)/no-such.crt&sslkey=\(folder)/client.key")
             #expect(missing.status == 78, "\(missing.stderr)")
             #expect(missing.stderr.contains("no-such.crt"), "\(missing.stderr)")
-            #expect(try exposed.run("sync", "status").stderr.contains("not joined"))
+            #expect(try exposed.run("sync", "status").stdout.contains("is not joined to a hub"))
         }
     }
 }

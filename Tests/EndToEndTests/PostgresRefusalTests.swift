@@ -16,7 +16,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = try server.writePasswordFile(role: role, in: folder)
         let result = try machine.run("sync", "init", "--postgres", uri + "&passfile=" + file)
-        #expect(try machine.run("sync", "status").stderr.contains("not joined"), "joined after a refusal")
+        #expect(try machine.run("sync", "status").stdout.contains("is not joined to a hub"), "joined after a refusal")
         return result
     }
 
@@ -76,7 +76,7 @@ import TestSupport
             let result = try machine.run("sync", "init", "--postgres", server.uri(database: database, role: role))
             #expect(result.status == 78, "\(result.stderr)")
             #expect(result.stderr.contains("asks a password") && !result.stderr.contains("secret-"), "\(result.stderr)")
-            #expect(try machine.run("sync", "status").stderr.contains("not joined"))
+            #expect(try machine.run("sync", "status").stdout.contains("is not joined to a hub"))
         }
     }
 

@@ -14,7 +14,7 @@ import TestSupport
 
     /// True when the journal is joined to a hub.
     func isJoined(_ machine: JournalCLI) throws -> Bool {
-        !(try machine.run("sync", "status").stderr.contains("not joined"))
+        !(try machine.run("sync", "status").stdout.contains("is not joined to a hub"))
     }
 
     @Test func machinesSyncThroughTheServerAndStatusShowsItWithoutThePassword() async throws {

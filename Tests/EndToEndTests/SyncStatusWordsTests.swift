@@ -66,9 +66,9 @@ import TestSupport
             #expect(result.status == 0, "\(result.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             #expect(json["joined"] as? Bool == false && json["device"] is String, "\(json)")
-            // In words, it is an error that names the fix, as before.
+            // In words too, an answer with the fix, as git status's: exit 0.
             let words = try journal.run("sync", "status")
-            #expect(words.status != 0 && words.stderr.contains("not joined"), "\(words.stderr)")
+            #expect(words.status == 0 && words.stdout.contains("not joined"), "\(words.stderr)")
         }
     }
 }
