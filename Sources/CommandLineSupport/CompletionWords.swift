@@ -25,10 +25,42 @@ public enum CompletionWords {
         matching(journalWords(.deviceNames, words), prefix)
     }
 
-    private static func matching(_ candidates: [String], _ prefix: String) -> [String] {
+    /// The settings' names (`config`).
+    @Sendable public static func settings(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        matching(JournalSettings.Key.allCases.map(\.rawValue), prefix)
+    }
+
+    /// The profile's settings (`profile`).
+    @Sendable public static func profileSettings(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        matching(JournalSettings.Key.profile.map(\.rawValue), prefix)
+    }
+
+    /// A setting's values where they are few: the conditions after `conditions` (the one being typed
+    /// after the commas of those before it), the models after `model`; nothing else.
+    @Sendable public static func settingValues(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let setting = index > 0 && index - 1 < words.count ? words[index - 1].lowercased() : ""
+        switch setting {
+        case JournalSettings.Key.conditions.rawValue:
+            let typed = prefix.split(separator: ",", omittingEmptySubsequences: false)
+            let before = typed.dropLast().joined(separator: ",")
+            let chosen = Set(typed.dropLast().map(String.init))
+            let names = Condition.allCases.map(\.rawValue).filter { !chosen.contains($0) }
+            // A comma is a word's part to every shell (bash's compgen expands none in it).
+            return matching(names.map { before.isEmpty ? $0 : before + "," + $0 }, prefix, alsoAllowing: ",")
+        case JournalSettings.Key.model.rawValue:
+            return matching(CaffeineModel.Kind.allCases.map(\.rawValue), prefix)
+        default:
+            return []
+        }
+    }
+
+    private static func matching(_ candidates: [String], _ prefix: String, alsoAllowing allowed: Character? = nil) -> [String] {
         let lowered = prefix.lowercased()
         var seen = Set<String>()
-        return candidates.filter { isPlainWord($0) && $0.lowercased().hasPrefix(lowered) && seen.insert($0).inserted }.sorted()
+        return candidates.filter { candidate in
+            isPlainWord(allowed.map { mark in candidate.filter { $0 != mark } } ?? candidate)
+                && candidate.lowercased().hasPrefix(lowered) && seen.insert(candidate).inserted
+        }.sorted()
     }
 
     /// A word every shell's completion takes as it is: letters, marks and digits of any script, and

@@ -41,6 +41,27 @@ import TestSupport
         }
     }
 
+    /// Setting names after `config` and `profile`, conditions (after those typed) and models as values.
+    @Test func settingsAndConditionsAreCompleted() async throws {
+        try await withTemporaryDirectory { folder in
+            let journal = JournalCLI(home: folder + "/home")
+            func offered(_ line: String...) throws -> [String] { try bashCompletes(["journal"] + line, for: journal, in: folder) }
+            let bedtime = try offered("config", "b")
+            #expect(bedtime == ["bedtime"])
+            let day = try offered("config", "da")
+            #expect(day == ["daily_limit_mg", "day_starts_at"])
+            let profile = try offered("profile", "")
+            #expect(profile == ["conditions", "half_life_hours", "model", "weight_kg"])
+            let pregnancy = try offered("profile", "conditions", "pr")
+            #expect(pregnancy == ["pregnancy-1", "pregnancy-2", "pregnancy-3"])
+            let second = try offered("profile", "conditions", "smoker,o")
+            #expect(second == ["smoker,oral-contraceptives"])
+            let models = try offered("config", "model", "")
+            #expect(models == ["coffee-tracker", "personal"])
+            #expect(!FileManager.default.fileExists(atPath: journal.databasePath))
+        }
+    }
+
     /// A device name another member chose is never handed to bash's compgen, which would run what
     /// `$(...)` holds in it.
     @Test func aNameThatWouldRunACommandIsNotOffered() async throws {

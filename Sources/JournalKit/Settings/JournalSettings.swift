@@ -2,6 +2,9 @@
 public struct JournalSettings: Sendable, Equatable {
     /// A setting's name in `config.toml`.
     public enum Key: String, CaseIterable, Sendable {
+        /// The settings `journal profile` sets, which describe the body; the others are `journal config`'s.
+        public static let profile: [Key] = [.weightKg, .conditions, .halfLifeHours, .model]
+
         case halfLifeHours = "half_life_hours"
         case weightKg = "weight_kg"
         case conditions

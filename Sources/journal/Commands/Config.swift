@@ -24,12 +24,14 @@ struct Config: AsyncParsableCommand {
             stay). Without a name, config lists every setting and where its value comes from.
             """)
 
-    @Argument(help: ArgumentHelp("A setting's name, such as bedtime.", valueName: "setting"))
+    @Argument(help: ArgumentHelp("A setting's name, such as bedtime.", valueName: "setting"), completion: .custom(CompletionWords.settings))
     var key: String?
 
     /// Every word the parser does not know, so that a value that starts with a dash (-5) is a value,
     /// which the setting then refuses in its own words, and not an unknown option.
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as 23:00, 11pm or 300.", valueName: "value"))
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as 23:00, 11pm or 300.", valueName: "value"),
+        completion: .custom(CompletionWords.settingValues))
     var values: [String] = []
 
     var value: String? { values.first }

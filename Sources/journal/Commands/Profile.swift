@@ -27,11 +27,15 @@ struct Profile: AsyncParsableCommand {
             \(formatExactly(DistributionVolume.litresPerKilogram)) L per kg of body weight (\(DistributionVolume.source)).
             """)
 
-    @Argument(help: ArgumentHelp("A part of the profile: weight_kg, conditions, half_life_hours or model.", valueName: "setting"))
+    @Argument(
+        help: ArgumentHelp("A part of the profile: weight_kg, conditions, half_life_hours or model.", valueName: "setting"),
+        completion: .custom(CompletionWords.profileSettings))
     var key: String?
 
     /// As `config`'s: a value that starts with a dash is a value.
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as 70, smoker,oral-contraceptives or personal.", valueName: "value"))
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as 70, smoker,oral-contraceptives or personal.", valueName: "value"),
+        completion: .custom(CompletionWords.settingValues))
     var values: [String] = []
 
     var value: String? { values.first }
@@ -46,7 +50,7 @@ struct Profile: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     /// The settings `journal profile` sets; the others are `journal config`'s.
-    static let keys: [JournalSettings.Key] = [.weightKg, .conditions, .halfLifeHours, .model]
+    static let keys = JournalSettings.Key.profile
 
     func validate() throws {
         try Config.checkValues(values)
