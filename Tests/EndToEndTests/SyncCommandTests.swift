@@ -148,6 +148,11 @@ import TestSupport
             let status = try b.run("sync", "status")
             #expect(status.status == 0 && status.stderr.isEmpty, "\(status.stderr)")
             #expect(status.stdout.hasPrefix("This journal is not joined to a hub yet. Join one with: journal sync init --hub HUB"), "\(status.stdout)")
+            // Joined, with no daemon: how to start one on this machine (this one runs no systemd, or does).
+            try a.run("sync")
+            let daemon = try a.run("sync", "status").stdout
+            let advice = FileManager.default.fileExists(atPath: "/run/systemd/system") ? "systemctl --user enable --now journal-sync" : "run journal-syncd &"
+            #expect(daemon.contains("Daemon       not running") && daemon.contains(advice), "\(daemon)")
         }
     }
 

@@ -46,7 +46,7 @@ extension SyncStatus {
         } ?? "never"
         Output.line("Last sync    \(last)")
         Output.line("Daemon       " + (overview.daemonPID.map { "journal-syncd is running (pid \($0))" }
-            ?? "not running; start it with systemctl --user enable --now journal-sync"))
+            ?? DaemonStartAdvice.here().sentence))
     }
 
     /// What is wrong or worth knowing: silent devices, gaps, clocks, the hub's problems and warnings,
