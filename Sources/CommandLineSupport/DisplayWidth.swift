@@ -44,7 +44,7 @@ public enum DisplayWidth {
         guard let columns, visible(text) > columns else { return [text] }
         var lines: [String] = []
         var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        for word in unbreakable(text.split(separator: " ", omittingEmptySubsequences: false)) {
             let candidate = line.isEmpty || line == indent ? line + word : line + " " + word
             if visible(candidate) <= columns || line.isEmpty || line == indent {
                 line = candidate
@@ -55,6 +55,39 @@ public enum DisplayWidth {
         }
         lines.append(line)
         return lines.map { visible($0) > columns ? cut($0, to: columns) : $0 }
+    }
+
+    /// The units a number is never parted from at the end of a line ("2.9 h)", "50 mg").
+    static let units: Set<Substring> = ["mg", "mg/L", "h", "min", "s", "ms", "ml", "g", "kg", "L", "%", "cups", "cup"]
+
+    /// `words` with each unit joined to the number before it, as one word to wrap.
+    static func unbreakable(_ words: [Substring]) -> [Substring] {
+        var joined: [Substring] = []
+        for word in words {
+            let unit = word.prefix { !",.;:)".contains($0) }
+            if let last = joined.last, lastVisible(last)?.isNumber == true, units.contains(unit) {
+                joined[joined.count - 1] = Substring(String(last) + " " + String(word))
+            } else {
+                joined.append(word)
+            }
+        }
+        return joined
+    }
+
+    /// The last character of `word` a terminal shows, past its colour codes.
+    private static func lastVisible(_ word: Substring) -> Character? {
+        var shown: Character?
+        var inEscape = false
+        for character in word {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                shown = character
+            }
+        }
+        return shown
     }
 
     /// The columns `text` takes on a terminal, its colour codes (`ESC [ ... m`) taking none.

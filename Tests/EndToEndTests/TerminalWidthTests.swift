@@ -115,4 +115,26 @@ import TestSupport
             #expect(json.allSatisfy { ($0["serving"] as? String)?.isEmpty == false }, "\(json)")
         }
     }
+
+    /// A line never ends in a number whose unit begins the next ("half-life 2.9⏎ h)", "over 50⏎ mg"),
+    /// at any width.
+    @Test func aNumberKeepsItsUnitOnItsLine() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            try journal.writeSettings("bedtime = \"23:00\"\nhalf_life_hours = 2.9\n")
+            try journal.run("add", "double-espresso", "--at", "14:00")
+            try journal.run("add", "espresso", "--at", "yesterday 9:00")
+            let units: Set<String> = ["mg", "mg/L", "h", "min", "ml", "kg", "cups"]
+            for columns in stride(from: 30, through: 80, by: 1) {
+                for command in ["status", "stats"] {
+                    let lines = try shown(journal, command, columns: columns)
+                    for (before, line) in zip(lines, lines.dropFirst()) {
+                        let first = line.split(separator: " ").first.map { String($0.prefix { !",.;:)".contains($0) }) } ?? ""
+                        let ended = before.trimmingCharacters(in: .whitespaces).last?.isNumber == true
+                        #expect(!(ended && units.contains(first)), "\(command) at \(columns) columns: '\(before)' / '\(line)'")
+                    }
+                }
+            }
+        }
+    }
 }
