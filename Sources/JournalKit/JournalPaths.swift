@@ -90,6 +90,14 @@ public struct JournalPaths: Sendable, Equatable {
         return path
     }
 
+    /// `path` as a person reads it: `~/.config/journal/config.toml` for one in their home, shorter
+    /// for a narrow table and the same for a shell to take back.
+    public static func shown(_ path: String) -> String {
+        guard let home = environment("HOME"), home.hasPrefix("/"), home.count > 1 else { return path }
+        let folder = home.hasSuffix("/") ? home : home + "/"
+        return path.hasPrefix(folder) ? "~/" + path.dropFirst(folder.count) : path
+    }
+
     public static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }

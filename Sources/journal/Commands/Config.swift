@@ -95,7 +95,7 @@ struct Config: AsyncParsableCommand {
         case .builtInDefault where key == .halfLifeHours && !config.inEffect(synced: synced).conditions.isEmpty: return "conditions (journal profile)"
         case .builtInDefault: return "default"
         case .synced: return "synced"
-        case .file(let line): return "this machine (\(config.path), line \(line))"
+        case .file(let line): return "this machine (\(JournalPaths.shown(config.path)), line \(line))"
         }
     }
 
@@ -142,7 +142,7 @@ struct Config: AsyncParsableCommand {
         let now = shownAfter.text(of: setting, withUnit: false)
         let change = was == now ? "" : " (it was \(was))"
         switch (local, newValue != nil, after.source(of: setting, synced: synced)) {
-        case (true, true, _): Output.line("\(setting.rawValue) is now \(now) on this machine alone\(change), in \(path).")
+        case (true, true, _): Output.line("\(setting.rawValue) is now \(now) on this machine alone\(change), in \(JournalPaths.shown(path)).")
         case (true, false, .synced): Output.line("\(setting.rawValue) is \(now) here again, as on the other machines\(change).")
         case (true, false, _): Output.line("\(setting.rawValue) is \(now) here again, its default\(change).")
         case (false, true, _): Output.line("\(setting.rawValue) is now \(now) on every machine\(change).")
