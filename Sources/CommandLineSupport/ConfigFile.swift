@@ -46,6 +46,16 @@ public struct ConfigFile: Sendable {
         return ConfigFile(path: path, settings: parsed.settings, lines: parsed.lines)
     }
 
+    /// The file at `path` (the default one when nil) as far as it can be read: its settings from the
+    /// lines that are settings, and each line that is not (`journal config` shows the one and names
+    /// the other, as `git config --list` would).
+    public static func loadKeepingGoodLines(path: String? = nil) throws -> (config: ConfigFile, problems: [SettingsError]) {
+        let path = try path ?? defaultPath()
+        guard FileSystem.exists(path) else { return (ConfigFile(path: path, settings: .defaults, lines: []), []) }
+        let read = try SettingsFile.read(try bytes(at: path), path: path)
+        return (ConfigFile(path: path, settings: read.settings, lines: read.lines), read.problems)
+    }
+
     /// The file's bytes, within its size limit.
     public static func bytes(at path: String) throws -> [UInt8] {
         do {

@@ -90,6 +90,22 @@ import TestSupport
         }
     }
 
+    /// `journal config` with a broken line shows what the other lines set, then names the broken
+    /// one (65), with no advice to run `journal config`.
+    @Test func configShowsWhatTheOtherLinesSetAndNamesTheBrokenOne() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.writeSettings("daily_limit_mg = 300\nbedtime: 23:00\n")
+            let shown = try journal.run("config")
+            #expect(shown.status == 65, "\(shown.stderr)")
+            #expect(shown.stdout.contains("daily_limit_mg      300 mg   this machine (~/.config/journal/config.toml, line 1)"), "\(shown.stdout)")
+            #expect(shown.stderr == "journal: ~/.config/journal/config.toml, line 2, bedtime: this line is not a setting: a setting is written "
+                + "bedtime = \"23:00\"; it sets nothing, and the other lines hold.\n", "\(shown.stderr)")
+            let one = try journal.run("config", "daily_limit_mg")
+            #expect(one.status == 65 && one.stdout == "300\n", "\(one.stdout)\(one.stderr)")
+        }
+    }
+
     @Test(arguments: [
         ("half_life_hours = 5\ndaily_limit = 300\n", "line 2, daily_limit: there is no such setting"),
         ("half_life_hours = \"slow\"\n", "line 1, half_life_hours: it must be a number of hours"),
@@ -98,6 +114,9 @@ import TestSupport
         ("daily_limit_mg = 400\ndaily_limit_mg = 300\n", "line 2"),
         ("[limits]\ndaily_limit_mg = 300\n", "line 1, limits: there is no such setting"),
         ("half_life_hours 5\n", "line 1"),
+        // YAML's way: the fix is the line as TOML writes it.
+        ("bedtime: 23:00\n", "line 1, bedtime: this line is not a setting: a setting is written bedtime = \"23:00\""),
+        ("daily_limit_mg: 300\n", "line 1, daily_limit_mg: this line is not a setting: a setting is written daily_limit_mg = 300"),
     ])
     func aBadConfigFileIsAnErrorNamingTheLineNotADefault(text: String, message: String) async throws {
         try await withTemporaryDirectory { home in

@@ -156,10 +156,15 @@ public struct SettingsError: JournalFailure, Equatable {
     public var remedy: Remedy? { .showSettings }
 
     public var description: String {
-        var place = path
-        if let line { place += ", line \(line)" }
-        if let key { place += ", \(key)" }
         let keys = JournalSettings.Key.allCases.map(\.rawValue).joined(separator: ", ")
         return "\(place): \(problem). The settings are \(keys)."
+    }
+
+    /// The file, the line and the key the problem is at.
+    public var place: String {
+        var place = JournalPaths.shown(path)
+        if let line { place += ", line \(line)" }
+        if let key { place += ", \(key)" }
+        return place
     }
 }

@@ -10,8 +10,18 @@
 public enum SettingsFile {
     /// The settings in `bytes` and the line each came from; `path` names the file in errors. The lines
     /// are a list, not a dictionary: a dictionary's first use costs `journal add` a scan of the
-    /// runtime's protocol conformances.
+    /// runtime's protocol conformances. The first line that is not a setting is an error.
     public static func parse(_ bytes: [UInt8], path: String) throws(SettingsError) -> (settings: JournalSettings, lines: [(key: JournalSettings.Key, line: Int)]) {
+        let read = try read(bytes, path: path)
+        if let first = read.problems.first { throw first }
+        return (read.settings, read.lines)
+    }
+
+    /// What `parse` reads, every line that is a setting, and each line that is not: what `journal
+    /// config` shows of a file with a mistake in it. A file that is no text at all is an error.
+    public static func read(_ bytes: [UInt8], path: String) throws(SettingsError)
+        -> (settings: JournalSettings, lines: [(key: JournalSettings.Key, line: Int)], problems: [SettingsError])
+    {
         if let nul = bytes.firstIndex(of: 0) {
             throw SettingsError(
                 path: path, line: bytes[..<nul].filter { $0 == 10 }.count + 1, key: nil,
@@ -22,41 +32,69 @@ public enum SettingsFile {
         }
         var settings = JournalSettings.defaults
         var lines: [(key: JournalSettings.Key, line: Int)] = []
+        var problems: [SettingsError] = []
         var number = 0
         // "\r\n" is one Character in Swift: both line ends are split on.
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.isEmpty || line.hasPrefix("#") { continue }
-            func fail(_ key: String?, _ problem: String) -> SettingsError {
-                SettingsError(path: path, line: number, key: key, problem: problem)
-            }
-            if line.hasPrefix("[") {
-                let name = String(line.dropFirst().prefix { $0 != "]" }).trimmingSpaces
-                throw fail(name, "there is no such setting (settings are not in tables)")
-            }
             // A file of another format says so once, by its first line, not as a setting gone wrong.
-            if lines.isEmpty, line.hasPrefix("{") || line.hasPrefix("<") || line.hasPrefix("---") {
-                throw fail(nil, "it is not TOML (it reads as \(line.hasPrefix("{") ? "JSON" : line.hasPrefix("<") ? "XML" : "YAML")): "
-                    + "settings are lines such as half_life_hours = 5")
+            if lines.isEmpty, problems.isEmpty, line.hasPrefix("{") || line.hasPrefix("<") || line.hasPrefix("---") {
+                problems.append(SettingsError(
+                    path: path, line: number, key: nil,
+                    problem: "it is not TOML (it reads as \(line.hasPrefix("{") ? "JSON" : line.hasPrefix("<") ? "XML" : "YAML")): "
+                        + "settings are lines such as half_life_hours = 5"))
+                break
             }
-            guard let (name, rest) = key(line) else { throw fail(nil, "this line is not a setting, such as half_life_hours = 5") }
-            var value = rest.drop { $0 == " " || $0 == "\t" }
-            guard value.hasPrefix("=") else {
-                let given = value.prefix { $0 != "#" }.trimmingSpaces
-                throw fail(name, "this line is not a setting: a setting is written \(name) = \(given.isEmpty ? "5" : given)")
+            switch setting(line, lines: lines) {
+            case .success(let (key, value)):
+                settings[key] = value
+                lines.append((key, number))
+            case .failure(let problem):
+                problems.append(SettingsError(path: path, line: number, key: problem.key, problem: problem.problem))
             }
-            value = value.dropFirst().drop { $0 == " " || $0 == "\t" }
-            if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
-            let valueText = String(value).trimmingSpaces
-            guard let key = JournalSettings.Key(rawValue: name) else { throw fail(name, "there is no such setting") }
-            if let first = lines.first(where: { $0.key == key }) { throw fail(name, "it is set twice (first on line \(first.line))") }
-            let parsed: JournalSettings.Value
-            do { parsed = try Self.value(valueText, of: key, quoted: true) } catch { throw fail(name, error.problem) }
-            settings[key] = parsed
-            lines.append((key, number))
         }
-        return (settings, lines)
+        return (settings, lines, problems)
+    }
+
+    /// Why one line of the file is not a setting: the key it names, if any, and the problem.
+    struct LineProblem: Error {
+        let key: String?
+        let problem: String
+    }
+
+    /// The setting a line (past its indent) sets, with `lines` those read before it.
+    private static func setting(_ line: Substring, lines: [(key: JournalSettings.Key, line: Int)]) -> Result<(JournalSettings.Key, JournalSettings.Value), LineProblem> {
+        if line.hasPrefix("[") {
+            let name = String(line.dropFirst().prefix { $0 != "]" }).trimmingSpaces
+            return .failure(LineProblem(key: name, problem: "there is no such setting (settings are not in tables)"))
+        }
+        guard let (name, rest) = key(line) else { return .failure(LineProblem(key: nil, problem: "this line is not a setting, such as half_life_hours = 5")) }
+        var value = rest.drop { $0 == " " || $0 == "\t" }
+        guard value.hasPrefix("=") else {
+            // `bedtime: 23:00` (YAML's way) or `bedtime 23:00`: the line as TOML writes it.
+            let given = value.drop { $0 == ":" || $0 == " " || $0 == "\t" }.prefix { $0 != "#" }.trimmingSpaces
+            return .failure(LineProblem(key: name, problem: "this line is not a setting: a setting is written " + written(name, given)))
+        }
+        value = value.dropFirst().drop { $0 == " " || $0 == "\t" }
+        if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
+        let valueText = String(value).trimmingSpaces
+        guard let key = JournalSettings.Key(rawValue: name) else { return .failure(LineProblem(key: name, problem: "there is no such setting")) }
+        if let first = lines.first(where: { $0.key == key }) { return .failure(LineProblem(key: name, problem: "it is set twice (first on line \(first.line))")) }
+        do { return .success((key, try Self.value(valueText, of: key, quoted: true))) } catch {
+            return .failure(LineProblem(key: name, problem: error.problem))
+        }
+    }
+
+    /// `name = value` as this file writes it (`bedtime = "23:00"`), for `given` as a person typed it;
+    /// the setting's example where `given` is none of its values.
+    private static func written(_ name: String, _ given: String) -> String {
+        guard let key = JournalSettings.Key(rawValue: name) else { return "\(name) = \(given.isEmpty ? "5" : given)" }
+        let unquoted = given.count >= 2 && (given.hasPrefix("\"") && given.hasSuffix("\"") || given.hasPrefix("'") && given.hasSuffix("'"))
+            ? String(given.dropFirst().dropLast()) : given
+        guard let value = try? Self.value(unquoted, of: key, quoted: false) else { return key.example }
+        return "\(name) = \(text(of: value))"
     }
 
     /// The key at the start of `line` (bare, or in double or single quotes) and what follows it.

@@ -55,12 +55,15 @@ struct Config: AsyncParsableCommand {
         if let key {
             let setting = try Self.setting(named: key)
             if unset || value != nil { return try await Self.change(setting, to: unset ? nil : value, local: local, global: global, json: output.json) }
-            let (config, synced) = try await Self.read(global)
+            let (config, synced, problems) = try await Self.read(global)
             let settings = Self.shown(config.inEffect(synced: synced))
-            if output.json { return Output.line(JSONValue.object([(setting.rawValue, Self.json(settings[setting]))]).prettyText) }
-            return Output.line(settings.text(of: setting, withUnit: false))
+            if output.json { Output.line(JSONValue.object([(setting.rawValue, Self.json(settings[setting]))]).prettyText) } else {
+                Output.line(settings.text(of: setting, withUnit: false))
+            }
+            if !problems.isEmpty { throw BrokenSettingsLines(problems: problems) }
+            return
         }
-        let (config, synced) = try await Self.read(global)
+        let (config, synced, problems) = try await Self.read(global)
         let settings = Self.shown(config.inEffect(synced: synced))
         let keys = JournalSettings.Key.allCases
         if output.json {
@@ -70,10 +73,12 @@ struct Config: AsyncParsableCommand {
                     (key.rawValue, .object([("value", Self.json(settings[key])), ("source", .string(Self.source(key, config, synced)))]))
                 })),
             ]).prettyText)
-            return
+        } else {
+            let rows = keys.map { [$0.rawValue, settings.text(of: $0), Self.source($0, config, synced)] }
+            Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
         }
-        let rows = keys.map { [$0.rawValue, settings.text(of: $0), Self.source($0, config, synced)] }
-        Output.line(Output.table(["SETTING", "VALUE", "FROM"], rows))
+        // What the file's other lines set is shown; the lines that set nothing are named after it.
+        if !problems.isEmpty { throw BrokenSettingsLines(problems: problems) }
     }
 
     /// One value at most, and no word that reads as an option (`--lcoal`) taken for one.
@@ -82,11 +87,12 @@ struct Config: AsyncParsableCommand {
         if values.count > 1 { throw ValidationError("A setting takes one value: quote one with spaces, such as \"11 pm\".") }
     }
 
-    /// This machine's settings file and the journal's synced settings.
-    static func read(_ global: GlobalOptions) async throws -> (ConfigFile, [SyncedSetting]) {
-        let config = try ConfigFile.load()
+    /// This machine's settings file, as far as it reads, the lines that do not, and the journal's
+    /// synced settings.
+    static func read(_ global: GlobalOptions) async throws -> (ConfigFile, [SyncedSetting], [SettingsError]) {
+        let (config, problems) = try ConfigFile.loadKeepingGoodLines()
         let synced = try await global.openStore().syncedSettings()
-        return (config, synced)
+        return (config, synced, problems)
     }
 
     /// Where a setting's value comes from, in words: "synced", "this machine (FILE, line N)", "default".
@@ -163,6 +169,19 @@ struct Config: AsyncParsableCommand {
 /// A name that is no setting's.
 /// A value typed for a setting that it cannot take (`journal config bedtime 25:00`): a bad value
 /// (exit 64, as a bad flag's), said with what the setting takes, not with every setting there is.
+/// The lines of config.toml that are not settings, each named, after what the others set was shown;
+/// bad data (65), and no remedy that sends to `journal config`, which this is.
+struct BrokenSettingsLines: JournalFailure {
+    let problems: [SettingsError]
+
+    var kind: FailureKind { .badData }
+    var description: String {
+        let lines = problems.map { "\($0.place): \($0.problem)" }
+        return (lines.count == 1 ? "" : "\(lines.count) lines of the settings file set nothing:\n") + lines.joined(separator: "\n")
+            + (lines.count == 1 ? "; it sets nothing, and the other lines hold." : "\nThe other lines hold.")
+    }
+}
+
 struct SettingValueError: JournalFailure, Equatable {
     let setting: String
     let value: String

@@ -69,7 +69,7 @@ struct Profile: AsyncParsableCommand {
             if output.json { return }
             Output.line("")
         }
-        let (config, synced) = try await Config.read(global)
+        let (config, synced, _) = try await Config.read(global)
         let settings = config.inEffect(synced: synced)
         if output.json { return Output.line(Self.json(settings).prettyText) }
         Self.print(settings)
