@@ -38,8 +38,29 @@ public struct Import: AsyncParsableCommand, Sendable {
     @Argument(help: ArgumentHelp("The file, or - for stdin (a journal export only).", valueName: "file"))
     public var file: String
 
-    @Option(name: .long, help: "What wrote the file: journal (JSON or CSV), apple-health or sleep-csv.")
-    public var from: Origin = .journal
+    @Option(name: .long, help: "What wrote the file: journal (JSON or CSV), apple-health or sleep-csv (default: what the file looks like).")
+    public var from: Origin?
+
+    /// What the file is read as: `--from`, else what its first bytes look like (a journal export when
+    /// they look like nothing an import reads, which then says why not; stdin is a journal export).
+    public var origin: Origin { from ?? (file == "-" ? .journal : recognised.origin ?? .journal) }
+
+    /// What the file looks like.
+    public var recognised: ImportFileKind { ImportFileKind.of(FileSystem.firstBytes(of: file, count: ImportFileKind.sniffedBytes)) }
+
+    /// The file, given with a `--from` that does not read what it looks like, said as what it is;
+    /// nil when it fits (or nothing can be told of it: stdin, a FIFO, a file that cannot be opened,
+    /// which reading then names).
+    public func mismatch() -> ImportFileMismatch? {
+        guard let from, file != "-" else { return nil }
+        let kind = recognised
+        if kind == .other { return nil }
+        if let fits = kind.origin { return fits == from ? nil : ImportFileMismatch(file: file, looks: kind, given: from) }
+        // Text no --from reads: the journal's reader names its line; Health's reader names markup's
+        // encoding or root, and has nothing to say of other text.
+        guard from == .appleHealth, case .otherText(let line) = kind, !line.hasPrefix("<") else { return nil }
+        return ImportFileMismatch(file: file, looks: kind, given: from)
+    }
 
     @Option(name: .long, help: ArgumentHelp("With apple-health: only the caffeine samples of this app (as Health names it).", valueName: "app"))
     public var source: String?
@@ -63,7 +84,7 @@ public struct Import: AsyncParsableCommand, Sendable {
     public init() {}
 
     public func validate() throws {
-        switch from {
+        switch origin {
         case .journal:
             if source != nil || allOrNothing { throw ValidationError("--source and --all-or-nothing are for --from apple-health.") }
             if sleepSource != nil { throw ValidationError("--sleep-source is for --from apple-health or sleep-csv.") }
@@ -77,13 +98,14 @@ public struct Import: AsyncParsableCommand, Sendable {
 
     public func run() async throws {
         // Carried out by journal-import, which a program routes it to.
-        if from.isForTheImporter { throw UnroutedCommand(command: "import --from \(from.rawValue)") }
-        if from == .sleepCSV { return try await importSleep() }
-        // An Apple Health export given without --from is said as such before its size is judged (an
-        // export.zip is far larger than any journal export).
-        if file != "-", Self.isAppleHealthExport(FileSystem.firstBytes(of: file, count: 4096)) { throw NotAJournalExport(file: file) }
+        if origin.isForTheImporter { throw UnroutedCommand(command: "import --from \(origin.rawValue)") }
+        if let mismatch = mismatch() { throw mismatch }
+        if from == nil, file != "-", case .otherText = recognised { throw ImportFileMismatch(file: file, looks: recognised, given: nil) }
+        if origin == .sleepCSV { return try await importSleep() }
         let bytes = try FileBytes.read(file, limit: DrinkExchange.importSizeLimit, what: "an import file")
-        if Self.isAppleHealthExport(Array(bytes.prefix(4096))) { throw NotAJournalExport(file: file) }
+        // Stdin, read whole: an Apple Health export is said as such, not as JSON gone wrong.
+        let kind = ImportFileKind.of(Array(bytes.prefix(ImportFileKind.sniffedBytes)))
+        if kind.origin == .appleHealth { throw ImportFileMismatch(file: file, looks: kind, given: .journal) }
         let clock = try global.clock()
         let store = try await global.openStore(clock: clock)
         let export = try DrinkExchange.parse(bytes, catalog: try await store.importCatalog(), now: clock.now())
@@ -140,30 +162,6 @@ extension Import {
         Output.line("Imported \(imported) night\(imported == 1 ? "" : "s") from the \(origin)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + ".")
         for (place, problem) in skipped + leftOut { Output.error("left out, \(place): \(TerminalText.escaped(problem))") }
         if unshown > 0 { Output.error("left out \(unshown) more") }
-    }
-
-    /// A zip (export.zip holds apple_health_export/export.xml) or the Health app's XML: a document
-    /// that starts with markup and names HealthData before its first element closes; a journal
-    /// export starts with `[` or its CSV header, whatever its notes hold.
-    static func isAppleHealthExport(_ start: [UInt8]) -> Bool {
-        if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return true }
-        var text = Substring(String(decoding: start, as: UTF8.self))
-        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        text = text.drop { $0.isWhitespace }
-        guard text.hasPrefix("<") else { return false }
-        return text.contains("<HealthData") || text.contains("<!DOCTYPE HealthData")
-    }
-}
-
-/// An Apple Health export given to `journal import` without `--from apple-health`.
-public struct NotAJournalExport: JournalFailure {
-    public let file: String
-
-    public var kind: FailureKind { .usage }
-    public var description: String {
-        let shown = TerminalText.quoted(file)
-        return "\(shown) is an Apple Health export (or a zip), not a journal export: import it with "
-            + "journal import --from apple-health \(shown)."
     }
 }
 

@@ -40,7 +40,7 @@ enum JournalProgram {
         Task { @MainActor in
             await Journal.runAsMain(program: "journal", executor: Executors.main) { command in
                 if SyncRequest(command) != nil { try Handoff.sync() }
-                if let command = command as? Import, command.from.isForTheImporter { try Handoff.importer() }
+                if let command = command as? Import, command.origin.isForTheImporter { try Handoff.importer() }
                 return false
             }
             exit(0)

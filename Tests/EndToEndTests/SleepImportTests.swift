@@ -29,6 +29,33 @@ import TestSupport
 
         """
 
+    /// A file is recognised by its first bytes: a sleep CSV without --from is imported as one; a file
+    /// given with the wrong --from is said as what it is, with the command that reads it.
+    @Test func aFileIsTakenForWhatItIs() async throws {
+        try await withTemporaryDirectory { folder in
+            let machine = JournalCLI(home: folder + "/home", now: "2026-11-20T12:00:00Z")
+            try Self.samples.write(toFile: folder + "/sleep.csv", atomically: true, encoding: .utf8)
+            let imported = try machine.run("import", folder + "/sleep.csv")
+            #expect(imported.stdout == "Imported 3 nights from the sleep CSV (3 naps left out).\n", "\(imported.stdout)\(imported.stderr)")
+            var export = HealthExport()
+            export.samples = [HealthExport.sample(day: 1)]
+            try export.writeZip(to: folder + "/export.zip")
+            let zip = try machine.run("import", "--from", "sleep-csv", folder + "/export.zip")
+            #expect(zip.status == 64, "\(zip.stderr)")
+            #expect(zip.stderr == "journal: \(folder)/export.zip is a zip archive (the Health app's export.zip), which --from sleep-csv does not "
+                + "read: import it with journal import --from apple-health \(folder)/export.zip.\n", "\(zip.stderr)")
+            try "date,score,total_sleep\n2026-11-19,82,27000\n".write(toFile: folder + "/oura.csv", atomically: true, encoding: .utf8)
+            for arguments in [["--from", "apple-health"], []] {
+                let oura = try machine.run(["import"] + arguments + [folder + "/oura.csv"])
+                #expect(oura.status == 64, "\(oura.stderr)")
+                #expect(oura.stderr.contains("oura.csv is text whose first line is 'date,score,total_sleep', which "), "\(oura.stderr)")
+                #expect(oura.stderr.contains("--from sleep-csv a sleep tracker's samples as start,end,stage lines."), "\(oura.stderr)")
+            }
+            let journal = try machine.run("import", "--from", "apple-health", folder + "/sleep.csv")
+            #expect(journal.status == 64 && journal.stderr.contains("import it with journal import --from sleep-csv "), "\(journal.stderr)")
+        }
+    }
+
     @Test func theRulesOfANight() async throws {
         try await withTemporaryDirectory { folder in
             let machine = JournalCLI(home: folder + "/home", now: "2026-11-20T12:00:00Z")

@@ -19,9 +19,11 @@ struct ImportProgram: AsyncParsableCommand {
     @MainActor static func start() async {
         await runAsMain(program: "journal", executor: Executors.main) { command in
             guard let command = command as? Import else { return false }
-            switch command.from {
+            switch command.origin {
             case .journal, .sleepCSV: return false
-            case .appleHealth: try await AppleHealthImport(command: command).run()
+            case .appleHealth:
+                if let mismatch = command.mismatch() { throw mismatch }
+                try await AppleHealthImport(command: command).run()
             }
             return true
         }
