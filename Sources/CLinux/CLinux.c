@@ -2,6 +2,7 @@
 #include "CLinux.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <locale.h>
 #include <sys/ioctl.h>
 #include <wchar.h>
@@ -95,3 +96,24 @@ int journal_display_width(unsigned int scalar) {
     if (locale_state < 0) return scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) ? -1 : 1;
     return wcwidth((wchar_t)scalar);
 }
+
+static volatile sig_atomic_t journal_import_committing = 0;
+
+static void journal_import_interrupted(int signal_number) {
+    (void)signal_number;
+    if (journal_import_committing) return;
+    static const char message[] = "\njournal: interrupted: nothing imported.\n";
+    ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
+    (void)written;
+    _exit(130);
+}
+
+void journal_import_interrupt_catch(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = journal_import_interrupted;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+}
+
+void journal_import_commit_begins(void) { journal_import_committing = 1; }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import JournalKit
 
 /// `journal import`: the grammar shared by the two programs that know it. `journal` parses it and
@@ -99,6 +100,8 @@ public struct Import: AsyncParsableCommand, Sendable {
     public func run() async throws {
         // Carried out by journal-import, which a program routes it to.
         if origin.isForTheImporter { throw UnroutedCommand(command: "import --from \(origin.rawValue)") }
+        // Ctrl-C from here until the import commits ends it with nothing imported, and says so.
+        journal_import_interrupt_catch()
         if let mismatch = mismatch() { throw mismatch }
         if from == nil, file != "-", case .otherText = recognised { throw ImportFileMismatch(file: file, looks: recognised, given: nil) }
         if origin == .sleepCSV { return try await importSleep() }
@@ -112,7 +115,9 @@ public struct Import: AsyncParsableCommand, Sendable {
         let progress = ProgressLine.onTerminal("Importing")
         defer { progress?.finish() }
         let total = export.drinks.count
-        let summary = try await store.importDrinks(export.drinks, defining: export.customDrinks, restoringDeleted: restoreDeleted) { done in
+        let summary = try await store.importDrinks(
+            export.drinks, defining: export.customDrinks, restoringDeleted: restoreDeleted, committing: { journal_import_commit_begins() }
+        ) { done in
             progress?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         progress?.finish()
@@ -131,7 +136,7 @@ extension Import {
         let parsed = try SleepCSV.parse(bytes)
         let clock = try global.clock()
         let outcome = SleepNights.nights(in: parsed.samples, source: sleepSource, now: clock.now())
-        let summary = try await global.openStore(clock: clock).importNights(outcome.nights)
+        let summary = try await global.openStore(clock: clock).importNights(outcome.nights, committing: { journal_import_commit_begins() })
         let skipped = parsed.skipped.map { (place: "line \($0.line)", problem: $0.problem) }
         Self.report(summary, outcome: outcome, skipped: skipped, skippedCount: parsed.skippedCount, from: "sleep CSV", json: output.json)
     }

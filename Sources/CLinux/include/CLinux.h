@@ -46,4 +46,11 @@ int journal_display_width(unsigned int scalar);
 // inherits none another thread opened without close-on-exec. Returns 0 or an error number.
 int journal_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+// Ctrl-C during an import: until its transaction begins to commit, the process ends at once (exit
+// 130), saying that nothing was imported, which is so: the transaction never committed leaves the
+// journal as it was. From `journal_import_commit_begins` on, an interrupt is left unanswered and the
+// import ends as it would have. Async-signal-safe: a flag, write(2) and _exit(2).
+void journal_import_interrupt_catch(void);
+void journal_import_commit_begins(void);
+
 #endif

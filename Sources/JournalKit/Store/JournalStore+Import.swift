@@ -23,14 +23,15 @@ extension JournalStore {
     /// changes nothing; a drink deleted here stays deleted, and is counted so, unless
     /// `restoringDeleted`. A custom drink new to the journal whose name looks like another drink's
     /// (`DrinkCatalog.refuseLookalike`) fails the import. `progress` hears how many of the drinks
-    /// were gone through, every thousand, for a long import.
+    /// were gone through, every thousand, for a long import; `committing` is called once all is
+    /// written, as the transaction is about to commit (an interrupt from then on leaves it to end).
     public func importDrinks(
         _ drinks: [Drink], defining customDrinks: [CustomDrink] = [], restoringDeleted: Bool = false,
-        progress: (@Sendable (Int) -> Void)? = nil
+        committing: @Sendable () -> Void = {}, progress: (@Sendable (Int) -> Void)? = nil
     ) throws -> ImportSummary {
         try importDrinks(
             defining: { try customDrinks.forEach($0) }, drinks: { try drinks.forEach($0) }, restoringDeleted: restoringDeleted,
-            progress: progress)
+            committing: committing, progress: progress)
     }
 
     /// The one path of every import, whatever holds its drinks until then (an array, a staging
@@ -39,6 +40,7 @@ extension JournalStore {
         defining customDrinks: ((CustomDrink) throws -> Void) throws -> Void,
         drinks: ((Drink) throws -> Void) throws -> Void,
         restoringDeleted: Bool,
+        committing: @Sendable () -> Void = {},
         progress: (@Sendable (Int) -> Void)?
     ) throws -> ImportSummary {
         try write(.import) { context in
@@ -67,6 +69,7 @@ extension JournalStore {
                 }
                 _ = try context.writeUndoably(drink, deleted: false, replacing: current)
             }
+            committing()
             return ImportSummary(added: added, alreadyPresent: seen - added - deleted - restored, deletedHere: deleted, restored: restored)
         }
     }

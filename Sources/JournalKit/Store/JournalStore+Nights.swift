@@ -11,7 +11,8 @@ public struct NightImportSummary: Sendable, Equatable {
 extension JournalStore {
     /// Writes `nights`, one transaction: each is the night of its date from now on, on every machine.
     /// One the journal has as it is stays untouched (importing the same file again writes nothing).
-    public func importNights(_ nights: [Night]) throws -> NightImportSummary {
+    /// `committing` is called as the transaction is about to commit.
+    public func importNights(_ nights: [Night], committing: @Sendable () -> Void = {}) throws -> NightImportSummary {
         try write(nil) { context in
             var summary = NightImportSummary()
             for night in nights {
@@ -23,6 +24,7 @@ extension JournalStore {
                 _ = try context.writeLocal(night, deleted: false, replacing: current)
                 if current == nil || current?.isDeleted == true { summary.added += 1 } else { summary.replaced += 1 }
             }
+            committing()
             return summary
         }
     }

@@ -3,10 +3,12 @@ extension JournalStore {
     /// drink checked, one undo), reading it back a row at a time so memory stays as it is. A drink
     /// staged twice over counts as one already present.
     public func importStaged(
-        _ staging: sending ImportStaging, restoringDeleted: Bool = false, progress: (@Sendable (Int) -> Void)? = nil
+        _ staging: sending ImportStaging, restoringDeleted: Bool = false, committing: @Sendable () -> Void = {},
+        progress: (@Sendable (Int) -> Void)? = nil
     ) throws -> ImportSummary {
         let summary = try importDrinks(
-            defining: staging.forEachCustomDrink, drinks: staging.forEachDrink, restoringDeleted: restoringDeleted, progress: progress)
+            defining: staging.forEachCustomDrink, drinks: staging.forEachDrink, restoringDeleted: restoringDeleted, committing: committing,
+            progress: progress)
         return ImportSummary(
             added: summary.added, alreadyPresent: summary.alreadyPresent + staging.repeats, deletedHere: summary.deletedHere,
             restored: summary.restored)

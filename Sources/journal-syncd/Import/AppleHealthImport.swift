@@ -1,4 +1,5 @@
 import AppleHealth
+import CLinux
 import CommandLineSupport
 import JournalKit
 
@@ -12,6 +13,9 @@ struct AppleHealthImport {
     let command: Import
 
     func run() async throws {
+        // Ctrl-C until the drinks commit ends the import with nothing imported, and says so; from
+        // then on the nights follow them.
+        journal_import_interrupt_catch()
         let clock = try command.global.clock()
         let staging = try ImportStaging()
         let reading = ProgressLine.onTerminal("Reading the export")
@@ -26,7 +30,9 @@ struct AppleHealthImport {
         let store = try await JournalStore(path: try command.global.databasePath(), clock: clock, executor: Executors.main)
         let writing = ProgressLine.onTerminal("Importing")
         let total = staging.count
-        let summary = try await store.importStaged(staging, restoringDeleted: command.restoreDeleted) { done in
+        let summary = try await store.importStaged(
+            staging, restoringDeleted: command.restoreDeleted, committing: { journal_import_commit_begins() }
+        ) { done in
             writing?.update(done: Int64(done), total: Int64(total), "\(done) of \(total) drinks")
         }
         writing?.finish()
