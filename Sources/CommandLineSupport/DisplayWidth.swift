@@ -43,11 +43,15 @@ public enum DisplayWidth {
     public static func wrapped(_ text: String, to columns: Int?, indent: String = "") -> [String] {
         guard let columns, visible(text) > columns else { return [text] }
         var lines: [String] = []
-        var line = ""
-        for word in unbreakable(text.split(separator: " ", omittingEmptySubsequences: false)) {
-            let candidate = line.isEmpty || line == indent ? line + word : line + " " + word
-            if visible(candidate) <= columns || line.isEmpty || line == indent {
+        // The first line keeps its own indent ("  x 0.58" under "Half-life"); the others take `indent`.
+        let lead = text.prefix { $0 == " " }
+        var line = String(lead)
+        var bare = true
+        for word in unbreakable(text.dropFirst(lead.count).split(separator: " ", omittingEmptySubsequences: false)) {
+            let candidate = bare ? line + word : line + " " + word
+            if visible(candidate) <= columns || bare {
                 line = candidate
+                bare = false
             } else {
                 lines.append(line)
                 line = indent + word

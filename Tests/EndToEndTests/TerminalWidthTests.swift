@@ -137,4 +137,19 @@ import TestSupport
             }
         }
     }
+
+    /// `profile`'s factor lines keep their indent under the half-life, wrapped or not.
+    @Test(arguments: [50, 80])
+    func theProfilesFactorLinesKeepTheirIndent(columns: Int) async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home)
+            try journal.run("profile", "weight_kg", "70")
+            try journal.run("profile", "conditions", "smoker,oral-contraceptives")
+            let lines = try shown(journal, "profile", columns: columns)
+            for factor in ["5 hours", "x 0.58", "x 1.73"] {
+                let line = try #require(lines.first { $0.contains(factor + " ") }, "\(lines)")
+                #expect(line.hasPrefix("  " + factor), "at \(columns) columns: '\(line)'")
+            }
+        }
+    }
 }
