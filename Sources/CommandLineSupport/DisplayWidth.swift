@@ -49,16 +49,50 @@ public enum DisplayWidth {
         var bare = true
         for word in unbreakable(text.dropFirst(lead.count).split(separator: " ", omittingEmptySubsequences: false)) {
             let candidate = bare ? line + word : line + " " + word
-            if visible(candidate) <= columns || bare {
+            // A word no line holds whole starts where it is, to be broken below.
+            if visible(candidate) <= columns || bare || visible(indent + word) > columns {
                 line = candidate
                 bare = false
             } else {
                 lines.append(line)
                 line = indent + word
             }
+            // A word wider than a whole line (a note in a script without spaces, a link) is broken
+            // between characters, not cut.
+            while visible(line) > columns, let (head, tail) = broken(line, at: columns), !tail.isEmpty {
+                lines.append(head)
+                line = indent + tail
+            }
         }
         lines.append(line)
         return lines.map { visible($0) > columns ? cut($0, to: columns) : $0 }
+    }
+
+    /// `line` parted at the last character boundary within `columns` (colour codes taking none), when
+    /// one is past what it must keep: its indent and one character.
+    static func broken(_ line: String, at columns: Int) -> (String, String)? {
+        guard visible(line) > columns else { return nil }
+        var head = ""
+        var width = 0
+        var inEscape = false
+        var kept = 0
+        for (offset, character) in line.enumerated() {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                let next = of(character)
+                if width + next > columns, kept > 0, character != " " || width > 0 {
+                    let rest = String(line.dropFirst(offset))
+                    return head.allSatisfy({ $0 == " " }) ? nil : (head, rest)
+                }
+                width += next
+                if character != " " { kept += 1 }
+            }
+            head.append(character)
+        }
+        return nil
     }
 
     /// The units a number is never parted from at the end of a line ("2.9 h)", "50 mg").

@@ -152,4 +152,19 @@ import TestSupport
             }
         }
     }
+
+    /// `list` on a narrow terminal wraps a note, beside its row or under it, and cuts none of it.
+    @Test(arguments: [40, 50, 70])
+    func aNoteIsWrappedNotCut(columns: Int) async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-21T15:30:00Z")
+            let note = "a note long enough to need wrapping somewhere in a narrow terminal"
+            try journal.run("add", "espresso", "--at", "9:00", "--note", note)
+            let lines = try shown(journal, "list", columns: columns)
+            for line in lines { #expect(line.count <= columns, "'\(line)' is \(line.count) wide") }
+            #expect(!lines.contains { $0.contains("…") }, "\(lines)")
+            let words = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+            #expect(words.contains(note), "\(lines)")
+        }
+    }
 }

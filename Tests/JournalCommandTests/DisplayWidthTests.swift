@@ -28,7 +28,10 @@ import TestSupport
         let lines = rows.map(layout.line)
         #expect(lines == ["抹茶ラテ  70", "cafe\u{301}      80", "카페      90"])
         let narrow = TableLayout(header: ["DRINK", "NOTE"], rows: [["latte", "抹茶ラテ抹茶ラテ"]], lineWidth: 12)
-        #expect(narrow.line(["latte", "抹茶ラテ抹茶ラテ"]) == "latte  抹茶…")
+        // Too little room beside the row: the note goes under it, broken between characters.
+        #expect(narrow.line(["latte", "抹茶ラテ抹茶ラテ"]) == "latte\n      抹茶ラ\n      テ抹茶\n      ラテ")
+        let beside = TableLayout(header: ["DRINK", "NOTE"], rows: [["latte", "with oat milk and a shot more"]], lineWidth: 24)
+        #expect(beside.line(["latte", "with oat milk and a shot more"]) == "latte  with oat milk and\n       a shot more")
     }
 }
 
