@@ -23,7 +23,7 @@ struct SleepScatter {
             cells[y][x] += 1
         }
         let thresholdColumn = Int(thresholdMg / maxMg * Double(width - 1))
-        var lines = ["To fall asleep (min) against caffeine at lights-out (mg)"]
+        var lines = DisplayWidth.wrapped("To fall asleep (min) against caffeine at lights-out (mg)", to: columns)
         for y in (0..<Self.height).reversed() {
             let label = y == Self.height - 1 ? formatMilligrams(maxMinutes.rounded(.up)) : y == 0 ? "0" : ""
             var line = String(repeating: " ", count: max(0, 6 - label.count)) + label + " │"

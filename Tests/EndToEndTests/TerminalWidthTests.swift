@@ -167,4 +167,30 @@ import TestSupport
             #expect(words.contains(note), "\(lines)")
         }
     }
+
+    /// `sleep` at 50 columns keeps the caffeine column, tells sources apart by their whole names,
+    /// and wraps the scatter's title.
+    @Test func sleepKeepsItsCaffeineColumnWhenNarrow() async throws {
+        try await withTemporaryDirectory { home in
+            let journal = JournalCLI(home: home, now: "2026-11-20T12:00:00Z")
+            let csv = """
+                start,end,stage,source
+                2026-11-10T22:00:00Z,2026-11-11T06:00:00Z,in_bed,Phone
+                2026-11-10T22:20:00Z,2026-11-11T06:30:00Z,core,Oura Ring Gen3
+                2026-11-12T22:30:00Z,2026-11-13T07:00:00Z,in_bed,Phone
+                2026-11-12T23:00:00Z,2026-11-13T07:00:00Z,asleep,Oura Ring Gen3 Horizon
+
+                """
+            try csv.write(toFile: home + "/sleep.csv", atomically: true, encoding: .utf8)
+            #expect(try journal.run("import", home + "/sleep.csv").status == 0)
+            try journal.run("add", "double-espresso", "--at", "2026-11-10T18:00")
+            let lines = try shown(journal, "sleep", columns: 50)
+            for line in lines { #expect(line.count <= 50, "'\(line)' is \(line.count) wide") }
+            #expect(lines.contains { $0.hasPrefix("NIGHT") && $0.contains("CAFFEINE") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("2026-11-10") && $0.contains(" mg ") }, "\(lines)")
+            #expect(lines.contains { $0.hasSuffix("Oura Ring Gen3") } && lines.contains { $0.hasSuffix("Oura Ring Gen3 Horizon") }, "\(lines)")
+            #expect(!lines.contains { $0.contains("…") }, "\(lines)")
+            #expect(lines.contains("To fall asleep (min) against caffeine at"), "\(lines)")
+        }
+    }
 }

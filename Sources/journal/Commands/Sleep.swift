@@ -98,7 +98,15 @@ struct Sleep: AsyncParsableCommand {
                 row.lastDrinkAt.map { Self.when($0, before: night.inBedAt) } ?? "none", TerminalText.escaped(night.source),
             ]
         }
-        Output.line(Output.table(["NIGHT", "IN BED", "ASLEEP", "TO SLEEP", "SLEPT", "AWAKE", "CAFFEINE", "LAST DRINK", "FROM"], rows))
+        let header = ["NIGHT", "IN BED", "ASLEEP", "TO SLEEP", "SLEPT", "AWAKE", "CAFFEINE", "LAST DRINK", "FROM"]
+        // On a terminal too narrow for every column, the caffeine (the point of the view) and what it
+        // is compared with stay, and the source, wrapped whole; the times of the night go (--json has them).
+        if let columns = Output.lineColumns, columns < Self.fullTableColumns {
+            let kept = [0, 6, 3, 4, 8]
+            Output.line(Output.table(kept.map { header[$0] }, rows.map { row in kept.map { row[$0] } }))
+        } else {
+            Output.line(Output.table(header, rows))
+        }
         Output.line("")
         Output.paragraph("By caffeine at lights-out (your sleep threshold: \(formatMilligrams(settings.sleepThresholdMg)) mg):")
         Output.line(Output.table(
@@ -136,11 +144,15 @@ struct Sleep: AsyncParsableCommand {
                 "Your nights point to a sleep threshold of \(formatMilligrams(suggested)) mg: journal config sleep_threshold_mg "
                     + "\(formatMilligrams(suggested)) makes status and the bedtime forecast use it.")
         }
-        if Output.isTerminal, report.rows.count >= 2 {
+        // The scatter needs nights with a time to fall asleep.
+        if Output.isTerminal, report.rows.filter({ $0.night.latencyMinutes != nil }).count >= 2 {
             Output.line("")
             for line in SleepScatter(rows: report.rows, thresholdMg: settings.sleepThresholdMg, columns: Output.lineColumns).lines() { Output.line(line) }
         }
     }
+
+    /// The columns the table of nights takes with all its columns (a source's name aside).
+    static let fullTableColumns = 80
 
     /// What a night cannot tell, in a table.
     static let unknown = "–"
