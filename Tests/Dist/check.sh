@@ -232,6 +232,8 @@ if [ "$(id -u)" = 0 ]; then
         [ "$page" = /usr/share/man/man1/journal-add.1.gz ] && env -i PATH=/usr/bin:/bin MANPAGER=cat man journal-add 2>/dev/null | grep "journal add" >/dev/null \
             && ok "man journal-add: $page" || fail "man journal-add: $page"
         [ -e /etc/systemd/user/default.target.wants/journal-sync.service ] && fail "installing enabled the user unit"
+        grep -q "the Debian package in /usr/lib/systemd/user/" /usr/lib/systemd/user/journal-sync.service \
+            && ok "the packaged unit says where the package put it" || fail "the packaged unit's comment does not say where it is"
         dpkg -r journal > "$work/dpkg" 2>&1 && ok "dpkg -r" || fail "dpkg -r: $(cat "$work/dpkg")"
         left=$(sed 's|^\.||' "$expected" | while read -r file; do [ -e "$file" ] && echo "$file"; done)
         [ -z "$left" ] && ok "nothing of the package is left" || fail "dpkg -r left: $left"

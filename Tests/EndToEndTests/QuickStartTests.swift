@@ -50,6 +50,16 @@ import TestSupport
 
 /// The README's table of commands lists every command and subcommand the program has.
 @Suite(.onTestThreads) struct CommandTableTests {
+    /// README names the CSV export's columns as `journal export --format csv` writes them.
+    @Test func theExportsColumnsAreInTheReadme() async throws {
+        try await withTemporaryDirectory { home in
+            let header = try JournalCLI(home: home).run("export", "--format", "csv").stdout.split(separator: "\r\n").first.map(String.init) ?? ""
+            #expect(header.hasPrefix("id,drink"), "\(header)")
+            let text = try String(contentsOfFile: QuickStartTests.readme, encoding: .utf8)
+            #expect(text.contains("`\(header)`"), "README lacks the export's columns, \(header)")
+        }
+    }
+
     @Test func everyCommandIsInTheTable() async throws {
         try await withTemporaryDirectory { home in
             let text = try String(contentsOfFile: QuickStartTests.readme, encoding: .utf8)
