@@ -118,6 +118,10 @@ man-pages:
 	rm -rf "$(MAN_OUT)" && mkdir -p "$(MAN_OUT)"
 	"$(MAN_BIN)/generate-manual" "$(MAN_BIN)/journal" --multi-page --date "$(MAN_DATE)" -o "$(MAN_OUT)"
 	"$(MAN_BIN)/generate-manual" "$(MAN_BIN)/journal-syncd" --date "$(MAN_DATE)" -o "$(MAN_OUT)"
+	@# journal-syncd has no subcommands: the help subcommand the parser's dump gives every root command
+	@# (and the "subcommand" of its synopsis) would list one it does not have.
+	awk '$$0 == ".Ar subcommand" { next } $$0 == ".It Em help" { drop = 1; next } drop && $$0 == ".El" { drop = 0; next } !drop { print }' \
+		"$(MAN_OUT)/journal-syncd.1" > "$(MAN_OUT)/journal-syncd.1.tmp" && mv "$(MAN_OUT)/journal-syncd.1.tmp" "$(MAN_OUT)/journal-syncd.1"
 	@# The sections a person wrote (commands with examples, exit statuses, files, signals) in place of
 	@# the generated exit status.
 	for page in journal journal-syncd; do \

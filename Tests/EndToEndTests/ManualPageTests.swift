@@ -32,6 +32,8 @@ import TestSupport
                 #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(page): \(rendered.stderr)")
             }
             let daemon = try String(contentsOfFile: output + "/journal-syncd.1", encoding: .utf8)
+            // It has no subcommands, and its page lists none.
+            #expect(!daemon.contains("subcommand") && !daemon.contains(".It Em help"), "\(daemon)")
             #expect(daemon.contains(".Sh NAME") && daemon.contains("--interval"))
             for section in ["SIGNALS", "\"THE SERVICE\"", "FILES", "\"EXIT STATUS\""] {
                 #expect(daemon.contains(".Sh \(section)"), "journal-syncd(1) has no \(section)")
