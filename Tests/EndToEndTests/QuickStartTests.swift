@@ -50,6 +50,19 @@ import TestSupport
 
 /// The README's table of commands lists every command and subcommand the program has.
 @Suite(.onTestThreads) struct CommandTableTests {
+    /// Every link of README's contents leads to one of its headings (GitHub's anchors: the heading in
+    /// lowercase, its punctuation but `-` left out, its spaces `-`).
+    @Test func theContentsLeadToHeadings() throws {
+        let text = try String(contentsOfFile: QuickStartTests.readme, encoding: .utf8)
+        let anchors = Set(text.split(separator: "\n").filter { $0.hasPrefix("## ") || $0.hasPrefix("### ") }.map { line in
+            String(line.drop { $0 == "#" }.dropFirst().lowercased().compactMap { $0 == " " ? "-" : ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : nil })
+        })
+        let contents = try #require(text.components(separatedBy: "Contents: ").dropFirst().first?.components(separatedBy: "\n\n").first)
+        let links = contents.components(separatedBy: "](#").dropFirst().map { String($0.prefix { $0 != ")" }) }
+        #expect(links.count >= 15, "\(links)")
+        for link in links { #expect(anchors.contains(link), "README's contents link #\(link) leads to no heading") }
+    }
+
     /// README names the CSV export's columns as `journal export --format csv` writes them.
     @Test func theExportsColumnsAreInTheReadme() async throws {
         try await withTemporaryDirectory { home in
