@@ -116,6 +116,8 @@ settle "$root"
 (cd "$root" && find usr -type f | sort | xargs md5sum > DEBIAN/md5sums)
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s|@VERSION@|$deb_version|g" -e "s|@DEPENDS@|$depends|g" -e "s|@SIZE@|$size|g" packaging/debian/control.in > "$root/DEBIAN/control"
+# Its one maintainer script: removing the package stops the journal-syncd it runs (packaging/debian/prerm).
+install -m 755 packaging/debian/prerm "$root/DEBIAN/prerm"
 settle "$root"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$DIST/journal_${VERSION}_amd64.deb" >/dev/null
 

@@ -36,10 +36,11 @@ for dependency in ${depends//,/ }; do
     case $dependency in libc6 | libgcc-s1 | \(* | *\) | \>=) ;; *) fail "the package depends on $dependency" ;; esac
 done
 grep -q "libc6" <<<"$depends" || fail "the package does not depend on libc6"
-# No maintainer scripts: installing it starts and enables nothing.
+# One maintainer script, prerm: installing it starts and enables nothing; removing it stops the
+# daemon it runs (below).
 dpkg-deb -e "$deb" "$work/control"
-extra=$(ls "$work/control" | grep -vxE 'control|md5sums')
-[ -z "$extra" ] || fail "the package has maintainer scripts: $extra"
+extra=$(ls "$work/control" | grep -vxE 'control|md5sums|prerm')
+[ -z "$extra" ] || fail "the package has maintainer scripts beyond prerm: $extra"
 
 # Its files: exactly these.
 expected=$work/expected
@@ -234,7 +235,16 @@ if [ "$(id -u)" = 0 ]; then
         [ -e /etc/systemd/user/default.target.wants/journal-sync.service ] && fail "installing enabled the user unit"
         grep -q "the Debian package in /usr/lib/systemd/user/" /usr/lib/systemd/user/journal-sync.service \
             && ok "the packaged unit says where the package put it" || fail "the packaged unit's comment does not say where it is"
+        # A journal-syncd running from the package is stopped by its removal, and said so.
+        env -i PATH=/usr/bin:/bin HOME="$user" /usr/bin/journal-syncd --log-level error > "$work/daemon.log" 2>&1 &
+        daemon=$!
+        for _ in $(seq 600); do [ -e "$user/.local/share/journal/journal.db.syncd-lock" ] && break; sleep 0.1; done
+        [ -e "$user/.local/share/journal/journal.db.syncd-lock" ] || fail "the packaged journal-syncd did not start: $(cat "$work/daemon.log")"
         dpkg -r journal > "$work/dpkg" 2>&1 && ok "dpkg -r" || fail "dpkg -r: $(cat "$work/dpkg")"
+        grep -q "stopping journal-syncd (pid $daemon, root's)" "$work/dpkg" && ok "dpkg -r said it stops journal-syncd" \
+            || fail "dpkg -r did not say it stops journal-syncd: $(cat "$work/dpkg")"
+        # Waited for as long as it takes: a daemon that stays is a failure that hangs here, not a pass.
+        wait "$daemon" && ok "journal-syncd stopped, exit 0" || fail "journal-syncd ended with status $?: $(cat "$work/daemon.log")"
         left=$(sed 's|^\.||' "$expected" | while read -r file; do [ -e "$file" ] && echo "$file"; done)
         [ -z "$left" ] && ok "nothing of the package is left" || fail "dpkg -r left: $left"
         [ -s "$user/.local/share/journal/journal.db" ] && ok "the user's journal is still there" || fail "the user's journal went with the package"
