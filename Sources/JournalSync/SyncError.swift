@@ -65,7 +65,9 @@ public enum SyncError: JournalFailure, Equatable, SyncStopping {
 
     public var kind: FailureKind {
         switch self {
-        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .unknownDevice, .ambiguousDevice, .revokingSelf: return .usage
+        case .keyRequiredToJoin, .noHubToJoin, .invalidDeviceName, .deviceNameTaken, .revokingSelf: return .usage
+        // A name no device has, or several do: as an unknown or ambiguous drink id, bad data (65).
+        case .unknownDevice, .ambiguousDevice: return .badData
         case .notVouchedYet: return .failure
         case .permissionDenied, .hubDescriptorUnreadable, .unreachableKind, .deviceRevoked, .notGivenNewKey: return .setup
         case .hub(let failure):

@@ -60,7 +60,7 @@ import TestSupport
             let (a, b) = (joined.machines[0], joined.machines[1])
             for machine in [a, b, a] { #expect(try machine.run("sync").status == 0) }
             let before = try snapshotFiles(joined.hub)
-            for (name, status) in [("nobody", 64), ("", 64)] {
+            for (name, status) in [("nobody", 65), ("", 65)] {
                 let refused = try a.run("sync", "revoke", name)
                 #expect(refused.status == Int32(status), "\(name): \(refused.stderr)")
             }

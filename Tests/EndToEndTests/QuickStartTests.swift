@@ -48,6 +48,42 @@ import TestSupport
     }
 }
 
+/// Every `journal` command README shows (in its `sh` and `console` blocks) is one the program takes as
+/// written: run in order on a fresh home with a folder hub, none is a usage mistake (64), whatever
+/// else it meets (an id or a file that is not there is the reader's). Those that need a server, a
+/// key on stdin or a file written elsewhere are left out, as a test machine has none of them.
+@Suite(.onTestThreads) struct ReadmeCommandsTests {
+    static func commands() throws -> [String] {
+        let text = try String(contentsOfFile: QuickStartTests.readme, encoding: .utf8)
+        var inBlock = false
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inBlock = line == "```sh" || line == "```console"; continue }
+            guard inBlock else { continue }
+            let command = line.hasPrefix("$ ") ? String(line.dropFirst(2)) : String(line)
+            if command.hasPrefix("journal ") { lines.append(command) }
+        }
+        return lines
+    }
+
+    @Test func everyCommandReadmeShowsIsTakenAsWritten() async throws {
+        try await withTemporaryDirectory { home in
+            let all = try Self.commands()
+            let runnable = all.filter { line in
+                !["://", "--key-file -", " > ", "&&", "~/Downloads"].contains { line.contains($0) }
+            }
+            #expect(all.count >= 40 && runnable.count >= 30, "\(runnable.count) of \(all.count): \(runnable)")
+            let bin = URL(fileURLWithPath: JournalCLI.binary).deletingLastPathComponent().path
+            let environment = ["HOME": home, "PATH": bin + ":/usr/bin:/bin", "JOURNAL_NOW": "2026-11-21T15:30:00Z", "TZ": "UTC"]
+            for line in runnable {
+                let result = try ProcessRunner.run("/bin/bash", ["-c", line], environment: environment)
+                let mistaken = ["Unknown option", "is not a command", "Missing expected argument", "Unexpected argument"]
+                #expect(result.status != 64 && !mistaken.contains { result.stderr.contains($0) }, "README's '\(line)': \(result.status) \(result.stderr)")
+            }
+        }
+    }
+}
+
 /// The README's table of commands lists every command and subcommand the program has.
 @Suite(.onTestThreads) struct CommandTableTests {
     /// Every link of README's contents leads to one of its headings (GitHub's anchors: the heading in
