@@ -87,11 +87,21 @@ public final class S3Server: Sendable {
         return String(firstLine.dropFirst(2))
     }
 
-    /// moto's server with each PUT's condition and write made one step under a lock.
+    /// moto's server with each PUT's condition and write made one step under a lock, and, over TLS,
+    /// each connection's handshake in that connection's thread: werkzeug wraps its listening socket
+    /// so that accept() shakes hands in the one thread that accepts, and a connection that opened
+    /// without sending its hello held every other one back until the client's connect timeout (a
+    /// whole run once saw a handshake refused after 10 s as a connection not taken).
     static let launcher = """
-        import sys, threading
+        import ssl, sys, threading
         import moto.s3.responses as responses
         from moto.server import main
+        plain_wrap = ssl.SSLContext.wrap_socket
+        def wrap_without_handshake(self, sock, *args, **kwargs):
+            if kwargs.get('server_side'):
+                kwargs['do_handshake_on_connect'] = False
+            return plain_wrap(self, sock, *args, **kwargs)
+        ssl.SSLContext.wrap_socket = wrap_without_handshake
         writes = threading.Lock()
         def atomically(name):
             plain = getattr(responses.S3Response, name)
