@@ -72,27 +72,22 @@ public enum DisplayWidth {
     /// one is past what it must keep: its indent and one character.
     static func broken(_ line: String, at columns: Int) -> (String, String)? {
         guard visible(line) > columns else { return nil }
-        var head = ""
         var width = 0
-        var inEscape = false
         var kept = 0
-        for (offset, character) in line.enumerated() {
-            if inEscape {
-                if character == "m" { inEscape = false }
-            } else if character == "\u{1B}" {
-                inEscape = true
-            } else {
-                let next = of(character)
-                if width + next > columns, kept > 0, character != " " || width > 0 {
-                    let rest = String(line.dropFirst(offset))
-                    return head.allSatisfy({ $0 == " " }) ? nil : (head, rest)
-                }
-                width += next
-                if character != " " { kept += 1 }
+        var cut: Int?
+        eachShown(line) { offset, character in
+            let next = of(character)
+            if width + next > columns, kept > 0, character != " " || width > 0 {
+                cut = offset
+                return false
             }
-            head.append(character)
+            width += next
+            if character != " " { kept += 1 }
+            return true
         }
-        return nil
+        guard let cut else { return nil }
+        let head = String(line.prefix(cut))
+        return head.allSatisfy({ $0 == " " }) ? nil : (head, String(line.dropFirst(cut)))
     }
 
     /// The units a number is never parted from at the end of a line ("2.9 h)", "50 mg").
@@ -115,32 +110,36 @@ public enum DisplayWidth {
     /// The last character of `word` a terminal shows, past its colour codes.
     private static func lastVisible(_ word: Substring) -> Character? {
         var shown: Character?
+        eachShown(String(word)) { _, character in
+            shown = character
+            return true
+        }
+        return shown
+    }
+
+    /// Calls `body` with each character of `text` a terminal shows, and its offset in `text`, its
+    /// colour codes (`ESC [ ... m`) passed over, until `body` returns false: one reading of them for
+    /// measuring, breaking and joining.
+    private static func eachShown(_ text: String, _ body: (Int, Character) -> Bool) {
         var inEscape = false
-        for character in word {
+        for (offset, character) in text.enumerated() {
             if inEscape {
                 if character == "m" { inEscape = false }
             } else if character == "\u{1B}" {
                 inEscape = true
-            } else {
-                shown = character
+            } else if !body(offset, character) {
+                return
             }
         }
-        return shown
     }
 
     /// The columns `text` takes on a terminal, its colour codes (`ESC [ ... m`) taking none.
     public static func visible(_ text: String) -> Int {
         guard text.utf8.contains(0x1B) else { return of(text) }
         var width = 0
-        var inEscape = false
-        for character in text {
-            if inEscape {
-                if character == "m" { inEscape = false }
-            } else if character == "\u{1B}" {
-                inEscape = true
-            } else {
-                width += of(character)
-            }
+        eachShown(text) { _, character in
+            width += of(character)
+            return true
         }
         return width
     }
